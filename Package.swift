@@ -1,0 +1,46 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Captions",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "captions", targets: ["captions"]),
+        .library(name: "CaptionsCore", targets: ["CaptionsCore"]),
+        .library(name: "CaptionsFormats", targets: ["CaptionsFormats"]),
+    ],
+    dependencies: [
+        // Subcommands, options, help and usage errors (exit 64) for the `captions` CLI.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Seeded, shrinking property tests in Swift Testing (tests only).
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        .target(name: "CaptionsCore"),
+        .target(name: "CaptionsFormats", dependencies: ["CaptionsCore"]),
+        .target(
+            name: "CaptionsCommands",
+            dependencies: [
+                "CaptionsCore", "CaptionsFormats",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "captions", dependencies: ["CaptionsCommands"]),
+        .testTarget(
+            name: "CaptionsCoreTests",
+            dependencies: ["CaptionsCore", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(
+            name: "CaptionsFormatsTests",
+            dependencies: [
+                "CaptionsCore", "CaptionsFormats",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "CaptionsCommandsTests",
+            dependencies: ["CaptionsCommands", "CaptionsCore", "CaptionsFormats"]
+        ),
+    ]
+)
