@@ -3,9 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "Captions",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "captions", targets: ["captions"]),
+        .executable(name: "captions", targets: ["CaptionsCLI"]),
         .library(name: "CaptionsCore", targets: ["CaptionsCore"]),
         .library(name: "CaptionsFormats", targets: ["CaptionsFormats"]),
     ],
@@ -25,7 +25,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "captions", dependencies: ["CaptionsCommands"]),
+        .executableTarget(name: "CaptionsCLI", dependencies: ["CaptionsCommands"]),
         .testTarget(
             name: "CaptionsCoreTests",
             dependencies: ["CaptionsCore", .product(name: "PropertyBased", package: "swift-property-based")]

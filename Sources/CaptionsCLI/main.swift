@@ -1,0 +1,3 @@
+import CaptionsCommands
+
+CaptionsCommand.main()

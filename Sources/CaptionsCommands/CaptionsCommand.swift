@@ -1,0 +1,19 @@
+import ArgumentParser
+
+/// The `captions` command: one verb per job.
+public struct CaptionsCommand: ParsableCommand {
+    /// Names, help and subcommands.
+    public static let configuration = CommandConfiguration(
+        commandName: "captions",
+        abstract: "Convert captions, scan videos for flashing hazards, and write transcripts.",
+        discussion: """
+            Exit codes: 0 ok, 1 invalid input (or a loss under --strict), 64 usage error.
+            Diagnostics go to standard error as path:line:column: severity: message [code].
+            """,
+        version: "0.1.0",
+        subcommands: [ConvertCommand.self]
+    )
+
+    /// Used by ArgumentParser.
+    public init() {}
+}

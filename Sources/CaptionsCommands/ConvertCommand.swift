@@ -1,0 +1,164 @@
+import ArgumentParser
+import CaptionsCore
+import CaptionsFormats
+
+/// `captions convert`: reads one caption file, optionally retimes it, and writes another format.
+public struct ConvertCommand: ParsableCommand {
+    /// Names and help.
+    public static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert between WebVTT, SRT and the JSON dump of the timed-text model.",
+        discussion: """
+            Formats come from the file extensions (.vtt, .srt, .json) or --from/--to; '-' is
+            standard input or output. What the target format cannot carry is reported as a
+            warning; --strict makes any warning an error. The output is written to a temporary
+            file and renamed into place, never over the input.
+
+            Examples:
+              captions convert talk.srt -o talk.vtt
+              captions convert talk.vtt --to json | jq .
+              cat in.vtt | captions convert - --to srt > out.srt
+              captions convert pal.srt -o film.srt --fps 25:23.976 --shift -1.5s
+            """
+    )
+
+    @Argument(help: "The input file, or '-' for standard input.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default).")
+    var output: String = "-"
+
+    @Option(help: "The input format: vtt, srt (default: from the extension, else from the content).")
+    var from: String?
+
+    @Option(help: "The output format: vtt, srt, json (default: from the output extension).")
+    var to: String?
+
+    @Option(help: ArgumentHelp("Move every cue by a duration, such as -1.5s, 250ms or 00:00:02.000.", valueName: "duration"))
+    var shift: String?
+
+    @Option(help: ArgumentHelp("Retime from one frame rate to another, such as 25:23.976.", valueName: "from:to"))
+    var fps: String?
+
+    @Flag(help: "Merge consecutive cues with identical text and settings that touch or overlap.")
+    var merge = false
+
+    @Flag(help: "Write speakers into SRT text as 'Name: ' (SRT has no voices).")
+    var speakerPrefix = false
+
+    @Flag(help: "End SRT lines with CRLF.")
+    var crlf = false
+
+    @Flag(help: "Treat warnings as errors: fail instead of writing a lossy or repaired result.")
+    var strict = false
+
+    @Flag(name: .shortAndLong, help: "Also print notes (harmless repairs).")
+    var verbose = false
+
+    /// Used by ArgumentParser.
+    public init() {}
+
+    /// Runs against the real standard streams.
+    public func run() throws {
+        try execute(io: ProcessIO())
+    }
+
+    /// Runs against `io`; throws `ExitCode` 1 for invalid input and `ValidationError` for usage errors.
+    public func execute(io: CommandIO) throws {
+        let plan = try makePlan()
+        let printer = DiagnosticPrinter(path: input == "-" ? "<stdin>" : input, showNotes: verbose)
+        do {
+            let bytes = try FileAccess.read(input, io: io)
+            let inputFormat = plan.inputFormat ?? CaptionFormat.sniff(bytes)
+            guard let reader = inputFormat.reader else {
+                throw ValidationError("\(inputFormat.rawValue) can be written but not read")
+            }
+            var document = try reader.read(bytes)
+            var diagnostics = document.diagnostics
+            document = applyTransforms(plan, to: document, diagnostics: &diagnostics)
+            let writer = plan.outputFormat.writer(options: plan.writerOptions)
+            let (reduced, losses) = CapabilityReducer(capabilities: writer.capabilities, formatName: plan.outputFormat.displayName)
+                .reduce(document)
+            diagnostics += losses
+            document = reduced
+            document.diagnostics = diagnostics
+            printer.print(diagnostics, to: io)
+            if diagnostics.contains(where: { $0.severity == .error }) {
+                io.writeStandardError("captions: \(printer.path): invalid input; nothing written\n")
+                throw ExitCode(1)
+            }
+            if strict, diagnostics.contains(where: { $0.severity == .warning }) {
+                io.writeStandardError("captions: \(printer.path): warnings are errors under --strict; nothing written\n")
+                throw ExitCode(1)
+            }
+            try FileAccess.write(writer.write(document), to: output, io: io)
+        } catch let error as CaptionsError {
+            printer.print([error.diagnostic], to: io)
+            throw ExitCode(1)
+        }
+    }
+
+    private struct Plan {
+        var inputFormat: CaptionFormat?
+        var outputFormat: CaptionFormat
+        var shift: MediaTime?
+        var retime: FrameRateRetime?
+        var writerOptions = CaptionFormat.WriterOptions()
+    }
+
+    /// Checks the options and works out formats and transforms; throws usage errors.
+    private func makePlan() throws -> Plan {
+        let inputFormat: CaptionFormat?
+        if let from {
+            guard let format = CaptionFormat(name: from) else { throw ValidationError("unknown input format '\(from)'") }
+            inputFormat = format
+        } else {
+            inputFormat = input == "-" ? nil : CaptionFormat(fileExtensionOf: input)
+        }
+        let outputFormat: CaptionFormat
+        if let to {
+            guard let format = CaptionFormat(name: to) else { throw ValidationError("unknown output format '\(to)'") }
+            outputFormat = format
+        } else if output != "-", let format = CaptionFormat(fileExtensionOf: output) {
+            outputFormat = format
+        } else {
+            throw ValidationError("cannot tell the output format: give --to vtt|srt|json or an output file name with that extension")
+        }
+        if FileAccess.isSameFile(input, output) {
+            throw ValidationError("the output is the input file; refusing to overwrite it")
+        }
+        var plan = Plan(inputFormat: inputFormat, outputFormat: outputFormat)
+        if let shift {
+            guard let offset = MediaTime(parsingDuration: shift) else {
+                throw ValidationError("--shift '\(shift)' is not a duration such as -1.5s, 250ms or 00:00:02.000")
+            }
+            plan.shift = offset
+        }
+        if let fps {
+            let rates = fps.split(separator: ":", omittingEmptySubsequences: false).map { FrameRate(parsing: String($0)) }
+            guard rates.count == 2, let source = rates[0], let target = rates[1] else {
+                throw ValidationError("--fps '\(fps)' must be FROM:TO frame rates, such as 25:23.976 or 24000/1001:25")
+            }
+            plan.retime = FrameRateRetime(from: source, to: target)
+        }
+        plan.writerOptions.crlf = crlf
+        return plan
+    }
+
+    private func applyTransforms(_ plan: Plan, to input: TimedTextDocument, diagnostics: inout [Diagnostic]) -> TimedTextDocument {
+        var document = input
+        if let retime = plan.retime { document = retime.apply(to: document) }
+        if let offset = plan.shift {
+            let (shifted, notes) = TimeShift(offset: offset).apply(to: document)
+            document = shifted
+            diagnostics += notes
+        }
+        if merge {
+            let (merged, notes) = IdenticalCueMerger().apply(to: document)
+            document = merged
+            diagnostics += notes
+        }
+        if speakerPrefix { document = SpeakerPrefixer().apply(to: document) }
+        return document
+    }
+}

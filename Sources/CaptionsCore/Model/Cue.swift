@@ -1,0 +1,46 @@
+/// One timed piece of text.
+public struct Cue: Sendable, Hashable {
+    /// The identifier (WebVTT cue id or SRT index as written); may be empty.
+    public var id: String
+    /// When the cue appears.
+    public var start: MediaTime
+    /// When it disappears; `nil` means "until the end of the media".
+    public var end: MediaTime?
+    /// Placement and alignment, in WebVTT's terms.
+    public var settings: CueSettings
+    /// Who speaks, when known (from a WebVTT voice span, TTML `ttm:agent`, …).
+    public var speaker: String?
+    /// The text as a tree of inline nodes.
+    public var content: [InlineNode]
+    /// Where the cue starts in the source.
+    public var location: SourceLocation?
+
+    /// A cue with default settings.
+    public init(
+        id: String = "", start: MediaTime, end: MediaTime?, settings: CueSettings = CueSettings(),
+        speaker: String? = nil, content: [InlineNode], location: SourceLocation? = nil
+    ) {
+        self.id = id
+        self.start = start
+        self.end = end
+        self.settings = settings
+        self.speaker = speaker
+        self.content = content
+        self.location = location
+    }
+
+    /// The cue's text without markup, line breaks kept as LF.
+    public var plainText: String {
+        content.map(\.plainText).joined()
+    }
+
+    /// The first voice span's annotation, the speaker as WebVTT writes it.
+    public static func firstVoice(in nodes: [InlineNode]) -> String? {
+        for node in nodes {
+            guard case .span(let span) = node else { continue }
+            if span.kind == .voice { return span.annotation ?? "" }
+            if let voice = firstVoice(in: span.children) { return voice }
+        }
+        return nil
+    }
+}

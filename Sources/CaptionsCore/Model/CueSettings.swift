@@ -1,0 +1,81 @@
+/// A cue's placement, exactly as WebVTT cue settings and the `VTTCue` interface describe it.
+public struct CueSettings: Sendable, Hashable {
+    /// Writing direction.
+    public enum Vertical: String, Sendable, Hashable {
+        /// Horizontal text (the default).
+        case horizontal = ""
+        /// Vertical, lines growing right to left.
+        case rightToLeft = "rl"
+        /// Vertical, lines growing left to right.
+        case leftToRight = "lr"
+    }
+
+    /// The `line` setting: automatic, or a line number / percentage (see ``snapToLines``).
+    public enum Line: Sendable, Hashable {
+        /// Placed by the rendering rules.
+        case auto
+        /// A line number when ``snapToLines`` is true (negative counts from the bottom), else a percentage.
+        case value(Double)
+    }
+
+    /// Alignment of the cue box to the line position.
+    public enum LineAlign: String, Sendable, Hashable {
+        /// The default.
+        case start
+        /// Centre.
+        case center
+        /// End.
+        case end
+    }
+
+    /// Alignment of the cue box to the position.
+    public enum PositionAlign: String, Sendable, Hashable {
+        /// Derived from the text alignment (the default).
+        case auto
+        /// Line-left.
+        case lineLeft = "line-left"
+        /// Centre.
+        case center
+        /// Line-right.
+        case lineRight = "line-right"
+    }
+
+    /// Text alignment inside the cue box.
+    public enum Align: String, Sendable, Hashable {
+        /// Start of the line (by text direction).
+        case start
+        /// Centre (the default).
+        case center
+        /// End of the line.
+        case end
+        /// Left.
+        case left
+        /// Right.
+        case right
+    }
+
+    /// Writing direction.
+    public var vertical: Vertical = .horizontal
+    /// Line position.
+    public var line: Line = .auto
+    /// Whether ``line`` counts lines (true) or is a percentage (false).
+    public var snapToLines = true
+    /// Alignment to the line position.
+    public var lineAlign: LineAlign = .start
+    /// Position as a percentage, or `nil` for auto.
+    public var position: Double?
+    /// Alignment to the position.
+    public var positionAlign: PositionAlign = .auto
+    /// Box size as a percentage (default 100).
+    public var size: Double = 100
+    /// Text alignment.
+    public var align: Align = .center
+    /// The id of the region the cue is placed in.
+    public var region: String?
+
+    /// The defaults: auto placement, centred, full width, no region.
+    public init() {}
+
+    /// True when every setting has its default value.
+    public var isDefault: Bool { self == CueSettings() }
+}

@@ -1,0 +1,45 @@
+/// What a writer's format can carry; ``CapabilityReducer`` drops the rest and reports it.
+public struct FormatCapabilities: OptionSet, Sendable, Hashable {
+    /// The bit set.
+    public let rawValue: Int
+
+    /// Wraps a bit set.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Regions (WebVTT `REGION`, TTML regions).
+    public static let regions = FormatCapabilities(rawValue: 1 << 0)
+    /// CSS style sheets.
+    public static let styleSheets = FormatCapabilities(rawValue: 1 << 1)
+    /// Comments (`NOTE`).
+    public static let comments = FormatCapabilities(rawValue: 1 << 2)
+    /// Every WebVTT cue setting.
+    public static let placement = FormatCapabilities(rawValue: 1 << 3)
+    /// Only the nine positions of a numeric keypad (SRT `{\anN}`).
+    public static let numpadPlacement = FormatCapabilities(rawValue: 1 << 4)
+    /// Voice spans naming speakers.
+    public static let voices = FormatCapabilities(rawValue: 1 << 5)
+    /// Class spans and classes on spans.
+    public static let classes = FormatCapabilities(rawValue: 1 << 6)
+    /// Italic, bold and underline.
+    public static let basicStyles = FormatCapabilities(rawValue: 1 << 7)
+    /// Text colours.
+    public static let colors = FormatCapabilities(rawValue: 1 << 8)
+    /// Ruby annotations.
+    public static let ruby = FormatCapabilities(rawValue: 1 << 9)
+    /// Karaoke timestamps inside cue text.
+    public static let timestamps = FormatCapabilities(rawValue: 1 << 10)
+    /// Language spans.
+    public static let languages = FormatCapabilities(rawValue: 1 << 11)
+    /// Cues without an end time.
+    public static let openEnds = FormatCapabilities(rawValue: 1 << 12)
+    /// Free-form cue identifiers.
+    public static let cueIdentifiers = FormatCapabilities(rawValue: 1 << 13)
+    /// Header text and header lines.
+    public static let header = FormatCapabilities(rawValue: 1 << 14)
+
+    /// Blank lines inside cue text (in WebVTT and SRT a blank line ends the cue).
+    public static let blankLinesInText = FormatCapabilities(rawValue: 1 << 15)
+
+    /// Everything the model holds.
+    public static let all = FormatCapabilities(rawValue: (1 << 16) - 1)
+}

@@ -1,0 +1,19 @@
+/// Reads bytes of one format into the model.
+///
+/// Readers never print and never return a partial document silently: what they repair or skip
+/// is a ``Diagnostic`` on the result, and what makes the input unreadable is a thrown ``CaptionsError``.
+public protocol TimedTextReader: Sendable {
+    /// Parses a whole file.
+    func read(_ bytes: [UInt8]) throws(CaptionsError) -> TimedTextDocument
+}
+
+/// Writes the model as bytes of one format.
+///
+/// A writer writes what it is given; run ``CapabilityReducer`` first so that what the format
+/// cannot carry is dropped and reported rather than silently mangled.
+public protocol TimedTextWriter: Sendable {
+    /// What the format can carry.
+    var capabilities: FormatCapabilities { get }
+    /// Serialises a document.
+    func write(_ document: TimedTextDocument) -> [UInt8]
+}

@@ -1,0 +1,123 @@
+/// An exact point or span of media time: the rational number of seconds `value / timescale`.
+///
+/// `MediaTime` never goes through `Double`: TTML frame counts at 24000/1001 fps, ticks and
+/// millisecond timestamps all stay exact. The pair is kept normalised (the greatest common divisor
+/// of `value` and `timescale` is 1, and `timescale` is positive), so equal times compare and hash
+/// equal whatever scale they were written in.
+///
+/// Arithmetic is exact while the reduced result fits in 64 bits; past that (times of many
+/// thousands of years, or exotic timescales multiplied together) it is rounded to the nanosecond.
+/// Rounding to a format's precision happens only in writers, through ``rounded(toTimescale:)``.
+public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The numerator: a count of `1 / timescale` second units.
+    public let value: Int64
+    /// The denominator: units per second, always positive.
+    public let timescale: Int64
+
+    /// Zero seconds.
+    public static let zero = MediaTime(normalisedValue: 0, timescale: 1)
+
+    private init(normalisedValue value: Int64, timescale: Int64) {
+        self.value = value
+        self.timescale = timescale
+    }
+
+    /// The time `value / timescale` seconds; `nil` when `timescale` is not positive.
+    public init?(value: Int64, timescale: Int64) {
+        guard timescale > 0 else { return nil }
+        self.init(exactNumerator: Int128(value), denominator: Int128(timescale))
+    }
+
+    /// A whole number of seconds.
+    public init(seconds: Int64) {
+        self.init(normalisedValue: seconds, timescale: 1)
+    }
+
+    /// A whole number of milliseconds.
+    public init(milliseconds: Int64) {
+        self.init(exactNumerator: Int128(milliseconds), denominator: 1000)
+    }
+
+    /// Builds the reduced fraction `numerator / denominator` (denominator > 0), rounding to the
+    /// nanosecond and then clamping when it cannot be held in 64 bits.
+    init(exactNumerator numerator: Int128, denominator: Int128) {
+        let divisor = Self.gcd(numerator.magnitude, denominator.magnitude)
+        let reducedNumerator = numerator / Int128(divisor)
+        let reducedDenominator = denominator / Int128(divisor)
+        if let value = Int64(exactly: reducedNumerator), let timescale = Int64(exactly: reducedDenominator) {
+            self.init(normalisedValue: value, timescale: timescale)
+            return
+        }
+        let nanoseconds = Self.divideRoundingHalfAwayFromZero(numerator * 1_000_000_000, by: denominator)
+        let clamped = min(max(nanoseconds, Int128(Int64.min)), Int128(Int64.max))
+        let nanoDivisor = Self.gcd(clamped.magnitude, 1_000_000_000)
+        self.init(
+            normalisedValue: Int64(clamped / Int128(nanoDivisor)),
+            timescale: Int64(1_000_000_000 / nanoDivisor)
+        )
+    }
+
+    /// The time in seconds as a `Double`, for output at the edges (JSON seconds, progress).
+    public var seconds: Double { Double(value) / Double(timescale) }
+
+    /// True when the time is before zero.
+    public var isNegative: Bool { value < 0 }
+
+    /// The nearest count of `1 / timescale` units, ties rounded away from zero.
+    ///
+    /// WebVTT and SRT writers call this with 1000: `0.0005 s` becomes 1 ms, `-0.0005 s` becomes −1 ms.
+    public func rounded(toTimescale target: Int64) -> Int64 {
+        let units = Self.divideRoundingHalfAwayFromZero(Int128(value) * Int128(target), by: Int128(timescale))
+        return Int64(clamping: units)
+    }
+
+    /// This time multiplied by the ratio `numerator / denominator`; `nil` when `denominator` is 0.
+    public func scaled(by numerator: Int64, _ denominator: Int64) -> MediaTime? {
+        guard denominator != 0 else { return nil }
+        let sign: Int128 = denominator < 0 ? -1 : 1
+        return MediaTime(
+            exactNumerator: Int128(value) * Int128(numerator) * sign,
+            denominator: Int128(timescale) * Int128(denominator.magnitude)
+        )
+    }
+
+    /// The sum of two times.
+    public static func + (lhs: MediaTime, rhs: MediaTime) -> MediaTime {
+        MediaTime(
+            exactNumerator: Int128(lhs.value) * Int128(rhs.timescale) + Int128(rhs.value) * Int128(lhs.timescale),
+            denominator: Int128(lhs.timescale) * Int128(rhs.timescale)
+        )
+    }
+
+    /// The difference of two times.
+    public static func - (lhs: MediaTime, rhs: MediaTime) -> MediaTime {
+        lhs + (-rhs)
+    }
+
+    /// The time with its sign flipped.
+    public static prefix func - (time: MediaTime) -> MediaTime {
+        MediaTime(exactNumerator: -Int128(time.value), denominator: Int128(time.timescale))
+    }
+
+    /// Orders times by their exact value.
+    public static func < (lhs: MediaTime, rhs: MediaTime) -> Bool {
+        Int128(lhs.value) * Int128(rhs.timescale) < Int128(rhs.value) * Int128(lhs.timescale)
+    }
+
+    /// The exact fraction, for example `"3/2 s"`.
+    public var description: String {
+        timescale == 1 ? "\(value) s" : "\(value)/\(timescale) s"
+    }
+
+    static func gcd(_ a: UInt128, _ b: UInt128) -> UInt128 {
+        var (x, y) = (a, b)
+        while y != 0 { (x, y) = (y, x % y) }
+        return x == 0 ? 1 : x
+    }
+
+    static func divideRoundingHalfAwayFromZero(_ numerator: Int128, by denominator: Int128) -> Int128 {
+        let (quotient, remainder) = numerator.quotientAndRemainder(dividingBy: denominator)
+        guard remainder != 0, remainder.magnitude * 2 >= denominator.magnitude else { return quotient }
+        return (numerator < 0) != (denominator < 0) ? quotient - 1 : quotient + 1
+    }
+}

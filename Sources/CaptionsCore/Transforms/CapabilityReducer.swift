@@ -1,0 +1,193 @@
+/// Drops from a document what a target format cannot carry, and says what was dropped.
+///
+/// This is the one place where conversion loses information. Each kind of loss becomes one
+/// warning with a count and the location of its first occurrence, coded `convert.lost.KIND`.
+public struct CapabilityReducer: Sendable {
+    /// What the target format carries.
+    public var capabilities: FormatCapabilities
+    /// The target format's name, for messages.
+    public var formatName: String
+
+    /// A reducer for one target format.
+    public init(capabilities: FormatCapabilities, formatName: String) {
+        self.capabilities = capabilities
+        self.formatName = formatName
+    }
+
+    /// The document reduced to the capabilities, and one diagnostic per kind of loss.
+    public func reduce(_ document: TimedTextDocument) -> (TimedTextDocument, [Diagnostic]) {
+        var tally = LossTally()
+        var reduced = document
+        if !capabilities.contains(.regions), let first = document.regions.first {
+            tally.add(.regions, count: document.regions.count, at: first.location)
+            reduced.regions = []
+        }
+        if !capabilities.contains(.styleSheets), let first = document.styleSheets.first {
+            tally.add(.styleSheets, count: document.styleSheets.count, at: first.location)
+            reduced.styleSheets = []
+        }
+        if !capabilities.contains(.comments), let first = document.comments.first {
+            tally.add(.comments, count: document.comments.count, at: first.location)
+            reduced.comments = []
+        }
+        if !capabilities.contains(.header), !document.title.isEmpty || !document.headerLines.isEmpty {
+            tally.add(.header, count: 1, at: .start)
+            reduced.title = ""
+            reduced.headerLines = []
+        }
+        for index in reduced.cues.indices {
+            let next = index + 1 < reduced.cues.count ? reduced.cues[index + 1].start : nil
+            reduceCue(&reduced.cues[index], number: index + 1, nextStart: next, tally: &tally)
+        }
+        return (reduced, tally.diagnostics(formatName: formatName))
+    }
+
+    private func reduceCue(_ cue: inout Cue, number: Int, nextStart: MediaTime?, tally: inout LossTally) {
+        let location = cue.location
+        if !capabilities.contains(.cueIdentifiers), !cue.id.isEmpty, cue.id != String(number) {
+            tally.add(.cueIdentifiers, at: location)
+        }
+        if cue.end == nil, !capabilities.contains(.openEnds) {
+            tally.add(.openEnds, at: location)
+            cue.end = max(cue.start, nextStart ?? cue.start)
+        }
+        if !capabilities.contains(.regions), cue.settings.region != nil {
+            cue.settings.region = nil
+        }
+        if !capabilities.contains(.placement) {
+            if capabilities.contains(.numpadPlacement) {
+                let snapped = NumpadPosition.nearest(to: cue.settings).settings
+                if snapped != cue.settings { tally.add(.placementApproximated, at: location) }
+                cue.settings = snapped
+            } else if !cue.settings.isDefault {
+                tally.add(.placement, at: location)
+                cue.settings = CueSettings()
+            }
+        }
+        if !capabilities.contains(.voices) { cue.speaker = nil }
+        cue.content = reduce(cue.content, at: location, tally: &tally)
+    }
+
+    private func reduce(_ nodes: [InlineNode], at location: SourceLocation?, tally: inout LossTally) -> [InlineNode] {
+        var result: [InlineNode] = []
+        result.reserveCapacity(nodes.count)
+        for node in nodes {
+            switch node {
+            case .text(let text):
+                if !capabilities.contains(.blankLinesInText), text.contains("\n\n") {
+                    tally.add(.blankLines, at: location)
+                    var collapsed = text
+                    while collapsed.contains("\n\n") { collapsed = collapsed.replacing("\n\n", with: "\n") }
+                    result.append(.text(collapsed))
+                } else {
+                    result.append(node)
+                }
+            case .timestamp:
+                if capabilities.contains(.timestamps) { result.append(node) } else { tally.add(.timestamps, at: location) }
+            case .span(var span):
+                span.children = reduce(span.children, at: location, tally: &tally)
+                reduceAttributes(of: &span, at: location, tally: &tally)
+                result.append(contentsOf: reduceKind(of: span, at: location, tally: &tally))
+            }
+        }
+        return result
+    }
+
+    private func reduceAttributes(of span: inout Span, at location: SourceLocation?, tally: inout LossTally) {
+        if !capabilities.contains(.classes), !span.classes.isEmpty {
+            var kept: [String] = []
+            for name in span.classes {
+                if capabilities.contains(.colors), span.kind == .class, span.style?.color == nil,
+                    let color = RGBAColor.webVTTClass(name)
+                {
+                    span.style = TextStyle(color: color, backgroundColor: span.style?.backgroundColor)
+                } else {
+                    kept.append(name)
+                }
+            }
+            if !kept.isEmpty { tally.add(.classes, at: location) }
+            span.classes = []
+        }
+        if !capabilities.contains(.colors), span.style != nil {
+            tally.add(.colors, at: location)
+            span.style = nil
+        }
+    }
+
+    /// The span itself, or its children when the format cannot carry its kind.
+    private func reduceKind(of span: Span, at location: SourceLocation?, tally: inout LossTally) -> [InlineNode] {
+        let keep: Bool
+        switch span.kind {
+        case .italic, .bold, .underline:
+            keep = capabilities.contains(.basicStyles)
+            if !keep { tally.add(.basicStyles, at: location) }
+        case .voice:
+            keep = capabilities.contains(.voices)
+            if !keep { tally.add(.voices, at: location) }
+        case .language:
+            keep = capabilities.contains(.languages)
+            if !keep { tally.add(.languages, at: location) }
+        case .class:
+            keep = capabilities.contains(.classes) || span.style != nil
+        case .ruby:
+            if capabilities.contains(.ruby) { return [.span(span)] }
+            let base = span.children.filter {
+                if case .span(let child) = $0, child.kind == .rubyText { return false }
+                return true
+            }
+            if base.count != span.children.count { tally.add(.ruby, at: location) }
+            return base
+        case .rubyText:
+            keep = capabilities.contains(.ruby)
+            if !keep { tally.add(.ruby, at: location) }
+            return keep ? [.span(span)] : []
+        }
+        return keep ? [.span(span)] : span.children
+    }
+}
+
+/// Counts losses by kind, remembering where each kind first happened.
+private struct LossTally {
+    enum Loss: String, CaseIterable {
+        case regions, styleSheets, comments, header, cueIdentifiers, openEnds, placement, placementApproximated
+        case voices, classes, basicStyles, colors, ruby, timestamps, languages, blankLines
+
+        var what: String {
+            switch self {
+            case .regions: "regions"
+            case .styleSheets: "STYLE blocks"
+            case .comments: "comments (NOTE)"
+            case .header: "header text"
+            case .cueIdentifiers: "cue identifiers"
+            case .openEnds: "cues without an end time (each now ends where the next begins)"
+            case .placement: "cue positions"
+            case .placementApproximated: "cue positions moved to the nearest of nine screen positions"
+            case .voices: "speaker (voice) spans"
+            case .classes: "class names"
+            case .basicStyles: "italic, bold or underline spans"
+            case .colors: "text colours"
+            case .ruby: "ruby annotations"
+            case .timestamps: "karaoke timestamps"
+            case .languages: "language spans"
+            case .blankLines: "blank lines inside cue text (a blank line would end the cue)"
+            }
+        }
+    }
+
+    private var counts: [Loss: (count: Int, first: SourceLocation?)] = [:]
+
+    mutating func add(_ loss: Loss, count: Int = 1, at location: SourceLocation?) {
+        let previous = counts[loss]
+        counts[loss] = ((previous?.count ?? 0) + count, previous == nil ? location : previous?.first)
+    }
+
+    func diagnostics(formatName: String) -> [Diagnostic] {
+        Loss.allCases.compactMap { loss in
+            guard let entry = counts[loss] else { return nil }
+            let verb = [.placementApproximated, .openEnds, .blankLines].contains(loss) ? "changed" : "dropped"
+            return Diagnostic(
+                .warning, Diagnostic.Code(rawValue: "convert.lost.\(loss.rawValue)"),
+                "\(formatName) cannot carry these, \(entry.count) \(verb): \(loss.what)", at: entry.first)
+        }
+    }
+}

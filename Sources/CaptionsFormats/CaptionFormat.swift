@@ -1,0 +1,84 @@
+import CaptionsCore
+
+/// The formats `captions convert` reads and writes, and how to tell them apart.
+public enum CaptionFormat: String, Sendable, CaseIterable {
+    /// W3C WebVTT.
+    case webvtt
+    /// SubRip.
+    case srt
+    /// The JSON dump of the model (write only).
+    case json
+
+    /// Options that change how a writer lays out its output.
+    public struct WriterOptions: Sendable {
+        /// End lines with CRLF instead of LF (SRT only).
+        public var crlf = false
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// The format a file name's extension names, such as `.vtt` or `.srt`.
+    public init?(fileExtensionOf path: String) {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        switch path[path.index(after: dot)...].lowercased() {
+        case "vtt", "webvtt": self = .webvtt
+        case "srt": self = .srt
+        case "json": self = .json
+        default: return nil
+        }
+    }
+
+    /// The format a name given on the command line stands for (`vtt`, `webvtt`, `srt`, `json`).
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "vtt", "webvtt": self = .webvtt
+        case "srt", "subrip": self = .srt
+        case "json": self = .json
+        default: return nil
+        }
+    }
+
+    /// Guesses the format of content whose name says nothing: `WEBVTT` at the start means WebVTT,
+    /// anything else is read as SRT.
+    public static func sniff(_ bytes: [UInt8]) -> CaptionFormat {
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        return body.starts(with: Array("WEBVTT".utf8)) ? .webvtt : .srt
+    }
+
+    /// The reader, or `nil` for a write-only format.
+    public var reader: (any TimedTextReader)? {
+        switch self {
+        case .webvtt: WebVTTReader()
+        case .srt: SRTReader()
+        case .json: nil
+        }
+    }
+
+    /// The writer, configured with `options`.
+    public func writer(options: WriterOptions = WriterOptions()) -> any TimedTextWriter {
+        switch self {
+        case .webvtt: WebVTTWriter()
+        case .srt: SRTWriter(lineEnding: options.crlf ? .crlf : .lf)
+        case .json: JSONDumpWriter()
+        }
+    }
+
+    /// The name people know the format by.
+    public var displayName: String {
+        switch self {
+        case .webvtt: "WebVTT"
+        case .srt: "SRT"
+        case .json: "JSON"
+        }
+    }
+
+    /// The usual file extension.
+    public var fileExtension: String {
+        switch self {
+        case .webvtt: "vtt"
+        case .srt: "srt"
+        case .json: "json"
+        }
+    }
+}

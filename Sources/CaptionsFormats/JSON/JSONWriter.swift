@@ -1,0 +1,87 @@
+/// A minimal streaming JSON writer with two-space indentation, used by the JSON dump.
+struct JSONWriter {
+    private(set) var output = ""
+    private var depth = 0
+    private var needsComma = [false]
+
+    mutating func beginObject() { beginValue(); output += "{"; push() }
+    mutating func endObject() { pop("}") }
+    mutating func beginArray() { beginValue(); output += "["; push() }
+    mutating func endArray() { pop("]") }
+
+    mutating func key(_ name: String) {
+        separate()
+        appendString(name)
+        output += ": "
+        needsComma[depth] = false
+        pendingKey = true
+    }
+
+    mutating func string(_ value: String?) {
+        beginValue()
+        if let value { appendString(value) } else { output += "null" }
+    }
+
+    mutating func number(_ value: Double?) {
+        beginValue()
+        output += value.map(NumberFormatting.shortest) ?? "null"
+    }
+
+    mutating func bool(_ value: Bool) {
+        beginValue()
+        output += value ? "true" : "false"
+    }
+
+    mutating func strings(_ values: [String]) {
+        beginArray()
+        for value in values { string(value) }
+        endArray()
+    }
+
+    private var pendingKey = false
+
+    private mutating func beginValue() {
+        if pendingKey {
+            pendingKey = false
+        } else {
+            separate()
+        }
+        needsComma[depth] = true
+    }
+
+    private mutating func separate() {
+        if needsComma[depth] { output += "," }
+        if depth > 0 { output += "\n" + String(repeating: "  ", count: depth) }
+    }
+
+    private mutating func push() {
+        depth += 1
+        needsComma.append(false)
+    }
+
+    private mutating func pop(_ closer: String) {
+        let hadContent = needsComma.removeLast()
+        depth -= 1
+        if hadContent { output += "\n" + String(repeating: "  ", count: depth) }
+        output += closer
+        needsComma[depth] = true
+    }
+
+    private mutating func appendString(_ value: String) {
+        output += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+}

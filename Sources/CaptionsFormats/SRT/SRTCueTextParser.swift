@@ -1,0 +1,148 @@
+import CaptionsCore
+
+/// Parses SRT cue text: `<i>`, `<b>`, `<u>` and `<font color>` become spans, `{\anN}` becomes a
+/// placement; other `{\…}` override tags and unknown `<tags>` are dropped with a warning. A `<` or
+/// `{` that does not start a tag is text.
+struct SRTCueTextParser {
+    typealias Leniency = (Diagnostic.Severity, Diagnostic.Code, String, SourceLocation)
+
+    private let bytes: [UInt8]
+    private let lines: [SRTParserLine]
+    /// The `{\anN}` position, when the text gives one.
+    private(set) var placement: NumpadPosition?
+    /// What was dropped or repaired, with locations.
+    private(set) var leniencies: [Leniency] = []
+    private var builder = InlineTreeBuilder(joinsAdjacentText: true)
+
+    init(bytes: [UInt8], lines: [SRTParserLine]) {
+        self.bytes = bytes
+        self.lines = lines
+    }
+
+    mutating func parse() -> [InlineNode] {
+        for (number, line) in lines.enumerated() {
+            if number > 0 { builder.appendText("\n") }
+            parseLine(line)
+        }
+        return builder.finish()
+    }
+
+    private mutating func parseLine(_ line: SRTParserLine) {
+        let text = bytes[line.range]
+        guard text.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "{") }) else {
+            builder.appendText(text.string)
+            return
+        }
+        var index = text.startIndex
+        var runStart = index
+        func flush(upTo end: Int) {
+            if end > runStart { builder.appendText(text[runStart..<end].string) }
+        }
+        while index < text.endIndex {
+            let byte = text[index]
+            let location = SourceLocation(line: line.number, column: LineIndex.column(in: bytes, lineStart: line.range.lowerBound, offset: index))
+            if byte == UInt8(ascii: "<"), let close = text[index...].firstIndex(of: UInt8(ascii: ">")),
+                let tag = SRTTag(text[(index + 1)..<close])
+            {
+                flush(upTo: index)
+                apply(tag, at: location)
+                index = close + 1
+                runStart = index
+            } else if byte == UInt8(ascii: "{"), index + 1 < text.endIndex, text[index + 1] == UInt8(ascii: "\\"),
+                let close = text[index...].firstIndex(of: UInt8(ascii: "}"))
+            {
+                flush(upTo: index)
+                applyOverrides(text[(index + 1)..<close], at: location)
+                index = close + 1
+                runStart = index
+            } else {
+                index += 1
+            }
+        }
+        flush(upTo: text.endIndex)
+    }
+
+    private mutating func apply(_ tag: SRTTag, at location: SourceLocation) {
+        let kinds: [String: Span.Kind] = ["i": .italic, "b": .bold, "u": .underline, "font": .class]
+        guard let kind = kinds[tag.name] else {
+            leniencies.append((.warning, "srt.tag.unknown", "unknown tag <\(tag.isClosing ? "/" : "")\(tag.name)> dropped", location))
+            return
+        }
+        if tag.isClosing {
+            if !builder.close(kind) {
+                leniencies.append((.note, "srt.tag.unmatched", "closing tag </\(tag.name)> without an opening tag ignored", location))
+            }
+            return
+        }
+        var span = Span(kind)
+        if kind == .class {
+            for (name, value) in tag.attributes {
+                if name == "color", let color = RGBAColor(parsing: value) {
+                    span.style = TextStyle(color: color)
+                } else {
+                    leniencies.append((.warning, "srt.font.attribute", "font attribute \(name)=\"\(value)\" dropped", location))
+                }
+            }
+        }
+        builder.open(span)
+    }
+
+    private mutating func applyOverrides(_ block: ArraySlice<UInt8>, at location: SourceLocation) {
+        for override in block.split(separator: UInt8(ascii: "\\")) {
+            let text = override.string
+            if text.hasPrefix("an"), let number = Int(text.dropFirst(2)), let position = NumpadPosition(rawValue: number) {
+                placement = position
+            } else {
+                leniencies.append((.warning, "srt.tag.override", "override tag {\\\(text)} dropped", location))
+            }
+        }
+    }
+}
+
+/// An HTML-like tag in SRT text: `<i>`, `</b>`, `<font color="#ff0000" face="Arial">`.
+private struct SRTTag {
+    var name: String
+    var isClosing: Bool
+    var attributes: [(String, String)] = []
+
+    /// Parses the text between `<` and `>`; `nil` unless it looks like a tag (`<3` and `< b` are text).
+    init?(_ body: ArraySlice<UInt8>) {
+        var rest = body
+        isClosing = rest.first == UInt8(ascii: "/")
+        if isClosing { rest = rest.dropFirst() }
+        let nameEnd = rest.firstIndex { !Self.isNameByte($0) } ?? rest.endIndex
+        guard nameEnd > rest.startIndex, Self.isLetter(rest[rest.startIndex]) else { return nil }
+        name = rest[..<nameEnd].string.lowercased()
+        let attributeText = rest[nameEnd...].string
+        guard attributeText.isEmpty || attributeText.first == " " || attributeText.first == "\t" else { return nil }
+        attributes = Self.parseAttributes(attributeText)
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+    private static func isNameByte(_ byte: UInt8) -> Bool { isLetter(byte) || (byte >= 0x30 && byte <= 0x39) }
+
+    /// `name="value"`, `name='value'` or `name=value`, names lowercased.
+    private static func parseAttributes(_ text: String) -> [(String, String)] {
+        var result: [(String, String)] = []
+        var rest = Substring(text)
+        while true {
+            rest = rest.drop { $0 == " " || $0 == "\t" }
+            guard let equals = rest.firstIndex(of: "=") else { break }
+            let name = rest[..<equals].trimmingASCIIWhitespace().lowercased()
+            rest = rest[rest.index(after: equals)...].drop { $0 == " " }
+            let value: Substring
+            if let quote = rest.first, quote == "\"" || quote == "'" {
+                let body = rest.dropFirst()
+                let end = body.firstIndex(of: quote) ?? body.endIndex
+                value = body[..<end]
+                rest = end < body.endIndex ? body[body.index(after: end)...] : body[end...]
+            } else {
+                let end = rest.firstIndex { $0 == " " || $0 == "\t" } ?? rest.endIndex
+                value = rest[..<end]
+                rest = rest[end...]
+            }
+            result.append((name, String(value)))
+        }
+        return result
+    }
+}

@@ -1,0 +1,183 @@
+import CaptionsCore
+
+/// Reads SubRip (`.srt`) as leniently as the best players, and says what it repaired.
+///
+/// Accepted, each with a diagnostic: a UTF-8 byte order mark (silently), UTF-16 with a byte order
+/// mark, text that is not UTF-8 (read as Windows-1252), CR / LF / CRLF line ends, missing or
+/// out-of-order indices, `.` instead of `,`, one to three fraction digits, a missing hour field,
+/// arrows such as `->` and `-- >`, extra blank lines, trailing spaces, position coordinates after
+/// the times, cues without a blank line between them, text after a blank line (appended to the cue
+/// before), and overlapping cues (kept as they are). A number alone on a line that is not
+/// followed by times is text, not an index.
+///
+/// Line breaks are CR, LF and CRLF, each counting as one line.
+///
+/// - Complexity: O(n) in the input size.
+public struct SRTReader: TimedTextReader {
+    /// A reader.
+    public init() {}
+
+    /// Parses an SRT file; throws `srt.cues.none` when nothing in it is a cue.
+    public func read(_ input: [UInt8]) throws(CaptionsError) -> TimedTextDocument {
+        guard !input.isEmpty else { throw CaptionsError("input.empty", "the file is empty", at: .start) }
+        let (bytes, diagnostics) = TextDecoding.decode(input, invalidUTF8: .windows1252, codePrefix: "srt")
+        var parser = SRTParser(bytes: bytes)
+        parser.parse()
+        var document = TimedTextDocument(cues: parser.cues, sourceFormat: "srt")
+        document.diagnostics = diagnostics + parser.tally.diagnostics + parser.diagnostics
+        document.diagnostics.sort { ($0.location ?? .start) < ($1.location ?? .start) }
+        guard !document.cues.isEmpty else {
+            throw CaptionsError("srt.cues.none", "no cues found: this does not look like an SRT file", at: .start)
+        }
+        return document
+    }
+}
+
+/// A line's bytes (trailing spaces and tabs removed) and its 1-based number.
+struct SRTParserLine {
+    var range: Range<Int>
+    var number: Int
+    var isBlank: Bool { range.isEmpty }
+}
+
+/// One pass of the SRT parser over decoded UTF-8 bytes.
+private struct SRTParser {
+    let bytes: [UInt8]
+    var cues: [Cue] = []
+    var tally = DiagnosticTally()
+    var diagnostics: [Diagnostic] = []
+    private var position = 0
+    private var lineNumber = 1
+    private var expectedIndex = 1
+    private var textLines: [SRTParserLine] = []
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+        cues.reserveCapacity(bytes.count / 60)
+    }
+
+    // MARK: Lines
+
+    private var isAtEnd: Bool { position >= bytes.count }
+
+    /// Reads the next line, trimming trailing spaces and tabs (reported once per file).
+    private mutating func nextLine() -> SRTParserLine {
+        let start = position
+        var end = position
+        bytes.withUnsafeBufferPointer { buffer in
+            while end < buffer.count, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
+            position = end
+            if position < buffer.count {
+                if buffer[position] == 0x0D, position + 1 < buffer.count, buffer[position + 1] == 0x0A { position += 1 }
+                position += 1
+            }
+        }
+        var trimmedEnd = end
+        while trimmedEnd > start, bytes[trimmedEnd - 1] == 0x20 || bytes[trimmedEnd - 1] == 0x09 { trimmedEnd -= 1 }
+        let line = SRTParserLine(range: start..<trimmedEnd, number: lineNumber)
+        if trimmedEnd != end, trimmedEnd > start {
+            tally.add(.note, "srt.whitespace.trailing", "trailing spaces removed", at: SourceLocation(line: lineNumber, column: trimmedEnd - start + 1))
+        }
+        lineNumber += 1
+        return line
+    }
+
+    private mutating func peekLine() -> SRTParserLine? {
+        guard !isAtEnd else { return nil }
+        let saved = (position, lineNumber, tally)
+        let line = nextLine()
+        (position, lineNumber, tally) = saved
+        return line
+    }
+
+    private func isIndexLine(_ line: SRTParserLine) -> Bool {
+        !line.isBlank && line.range.count <= 9 && bytes[line.range].allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
+    // MARK: Blocks
+
+    mutating func parse() {
+        var blankRun = 0
+        while !isAtEnd {
+            let line = nextLine()
+            if line.isBlank {
+                blankRun += 1
+                continue
+            }
+            if blankRun > 1, !cues.isEmpty {
+                tally.add(.note, "srt.blankLines.extra", "several blank lines between cues", at: SourceLocation(line: line.number - blankRun + 1, column: 1))
+            }
+            blankRun = 0
+            if isIndexLine(line), let next = peekLine(), let timing = SRTTimingParser(bytes: bytes, line: next) {
+                _ = nextLine()
+                readCue(index: Int(bytes[line.range].string), indexLine: line, timing: timing)
+            } else if let timing = SRTTimingParser(bytes: bytes, line: line) {
+                tally.add(.warning, "srt.index.missing", "cue without an index line", at: SourceLocation(line: line.number, column: 1))
+                readCue(index: nil, indexLine: nil, timing: timing)
+            } else {
+                appendOrphan(line)
+            }
+        }
+    }
+
+    private mutating func readCue(index: Int?, indexLine: SRTParserLine?, timing: SRTTimingParser) {
+        if let index, index != expectedIndex, let indexLine {
+            tally.add(.warning, "srt.index.unexpected", "cue index \(index) where \(expectedIndex) was expected; kept in order of the file", at: SourceLocation(line: indexLine.number, column: 1))
+        }
+        expectedIndex = (index ?? expectedIndex) + 1
+        for (severity, code, message, column) in timing.leniencies {
+            tally.add(severity, code, message, at: SourceLocation(line: timing.line.number, column: column))
+        }
+        textLines.removeAll(keepingCapacity: true)
+        while !isAtEnd {
+            guard let next = peekLine(), !next.isBlank else { break }
+            if SRTTimingParser(bytes: bytes, line: next) != nil {
+                tally.add(.warning, "srt.blankLine.missing", "a new cue starts without a blank line before it", at: SourceLocation(line: next.number, column: 1))
+                break
+            }
+            if isIndexLine(next) {
+                let saved = (position, lineNumber)
+                _ = nextLine()
+                let after = peekLine()
+                (position, lineNumber) = saved
+                if let after, SRTTimingParser(bytes: bytes, line: after) != nil {
+                    tally.add(.warning, "srt.blankLine.missing", "a new cue starts without a blank line before it", at: SourceLocation(line: next.number, column: 1))
+                    break
+                }
+            }
+            textLines.append(nextLine())
+        }
+        let location = SourceLocation(line: (indexLine ?? timing.line).number, column: 1)
+        if max(timing.start, timing.end) > TimeLimits.plausibleMaximum {
+            diagnostics.append(Diagnostic(.error, "time.outOfRange", "a time beyond \(TimeLimits.plausibleMaximumHours) hours is not plausible media time", at: SourceLocation(line: timing.line.number, column: 1)))
+        }
+        if timing.end < timing.start {
+            tally.add(.warning, "srt.cue.endBeforeStart", "the cue ends before it starts; it will never be shown", at: SourceLocation(line: timing.line.number, column: 1))
+        }
+        var text = SRTCueTextParser(bytes: bytes, lines: textLines)
+        let content = text.parse()
+        for (severity, code, message, textLocation) in text.leniencies {
+            tally.add(severity, code, message, at: textLocation)
+        }
+        cues.append(Cue(
+            id: index.map(String.init) ?? "", start: timing.start, end: timing.end,
+            settings: text.placement?.settings ?? CueSettings(), content: content, location: location))
+    }
+
+    /// A text line that follows a blank line but starts no cue: it belongs to the cue before.
+    private mutating func appendOrphan(_ line: SRTParserLine) {
+        let location = SourceLocation(line: line.number, column: 1)
+        guard !cues.isEmpty else {
+            tally.add(.warning, "srt.block.skipped", "text before the first cue skipped", at: location)
+            return
+        }
+        tally.add(.warning, "srt.text.afterBlankLine", "text after a blank line added to the cue before it", at: location)
+        var text = SRTCueTextParser(bytes: bytes, lines: [line])
+        let content = text.parse()
+        var builder = InlineTreeBuilder(joinsAdjacentText: true)
+        for node in cues[cues.count - 1].content + [.text("\n")] + content {
+            if case .text(let text) = node { builder.appendText(text) } else { builder.append(node) }
+        }
+        cues[cues.count - 1].content = builder.finish()
+    }
+}

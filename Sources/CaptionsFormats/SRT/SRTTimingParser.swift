@@ -1,0 +1,107 @@
+import CaptionsCore
+
+/// Parses an SRT timing line (`00:01:02,500 --> 00:01:04,000`) leniently, listing each deviation.
+///
+/// Accepted: `.` for `,`, 1–3 fraction digits or none, one-digit fields, no hour field, any number
+/// of hour digits up to 12, arrows `->`, `--->` and `-- >`, and anything after the end time
+/// (position coordinates), which is ignored.
+struct SRTTimingParser {
+    typealias Leniency = (Diagnostic.Severity, Diagnostic.Code, String, Int)
+
+    let line: SRTParserLine
+    private(set) var start = MediaTime.zero
+    private(set) var end = MediaTime.zero
+    /// Severity, code, message and 1-based byte column of each deviation from strict SRT.
+    private(set) var leniencies: [Leniency] = []
+
+    init?(bytes: [UInt8], line: SRTParserLine) {
+        self.line = line
+        let text = bytes[line.range]
+        guard let first = text.first, first >= 0x30 && first <= 0x39 || first == 0x20 || first == 0x09 else { return nil }
+        var index = text.startIndex
+        func skipSpaces() { while index < text.endIndex, text[index] == 0x20 || text[index] == 0x09 { index += 1 } }
+        skipSpaces()
+        guard let startTime = timestamp(text, &index) else { return nil }
+        skipSpaces()
+        let arrowStart = index
+        guard arrow(text, &index) else { return nil }
+        if !text[arrowStart..<index].elementsEqual("-->".utf8) {
+            leniencies.append((.warning, "srt.arrow.nonstandard", "arrow '\(text[arrowStart..<index].string)' read as '-->'", arrowStart - text.startIndex + 1))
+        }
+        skipSpaces()
+        guard let endTime = timestamp(text, &index) else { return nil }
+        skipSpaces()
+        if index < text.endIndex {
+            leniencies.append((.note, "srt.timing.extra", "ignored after the end time: '\(text[index...].string)'", index - text.startIndex + 1))
+        }
+        start = startTime
+        end = endTime
+    }
+
+    private func column(_ index: Int, _ text: ArraySlice<UInt8>) -> Int { index - text.startIndex + 1 }
+
+    private mutating func timestamp(_ text: ArraySlice<UInt8>, _ index: inout Int) -> MediaTime? {
+        let begin = index
+        var fields: [(value: Int64, digits: Int)] = []
+        while fields.count < 3 {
+            let fieldStart = index
+            var value: Int64 = 0
+            while index < text.endIndex, text[index] >= 0x30, text[index] <= 0x39, index - fieldStart < 12 {
+                value = value * 10 + Int64(text[index] - 0x30)
+                index += 1
+            }
+            guard index > fieldStart else { return nil }
+            fields.append((value, index - fieldStart))
+            guard index < text.endIndex, text[index] == UInt8(ascii: ":") else { break }
+            index += 1
+        }
+        guard fields.count >= 2 else { return nil }
+        var fraction: (value: Int64, digits: Int) = (0, 0)
+        var separator: UInt8?
+        if index < text.endIndex, text[index] == UInt8(ascii: ",") || text[index] == UInt8(ascii: ".") {
+            separator = text[index]
+            index += 1
+            let fractionStart = index
+            while index < text.endIndex, text[index] >= 0x30, text[index] <= 0x39, index - fractionStart < 3 {
+                fraction.value = fraction.value * 10 + Int64(text[index] - 0x30)
+                index += 1
+            }
+            fraction.digits = index - fractionStart
+            guard fraction.digits > 0 else { return nil }
+            if index < text.endIndex, text[index] >= 0x30, text[index] <= 0x39 { return nil }
+        }
+        let hours: (value: Int64, digits: Int) = fields.count == 3 ? fields[0] : (0, 2)
+        let minutes = fields[fields.count - 2]
+        let seconds = fields[fields.count - 1]
+        guard minutes.value < 60, seconds.value < 60 else { return nil }
+        let where_ = column(begin, text)
+        if separator == UInt8(ascii: ".") {
+            leniencies.append((.warning, "srt.timestamp.separator", "'.' before the milliseconds read as ','", where_))
+        }
+        if fields.count == 2 {
+            leniencies.append((.warning, "srt.timestamp.hours", "time without hours read as MM:SS", where_))
+        }
+        if hours.digits < 2 || minutes.digits != 2 || seconds.digits != 2 || fraction.digits != 3 {
+            leniencies.append((.warning, "srt.timestamp.digits", "time fields not written HH:MM:SS,mmm", where_))
+        }
+        var milliseconds = fraction.value
+        for _ in fraction.digits..<3 { milliseconds *= 10 }
+        let total = ((hours.value * 60 + minutes.value) * 60 + seconds.value) * 1000 + milliseconds
+        return MediaTime(milliseconds: total)
+    }
+
+    /// `-->`, or one or more `-` then optional spaces then `>`, or `→`.
+    private func arrow(_ text: ArraySlice<UInt8>, _ index: inout Int) -> Bool {
+        if text[index...].starts(with: [0xE2, 0x86, 0x92]) {
+            index += 3
+            return true
+        }
+        let start = index
+        while index < text.endIndex, text[index] == UInt8(ascii: "-") { index += 1 }
+        guard index > start else { return false }
+        while index < text.endIndex, text[index] == 0x20 { index += 1 }
+        guard index < text.endIndex, text[index] == UInt8(ascii: ">") else { return false }
+        index += 1
+        return true
+    }
+}

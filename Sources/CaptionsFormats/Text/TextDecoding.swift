@@ -1,0 +1,144 @@
+import CaptionsCore
+
+/// Turns file bytes into clean UTF-8 for the text readers.
+///
+/// - A UTF-8 byte order mark is removed; UTF-16 with a byte order mark is transcoded to UTF-8.
+/// - NUL becomes U+FFFD (as the WebVTT parser requires), with a warning.
+/// - Invalid UTF-8 is either replaced by U+FFFD per maximal subpart (``InvalidUTF8Policy/replace``,
+///   WebVTT's rule) or the whole input is read as Windows-1252 (``InvalidUTF8Policy/windows1252``,
+///   what legacy SRT files need). Either way a warning points at the first bad byte.
+///
+/// - Complexity: O(n); valid ASCII and UTF-8 input is checked in one pass and not copied.
+enum TextDecoding {
+    enum InvalidUTF8Policy {
+        case replace
+        case windows1252
+    }
+
+    static func decode(_ input: [UInt8], invalidUTF8: InvalidUTF8Policy, codePrefix: String)
+        -> (bytes: [UInt8], diagnostics: [Diagnostic])
+    {
+        var diagnostics: [Diagnostic] = []
+        var bytes = input
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            bytes.removeFirst(3)
+        } else if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            bytes = transcodeUTF16(bytes, littleEndian: bytes[0] == 0xFF)
+            diagnostics.append(Diagnostic(
+                .note, Diagnostic.Code(rawValue: "\(codePrefix).encoding.utf16"),
+                "read as UTF-16 (byte order mark); written back as UTF-8", at: .start))
+        }
+        var scan = UTF8Scan(bytes)
+        if let bad = scan.firstInvalidOffset {
+            let location = LineIndex(bytes).location(ofByte: bad)
+            switch invalidUTF8 {
+            case .replace:
+                bytes = Array(String(decoding: bytes, as: UTF8.self).utf8)
+                diagnostics.append(Diagnostic(
+                    .warning, Diagnostic.Code(rawValue: "\(codePrefix).encoding.invalid"),
+                    "invalid UTF-8 replaced by U+FFFD", at: location))
+            case .windows1252:
+                bytes = transcodeWindows1252(bytes)
+                diagnostics.append(Diagnostic(
+                    .warning, Diagnostic.Code(rawValue: "\(codePrefix).encoding.windows1252"),
+                    "not UTF-8; read as Windows-1252 (check accented letters)", at: location))
+            }
+            scan = UTF8Scan(bytes)
+        }
+        if let firstNull = scan.firstNullOffset {
+            let location = LineIndex(bytes).location(ofByte: firstNull)
+            bytes = replacingNulls(bytes)
+            diagnostics.append(Diagnostic(
+                .warning, Diagnostic.Code(rawValue: "\(codePrefix).encoding.null"),
+                "NUL characters replaced by U+FFFD", at: location))
+        }
+        return (bytes, diagnostics)
+    }
+
+    private static func transcodeUTF16(_ bytes: [UInt8], littleEndian: Bool) -> [UInt8] {
+        var units: [UInt16] = []
+        units.reserveCapacity(bytes.count / 2)
+        var index = 2
+        while index + 1 < bytes.count {
+            let (low, high) = littleEndian ? (bytes[index], bytes[index + 1]) : (bytes[index + 1], bytes[index])
+            units.append(UInt16(high) << 8 | UInt16(low))
+            index += 2
+        }
+        return Array(String(decoding: units, as: UTF16.self).utf8)
+    }
+
+    /// Windows-1252's 0x80–0x9F; the other bytes map to the same Unicode code point.
+    private static let windows1252High: [UInt32] = [
+        0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D,
+        0x017D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A,
+        0x0153, 0x9D, 0x017E, 0x0178,
+    ]
+
+    private static func transcodeWindows1252(_ bytes: [UInt8]) -> [UInt8] {
+        var scalars = String.UnicodeScalarView()
+        for byte in bytes {
+            let value = (0x80...0x9F).contains(byte) ? windows1252High[Int(byte - 0x80)] : UInt32(byte)
+            scalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
+        }
+        return Array(String(scalars).utf8)
+    }
+
+    private static func replacingNulls(_ bytes: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + 16)
+        for byte in bytes {
+            if byte == 0 { result.append(contentsOf: [0xEF, 0xBF, 0xBD]) } else { result.append(byte) }
+        }
+        return result
+    }
+}
+
+/// One pass over bytes that finds the first invalid UTF-8 sequence and the first NUL.
+private struct UTF8Scan {
+    var firstInvalidOffset: Int?
+    var firstNullOffset: Int?
+
+    init(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { buffer in
+            var index = 0
+            let count = buffer.count
+            while index < count {
+                let byte = buffer[index]
+                if byte < 0x80 {
+                    if byte == 0, firstNullOffset == nil { firstNullOffset = index }
+                    index += 1
+                    continue
+                }
+                let length = Self.sequenceLength(buffer, at: index)
+                if length == 0 {
+                    firstInvalidOffset = index
+                    return
+                }
+                index += length
+            }
+        }
+    }
+
+    /// The length of the valid UTF-8 sequence starting at `index`, or 0 when it is invalid.
+    private static func sequenceLength(_ buffer: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+        let lead = buffer[index]
+        let length: Int
+        var lower: UInt8 = 0x80
+        var upper: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; lower = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; upper = 0x9F
+        case 0xF0: length = 4; lower = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; upper = 0x8F
+        default: return 0
+        }
+        guard index + length <= buffer.count else { return 0 }
+        let second = buffer[index + 1]
+        guard second >= lower, second <= upper else { return 0 }
+        for offset in 2..<length where buffer[index + offset] & 0xC0 != 0x80 { return 0 }
+        return length
+    }
+}

@@ -1,0 +1,62 @@
+import CaptionsCore
+
+/// Writes inline nodes as WebVTT cue text: `&`, `<` and `>` escaped, every span closed, styled
+/// spans written as classes (a WebVTT default colour class such as `red`, or `color-rrggbb`
+/// defined by a generated `STYLE` block).
+enum WebVTTCueTextSerializer {
+    static func serialize(_ nodes: [InlineNode]) -> String {
+        var output = ByteWriter()
+        append(nodes, to: &output)
+        return String(decoding: output.bytes, as: UTF8.self)
+    }
+
+    static func append(_ nodes: [InlineNode], to output: inout ByteWriter) {
+        for node in nodes {
+            switch node {
+            case .text(let text): appendEscaped(text, to: &output)
+            case .timestamp(let time):
+                output.write(UInt8(ascii: "<"))
+                output.writeClock(time, fractionSeparator: UInt8(ascii: "."))
+                output.write(UInt8(ascii: ">"))
+            case .span(let span):
+                let tag = span.kind.rawValue
+                output.write("<" + tag)
+                for name in classes(of: span) { output.write("." + name) }
+                if let annotation = span.annotation, !annotation.isEmpty,
+                    span.kind == .voice || span.kind == .language
+                {
+                    output.write(WebVTTSyntax.space)
+                    appendEscaped(annotation, to: &output)
+                }
+                output.write(UInt8(ascii: ">"))
+                append(span.children, to: &output)
+                output.write("</" + tag + ">")
+            }
+        }
+    }
+
+    /// The span's classes plus the class that carries its colour, if any.
+    static func classes(of span: Span) -> [String] {
+        guard let color = span.style?.color else { return span.classes }
+        return span.classes + [colorClass(color)]
+    }
+
+    /// `red` for a WebVTT default colour, `color-rrggbb` for any other.
+    static func colorClass(_ color: RGBAColor) -> String {
+        color.webVTTClassName ?? "color-" + color.description.dropFirst()
+    }
+
+    private static func appendEscaped(_ text: String, to output: inout ByteWriter) {
+        var text = text
+        text.withUTF8 { utf8 in
+            for byte in utf8 {
+                switch byte {
+                case UInt8(ascii: "&"): output.write("&amp;")
+                case UInt8(ascii: "<"): output.write("&lt;")
+                case UInt8(ascii: ">"): output.write("&gt;")
+                default: output.write(byte)
+                }
+            }
+        }
+    }
+}

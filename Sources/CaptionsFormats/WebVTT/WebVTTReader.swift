@@ -1,0 +1,345 @@
+import CaptionsCore
+
+/// Reads WebVTT following the W3C WebVTT parser algorithm step by step.
+///
+/// Line breaks are CR, LF and CRLF (each counts as one); a UTF-8 byte order mark is skipped,
+/// invalid UTF-8 and NUL become U+FFFD. Beyond what the algorithm returns, the reader keeps what a
+/// round trip needs (header text and lines, `STYLE` blocks verbatim, `NOTE` blocks and their place)
+/// and reports everything the algorithm silently skips: cues with bad timings, unknown settings,
+/// stray blocks.
+///
+/// - Complexity: O(n) in the input size.
+public struct WebVTTReader: TimedTextReader {
+    /// A reader.
+    public init() {}
+
+    /// Parses a WebVTT file; throws `webvtt.signature.missing` when it does not start with `WEBVTT`.
+    public func read(_ input: [UInt8]) throws(CaptionsError) -> TimedTextDocument {
+        let (bytes, diagnostics) = TextDecoding.decode(input, invalidUTF8: .replace, codePrefix: "webvtt")
+        var parser = WebVTTFileParser(bytes: bytes)
+        parser.document.diagnostics = diagnostics
+        try parser.parse()
+        parser.document.diagnostics.sort { ($0.location ?? .start) < ($1.location ?? .start) }
+        return parser.document
+    }
+}
+
+/// The state of one run of the WebVTT parser over a file's bytes.
+private struct WebVTTFileParser {
+    let bytes: [UInt8]
+    var document = TimedTextDocument(sourceFormat: "webvtt")
+    private var position = 0
+    private var line = 1
+    private var lineStart = 0
+    private var textBuffer: [UInt8] = []
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    private var isAtEnd: Bool { position >= bytes.count }
+    private var atLineBreak: Bool {
+        !isAtEnd && (bytes[position] == WebVTTSyntax.lineFeed || bytes[position] == WebVTTSyntax.carriageReturn)
+    }
+
+    private struct Mark {
+        var position: Int
+        var line: Int
+        var lineStart: Int
+    }
+
+    private var mark: Mark { Mark(position: position, line: line, lineStart: lineStart) }
+
+    private mutating func restore(_ mark: Mark) {
+        (position, line, lineStart) = (mark.position, mark.line, mark.lineStart)
+    }
+
+    mutating func parse() throws(CaptionsError) {
+        let signature = Array("WEBVTT".utf8)
+        guard bytes.starts(with: signature),
+            bytes.count == 6 || [WebVTTSyntax.space, WebVTTSyntax.tab, WebVTTSyntax.lineFeed, WebVTTSyntax.carriageReturn]
+                .contains(bytes[6])
+        else {
+            let message =
+                bytes.isEmpty ? "the file is empty; a WebVTT file starts with WEBVTT"
+                : "not a WebVTT file: the first line must start with WEBVTT"
+            throw CaptionsError("webvtt.signature.missing", message, at: .start)
+        }
+        let firstLine = collectLine()
+        if firstLine.count > 7 { document.title = bytes[(firstLine.startIndex + 7)...].string }
+        if isAtEnd { return }
+        skipLineBreak()
+        if isAtEnd { return }
+        if !atLineBreak {
+            collectHeader()
+        } else {
+            skipLineBreak()
+        }
+        skipLineBreaks()
+        var seenCue = false
+        while !isAtEnd {
+            collectBlock(seenCue: &seenCue)
+            skipLineBreaks()
+        }
+    }
+
+    // MARK: Lines
+
+    /// Collects the bytes up to the next CR or LF (not consumed).
+    private mutating func collectLine() -> ArraySlice<UInt8> {
+        let start = position
+        while position < bytes.count, bytes[position] != WebVTTSyntax.lineFeed,
+            bytes[position] != WebVTTSyntax.carriageReturn
+        {
+            position += 1
+        }
+        return bytes[start..<position]
+    }
+
+    private mutating func skipLineBreak() {
+        guard atLineBreak else { return }
+        if bytes[position] == WebVTTSyntax.carriageReturn, position + 1 < bytes.count,
+            bytes[position + 1] == WebVTTSyntax.lineFeed
+        {
+            position += 1
+        }
+        position += 1
+        line += 1
+        lineStart = position
+    }
+
+    private mutating func skipLineBreaks() {
+        while atLineBreak { skipLineBreak() }
+    }
+
+    private func location(of offset: Int, onLine line: Int, lineStart: Int) -> SourceLocation {
+        SourceLocation(line: line, column: LineIndex.column(in: bytes, lineStart: lineStart, offset: offset))
+    }
+
+    // MARK: Blocks
+
+    /// The header lines after the signature line, up to a blank line or a line with `-->`.
+    private mutating func collectHeader() {
+        while true {
+            let before = mark
+            let text = collectLine()
+            if !isAtEnd { skipLineBreak() }
+            if WebVTTSyntax.containsArrow(text) {
+                restore(before)
+                return
+            }
+            if text.isEmpty { return }
+            let header = text.string
+            document.headerLines.append(header)
+            readHeaderField(header)
+            if isAtEnd { return }
+        }
+    }
+
+    private mutating func readHeaderField(_ header: String) {
+        guard let colon = header.firstIndex(of: ":") else { return }
+        let value = String(header[header.index(after: colon)...].trimmingASCIIWhitespace())
+        switch header[..<colon].lowercased() {
+        case "kind": if let kind = TimedTextDocument.Kind(rawValue: value.lowercased()) { document.kind = kind }
+        case "language": document.language = value.isEmpty ? nil : value
+        default: break
+        }
+    }
+
+    /// The WebVTT "collect a WebVTT block" algorithm outside the header.
+    private mutating func collectBlock(seenCue: inout Bool) {
+        let blockStart = mark
+        var lineCount = 0
+        var previous = mark
+        var buffer: [ArraySlice<UInt8>] = []
+        var seenArrow = false
+        var timing: CueTiming?
+        var kind: BlockKind = .other
+        var cueLocation = SourceLocation.start
+        while true {
+            let lineMark = mark
+            let text = collectLine()
+            lineCount += 1
+            if !isAtEnd { skipLineBreak() }
+            if WebVTTSyntax.containsArrow(text) {
+                guard lineCount == 1 || (lineCount == 2 && !seenArrow) else {
+                    restore(previous)
+                    break
+                }
+                seenArrow = true
+                previous = mark
+                cueLocation = location(of: lineMark.position, onLine: lineMark.line, lineStart: lineMark.lineStart)
+                timing = parseTimings(text, mark: lineMark)
+                if timing != nil {
+                    kind = .cue(id: join(buffer))
+                    buffer = []
+                } else {
+                    kind = .other
+                }
+            } else if text.isEmpty {
+                break
+            } else {
+                if lineCount == 2, case .other = kind, !seenArrow, let first = buffer.first {
+                    if Self.isBlockKeyword(first, "STYLE") {
+                        kind = .styleSheet
+                        buffer = []
+                    } else if Self.isBlockKeyword(first, "REGION") {
+                        kind = .region
+                        buffer = []
+                    }
+                }
+                buffer.append(text)
+                previous = mark
+            }
+            if isAtEnd { break }
+        }
+        finishBlock(kind, timing: timing, buffer: buffer, start: blockStart, cueLocation: cueLocation, seenCue: &seenCue)
+    }
+
+    private enum BlockKind {
+        case cue(id: String)
+        case styleSheet
+        case region
+        case other
+    }
+
+    private struct CueTiming {
+        var start: MediaTime
+        var end: MediaTime
+        var settings: CueSettings
+    }
+
+    private mutating func finishBlock(
+        _ kind: BlockKind, timing: CueTiming?, buffer: [ArraySlice<UInt8>], start: Mark, cueLocation: SourceLocation,
+        seenCue: inout Bool
+    ) {
+        let blockLocation = SourceLocation(line: start.line, column: 1)
+        switch kind {
+        case .cue(let id):
+            guard let timing else { return }
+            seenCue = true
+            addCue(id: id, timing: timing, text: buffer, location: cueLocation)
+        case .styleSheet where !seenCue:
+            document.styleSheets.append(StyleSheet(text: join(buffer), location: blockLocation))
+        case .region where !seenCue:
+            let region = parseRegion(joinedBytes(buffer), blockLine: start.line, location: blockLocation)
+            document.regions.removeAll { $0.id == region.id }
+            document.regions.append(region)
+        case .styleSheet, .region:
+            document.diagnostics.append(Diagnostic(
+                .warning, "webvtt.block.misplaced", "STYLE and REGION blocks must come before the first cue; block ignored",
+                at: blockLocation))
+        case .other:
+            guard let first = buffer.first else { return }
+            if Self.isNoteLine(first) {
+                var lines = buffer.map(\.string)
+                lines[0] = String(lines[0].dropFirst(5))
+                if lines[0].isEmpty, lines.count > 1 { lines.removeFirst() }
+                document.comments.append(Comment(
+                    text: lines.joined(separator: "\n"), beforeCue: document.cues.count, location: blockLocation))
+            } else {
+                document.diagnostics.append(Diagnostic(
+                    .warning, "webvtt.block.ignored", "ignored block: it is not a cue, comment, style or region",
+                    at: blockLocation))
+            }
+        }
+    }
+
+    /// Parses a region block's settings, reporting each skipped setting at its line and column.
+    private mutating func parseRegion(_ text: [UInt8], blockLine: Int, location: SourceLocation) -> Region {
+        var reports: [(Diagnostic.Code, String, Int)] = []
+        let region = WebVTTSettingsParser { reports.append(($0, $1, $2)) }.parseRegion(text[...], location: location)
+        for (code, message, offset) in reports {
+            let lineOffset = text[..<offset].count { $0 == WebVTTSyntax.lineFeed }
+            let lineStart = text[..<offset].lastIndex(of: WebVTTSyntax.lineFeed).map { $0 + 1 } ?? 0
+            let column = LineIndex.column(in: text, lineStart: lineStart, offset: offset)
+            document.diagnostics.append(Diagnostic(
+                .warning, code, message, at: SourceLocation(line: blockLine + 1 + lineOffset, column: column)))
+        }
+        return region
+    }
+
+    /// A line that is `keyword` followed by nothing but spaces and tabs (`STYLE`, `REGION`).
+    private static func isBlockKeyword(_ line: ArraySlice<UInt8>, _ keyword: StaticString) -> Bool {
+        let count = keyword.utf8CodeUnitCount
+        guard line.count >= count, line.prefix(count).equals(keyword) else { return false }
+        return line.dropFirst(count).allSatisfy { $0 == WebVTTSyntax.space || $0 == WebVTTSyntax.tab }
+    }
+
+    /// A comment's first line: `NOTE` alone or followed by a space or tab.
+    private static func isNoteLine(_ line: ArraySlice<UInt8>) -> Bool {
+        guard line.prefix(4).equals("NOTE") else { return false }
+        return line.count == 4 || line[line.startIndex + 4] == WebVTTSyntax.space
+            || line[line.startIndex + 4] == WebVTTSyntax.tab
+    }
+
+    private func join(_ lines: [ArraySlice<UInt8>]) -> String {
+        String(decoding: joinedBytes(lines), as: UTF8.self)
+    }
+
+    private func joinedBytes(_ lines: [ArraySlice<UInt8>]) -> [UInt8] {
+        guard lines.count > 1 else { return Array(lines.first ?? []) }
+        return Array(lines.joined(separator: [WebVTTSyntax.lineFeed]))
+    }
+
+    // MARK: Cues
+
+    /// The WebVTT "collect WebVTT cue timings and settings" algorithm; reports why it failed.
+    private mutating func parseTimings(_ text: ArraySlice<UInt8>, mark lineMark: Mark) -> CueTiming? {
+        var index = text.startIndex
+        func skipWhitespace() {
+            while index < text.endIndex, WebVTTSyntax.isWhitespace(text[index]) { index += 1 }
+        }
+        func fail(_ what: String) -> CueTiming? {
+            document.diagnostics.append(Diagnostic(
+                .warning, "webvtt.timestamp.malformed", "cue skipped: \(what)",
+                at: location(of: min(index, text.endIndex), onLine: lineMark.line, lineStart: lineMark.lineStart)))
+            return nil
+        }
+        skipWhitespace()
+        guard let start = WebVTTSyntax.collectTimestamp(text, at: &index) else {
+            return fail("malformed start time (expected [hh:]mm:ss.ttt)")
+        }
+        skipWhitespace()
+        guard text[index...].starts(with: "-->".utf8) else { return fail("expected --> after the start time") }
+        index += 3
+        skipWhitespace()
+        guard let end = WebVTTSyntax.collectTimestamp(text, at: &index) else {
+            return fail("malformed end time (expected [hh:]mm:ss.ttt)")
+        }
+        var reports: [(Diagnostic.Code, String, Int)] = []
+        let settingsParser = WebVTTSettingsParser { reports.append(($0, $1, $2)) }
+        let settings = settingsParser.parseCueSettings(text[index...], regions: document.regions)
+        for (code, message, offset) in reports {
+            document.diagnostics.append(Diagnostic(
+                .warning, code, message, at: location(of: offset, onLine: lineMark.line, lineStart: lineMark.lineStart)))
+        }
+        let timeLocation = location(of: text.startIndex, onLine: lineMark.line, lineStart: lineMark.lineStart)
+        if end < start {
+            document.diagnostics.append(Diagnostic(
+                .warning, "webvtt.cue.endBeforeStart", "the cue ends before it starts; it will never be shown",
+                at: timeLocation))
+        }
+        if max(start, end) > TimeLimits.plausibleMaximum {
+            document.diagnostics.append(Diagnostic(
+                .error, "time.outOfRange", "a time beyond \(TimeLimits.plausibleMaximumHours) hours is not plausible media time",
+                at: timeLocation))
+        }
+        return CueTiming(start: start, end: end, settings: settings)
+    }
+
+    private mutating func addCue(id: String, timing: CueTiming, text: [ArraySlice<UInt8>], location: SourceLocation) {
+        let content: [InlineNode]
+        if text.count <= 1 {
+            content = WebVTTCueTextParser.parse(text.first ?? [])
+        } else {
+            textBuffer.removeAll(keepingCapacity: true)
+            for (index, line) in text.enumerated() {
+                if index > 0 { textBuffer.append(WebVTTSyntax.lineFeed) }
+                textBuffer.append(contentsOf: line)
+            }
+            content = WebVTTCueTextParser.parse(textBuffer[...])
+        }
+        document.cues.append(Cue(
+            id: id, start: timing.start, end: timing.end, settings: timing.settings,
+            speaker: Cue.firstVoice(in: content), content: content, location: location))
+    }
+}

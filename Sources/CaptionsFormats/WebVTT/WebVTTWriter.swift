@@ -1,0 +1,117 @@
+import CaptionsCore
+
+/// Writes WebVTT: header, regions, style sheets, comments in place, cues with every non-default
+/// setting, and cue text with voices, classes, ruby, languages and karaoke timestamps.
+///
+/// Output is canonical: blocks separated by one blank line, LF line ends, times as
+/// `HH:MM:SS.mmm` rounded to the nearest millisecond (ties away from zero), every span closed.
+/// A canonical file read and written again is byte-identical. Colours that are not WebVTT's
+/// default colour classes get a `::cue(.color-rrggbb)` rule in a generated `STYLE` block.
+public struct WebVTTWriter: TimedTextWriter {
+    /// Everything except open-ended cues and blank lines inside cue text.
+    public let capabilities = FormatCapabilities.all.subtracting([.openEnds, .blankLinesInText])
+
+    /// A writer.
+    public init() {}
+
+    /// The document as WebVTT bytes.
+    public func write(_ document: TimedTextDocument) -> [UInt8] {
+        var out = ByteWriter(reservingCapacity: document.cues.count * 80 + 256)
+        out.write("WEBVTT")
+        if !document.title.isEmpty { out.write(" " + document.title) }
+        out.write(WebVTTSyntax.lineFeed)
+        for line in document.headerLines { out.write(line + "\n") }
+        for region in document.regions { writeRegion(region, to: &out) }
+        for sheet in document.styleSheets { out.write("\nSTYLE\n" + sheet.text + "\n") }
+        let colorRules = customColorRules(document.cues)
+        if !colorRules.isEmpty { out.write("\nSTYLE\n" + colorRules.joined(separator: "\n") + "\n") }
+        var commentIndex = 0
+        let comments = document.comments.sorted { $0.beforeCue < $1.beforeCue }
+        for (index, cue) in document.cues.enumerated() {
+            while commentIndex < comments.count, comments[commentIndex].beforeCue <= index {
+                writeComment(comments[commentIndex], to: &out)
+                commentIndex += 1
+            }
+            writeCue(cue, to: &out)
+        }
+        for comment in comments[commentIndex...] { writeComment(comment, to: &out) }
+        return out.bytes
+    }
+
+    private func writeRegion(_ region: Region, to out: inout ByteWriter) {
+        out.write("\nREGION\n")
+        var settings: [String] = []
+        if !region.id.isEmpty { settings.append("id:" + region.id) }
+        if region.width != 100 { settings.append("width:" + percent(region.width)) }
+        if region.lines != 3 { settings.append("lines:" + NumberFormatting.shortest(region.lines)) }
+        if region.regionAnchorX != 0 || region.regionAnchorY != 100 {
+            settings.append("regionanchor:" + percent(region.regionAnchorX) + "," + percent(region.regionAnchorY))
+        }
+        if region.viewportAnchorX != 0 || region.viewportAnchorY != 100 {
+            settings.append("viewportanchor:" + percent(region.viewportAnchorX) + "," + percent(region.viewportAnchorY))
+        }
+        if region.scroll == .up { settings.append("scroll:up") }
+        out.write(settings.joined(separator: "\n") + "\n")
+    }
+
+    private func writeComment(_ comment: Comment, to out: inout ByteWriter) {
+        if comment.text.isEmpty {
+            out.write("\nNOTE\n")
+        } else {
+            out.write(comment.text.contains("\n") ? "\nNOTE\n" + comment.text + "\n" : "\nNOTE " + comment.text + "\n")
+        }
+    }
+
+    private func writeCue(_ cue: Cue, to out: inout ByteWriter) {
+        out.write(WebVTTSyntax.lineFeed)
+        if !cue.id.isEmpty {
+            out.write(cue.id)
+            out.write(WebVTTSyntax.lineFeed)
+        }
+        out.writeClock(cue.start, fractionSeparator: UInt8(ascii: "."))
+        out.write(" --> ")
+        out.writeClock(cue.end ?? cue.start, fractionSeparator: UInt8(ascii: "."))
+        if !cue.settings.isDefault { out.write(settingsText(cue.settings)) }
+        out.write(WebVTTSyntax.lineFeed)
+        WebVTTCueTextSerializer.append(cue.content, to: &out)
+        out.write(WebVTTSyntax.lineFeed)
+    }
+
+    private func settingsText(_ settings: CueSettings) -> String {
+        var text = ""
+        if let region = settings.region { text += " region:" + region }
+        if settings.vertical != .horizontal { text += " vertical:" + settings.vertical.rawValue }
+        if case .value(let line) = settings.line {
+            text += " line:" + (settings.snapToLines ? NumberFormatting.shortest(line) : percent(line))
+            if settings.lineAlign != .start { text += "," + settings.lineAlign.rawValue }
+        }
+        if let position = settings.position {
+            text += " position:" + percent(position)
+            if settings.positionAlign != .auto { text += "," + settings.positionAlign.rawValue }
+        }
+        if settings.size != 100 { text += " size:" + percent(settings.size) }
+        if settings.align != .center { text += " align:" + settings.align.rawValue }
+        return text
+    }
+
+    private func percent(_ number: Double) -> String {
+        NumberFormatting.shortest(number) + "%"
+    }
+
+    /// `::cue(.color-rrggbb) { color: #rrggbb; }` for each colour without a default class.
+    private func customColorRules(_ cues: [Cue]) -> [String] {
+        var colors: [RGBAColor] = []
+        func collect(_ nodes: [InlineNode]) {
+            for case .span(let span) in nodes {
+                if let color = span.style?.color, color.webVTTClassName == nil, !colors.contains(color) {
+                    colors.append(color)
+                }
+                collect(span.children)
+            }
+        }
+        for cue in cues { collect(cue.content) }
+        return colors.map { color in
+            "::cue(.\(WebVTTCueTextSerializer.colorClass(color))) { color: \(color); }"
+        }
+    }
+}
