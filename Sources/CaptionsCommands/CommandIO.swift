@@ -1,34 +1,81 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where a command reads standard input and writes its output and messages.
 ///
 /// Commands take one so that tests can run them in-process against memory.
 public protocol CommandIO: AnyObject {
     /// All of standard input.
-    func readStandardInput() throws -> [UInt8]
+    func readStandardInput() throws(CaptionsIOError) -> [UInt8]
     /// Writes bytes to standard output.
     func writeStandardOutput(_ bytes: [UInt8])
     /// Writes text to standard error.
     func writeStandardError(_ text: String)
 }
 
-/// The process's real standard streams.
+/// A failure of the operating system to read or write, with its `strerror` text.
+public struct CaptionsIOError: Error, Sendable, CustomStringConvertible {
+    /// The `strerror` text.
+    public var description: String
+
+    /// The error for the current `errno`.
+    static func current() -> CaptionsIOError { CaptionsIOError(description: String(cString: strerror(errno))) }
+}
+
+/// The process's real standard streams (no Foundation: the CLI starts fast and stays small).
 public final class ProcessIO: CommandIO {
     /// The real streams.
     public init() {}
 
     /// Reads standard input to its end.
-    public func readStandardInput() throws -> [UInt8] {
-        [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+    public func readStandardInput() throws(CaptionsIOError) -> [UInt8] {
+        try FileDescriptorIO.readAll(STDIN_FILENO)
     }
 
     /// Writes to standard output.
     public func writeStandardOutput(_ bytes: [UInt8]) {
-        FileHandle.standardOutput.write(Data(bytes))
+        FileDescriptorIO.writeAll(bytes, to: STDOUT_FILENO)
     }
 
     /// Writes to standard error.
     public func writeStandardError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        FileDescriptorIO.writeAll(Array(text.utf8), to: STDERR_FILENO)
+    }
+}
+
+/// Whole-buffer reads and writes on file descriptors, retrying short transfers and EINTR.
+enum FileDescriptorIO {
+    static func readAll(_ descriptor: Int32, sizeHint: Int = 0) throws(CaptionsIOError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(sizeHint + 1)
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CaptionsIOError.current()
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    @discardableResult
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += written
+            }
+            return true
+        }
     }
 }

@@ -68,19 +68,12 @@ public struct ConvertCommand: ParsableCommand {
         let plan = try makePlan()
         let printer = DiagnosticPrinter(path: input == "-" ? "<stdin>" : input, showNotes: verbose)
         do {
-            let bytes = try FileAccess.read(input, io: io)
-            let inputFormat = plan.inputFormat ?? CaptionFormat.sniff(bytes)
-            guard let reader = inputFormat.reader else {
-                throw ValidationError("\(inputFormat.rawValue) can be written but not read")
-            }
-            var document = try reader.read(bytes)
+            var document = try read(plan, io: io)
             var diagnostics = document.diagnostics
             document = applyTransforms(plan, to: document, diagnostics: &diagnostics)
             let writer = plan.outputFormat.writer(options: plan.writerOptions)
-            let (reduced, losses) = CapabilityReducer(capabilities: writer.capabilities, formatName: plan.outputFormat.displayName)
-                .reduce(document)
-            diagnostics += losses
-            document = reduced
+            diagnostics += CapabilityReducer(capabilities: writer.capabilities, formatName: plan.outputFormat.displayName)
+                .reduce(&document)
             document.diagnostics = diagnostics
             printer.print(diagnostics, to: io)
             if diagnostics.contains(where: { $0.severity == .error }) {
@@ -96,6 +89,16 @@ public struct ConvertCommand: ParsableCommand {
             printer.print([error.diagnostic], to: io)
             throw ExitCode(1)
         }
+    }
+
+    /// Reads and parses the input; the bytes are released as soon as the model is built.
+    private func read(_ plan: Plan, io: CommandIO) throws -> TimedTextDocument {
+        let bytes = try FileAccess.read(input, io: io)
+        let inputFormat = plan.inputFormat ?? CaptionFormat.sniff(bytes)
+        guard let reader = inputFormat.reader else {
+            throw ValidationError("\(inputFormat.rawValue) can be written but not read")
+        }
+        return try reader.read(bytes)
     }
 
     private struct Plan {

@@ -1,5 +1,10 @@
 import CaptionsCore
-import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reading inputs and writing outputs safely: outputs go to a temporary file in the target's
 /// folder and are renamed over it, so a failure never leaves half a file, and an output path that
@@ -9,29 +14,30 @@ enum FileAccess {
     static func read(_ path: String, io: CommandIO) throws(CaptionsError) -> [UInt8] {
         if path == "-" {
             do { return try io.readStandardInput() } catch {
-                throw CaptionsError("input.unreadable", "cannot read standard input: \(error.localizedDescription)")
+                throw CaptionsError("input.unreadable", "cannot read standard input: \(error)")
             }
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CaptionsError("input.missing", "no such file")
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw CaptionsError(errno == ENOENT ? "input.missing" : "input.unreadable", String(cString: strerror(errno)))
         }
-        guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
-            throw CaptionsError("input.unreadable", isDirectory.boolValue ? "is a folder, not a file" : "cannot read the file")
+        guard info.st_mode & S_IFMT != S_IFDIR else { throw CaptionsError("input.unreadable", "is a folder, not a file") }
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw CaptionsError("input.unreadable", String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        do { return try FileDescriptorIO.readAll(descriptor, sizeHint: Int(info.st_size)) } catch {
+            throw CaptionsError("input.unreadable", "cannot read: \(error)")
         }
-        return [UInt8](data)
     }
 
-    /// Whether two paths name the same file (after resolving links), for the never-overwrite-input rule.
+    /// Whether two paths name the same existing file (same device and inode), so that an output
+    /// never replaces its input, through links too.
     static func isSameFile(_ first: String, _ second: String) -> Bool {
         guard first != "-", second != "-" else { return false }
-        let resolve = { (path: String) in URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path }
-        if resolve(first) == resolve(second) { return true }
-        guard let a = try? FileManager.default.attributesOfItem(atPath: first),
-            let b = try? FileManager.default.attributesOfItem(atPath: second)
-        else { return false }
-        return a[.systemFileNumber] as? Int == b[.systemFileNumber] as? Int
-            && a[.systemNumber] as? Int == b[.systemNumber] as? Int
+        var a = stat()
+        var b = stat()
+        guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
     /// Writes `bytes` to `path` through a temporary file and a rename, or to standard output for `-`.
@@ -40,17 +46,20 @@ enum FileAccess {
             io.writeStandardOutput(bytes)
             return
         }
-        let target = URL(fileURLWithPath: path)
-        let folder = target.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp")
-        do {
-            try Data(bytes).write(to: temporary)
-            guard rename(temporary.path, target.path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw CaptionsError("output.unwritable", "cannot write \(path): \(error.localizedDescription)")
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let temporary = folder + ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        guard descriptor >= 0 else {
+            throw CaptionsError("output.unwritable", "cannot create a file next to \(path): \(String(cString: strerror(errno)))")
+        }
+        let written = FileDescriptorIO.writeAll(bytes, to: descriptor)
+        let closed = close(descriptor) == 0
+        guard written, closed, rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw CaptionsError("output.unwritable", "cannot write \(path): \(reason)")
         }
     }
 }

@@ -14,23 +14,22 @@ public struct CapabilityReducer: Sendable {
         self.formatName = formatName
     }
 
-    /// The document reduced to the capabilities, and one diagnostic per kind of loss.
-    public func reduce(_ document: TimedTextDocument) -> (TimedTextDocument, [Diagnostic]) {
+    /// Reduces the document in place to the capabilities; returns one diagnostic per kind of loss.
+    public func reduce(_ reduced: inout TimedTextDocument) -> [Diagnostic] {
         var tally = LossTally()
-        var reduced = document
-        if !capabilities.contains(.regions), let first = document.regions.first {
-            tally.add(.regions, count: document.regions.count, at: first.location)
+        if !capabilities.contains(.regions), let first = reduced.regions.first {
+            tally.add(.regions, count: reduced.regions.count, at: first.location)
             reduced.regions = []
         }
-        if !capabilities.contains(.styleSheets), let first = document.styleSheets.first {
-            tally.add(.styleSheets, count: document.styleSheets.count, at: first.location)
+        if !capabilities.contains(.styleSheets), let first = reduced.styleSheets.first {
+            tally.add(.styleSheets, count: reduced.styleSheets.count, at: first.location)
             reduced.styleSheets = []
         }
-        if !capabilities.contains(.comments), let first = document.comments.first {
-            tally.add(.comments, count: document.comments.count, at: first.location)
+        if !capabilities.contains(.comments), let first = reduced.comments.first {
+            tally.add(.comments, count: reduced.comments.count, at: first.location)
             reduced.comments = []
         }
-        if !capabilities.contains(.header), !document.title.isEmpty || !document.headerLines.isEmpty {
+        if !capabilities.contains(.header), !reduced.title.isEmpty || !reduced.headerLines.isEmpty {
             tally.add(.header, count: 1, at: .start)
             reduced.title = ""
             reduced.headerLines = []
@@ -39,7 +38,7 @@ public struct CapabilityReducer: Sendable {
             let next = index + 1 < reduced.cues.count ? reduced.cues[index + 1].start : nil
             reduceCue(&reduced.cues[index], number: index + 1, nextStart: next, tally: &tally)
         }
-        return (reduced, tally.diagnostics(formatName: formatName))
+        return tally.diagnostics(formatName: formatName)
     }
 
     private func reduceCue(_ cue: inout Cue, number: Int, nextStart: MediaTime?, tally: inout LossTally) {
@@ -65,7 +64,27 @@ public struct CapabilityReducer: Sendable {
             }
         }
         if !capabilities.contains(.voices) { cue.speaker = nil }
-        cue.content = reduce(cue.content, at: location, tally: &tally)
+        if needsReduction(cue.content) { cue.content = reduce(cue.content, at: location, tally: &tally) }
+    }
+
+    /// Whether any node holds something the format cannot carry (checked before rebuilding the tree).
+    private func needsReduction(_ nodes: [InlineNode]) -> Bool {
+        nodes.contains { node in
+            switch node {
+            case .text(let text): !capabilities.contains(.blankLinesInText) && Self.hasBlankLine(text)
+            case .timestamp: !capabilities.contains(.timestamps)
+            case .span: true
+            }
+        }
+    }
+
+    private static func hasBlankLine(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { utf8 in
+            guard utf8.count > 1 else { return false }
+            for index in 1..<utf8.count where utf8[index] == 0x0A && utf8[index - 1] == 0x0A { return true }
+            return false
+        }
     }
 
     private func reduce(_ nodes: [InlineNode], at location: SourceLocation?, tally: inout LossTally) -> [InlineNode] {
@@ -74,7 +93,7 @@ public struct CapabilityReducer: Sendable {
         for node in nodes {
             switch node {
             case .text(let text):
-                if !capabilities.contains(.blankLinesInText), text.contains("\n\n") {
+                if !capabilities.contains(.blankLinesInText), Self.hasBlankLine(text) {
                     tally.add(.blankLines, at: location)
                     var collapsed = text
                     while collapsed.contains("\n\n") { collapsed = collapsed.replacing("\n\n", with: "\n") }

@@ -40,19 +40,18 @@ struct SRTCueTextParser {
         }
         while index < text.endIndex {
             let byte = text[index]
-            let location = SourceLocation(line: line.number, column: LineIndex.column(in: bytes, lineStart: line.range.lowerBound, offset: index))
             if byte == UInt8(ascii: "<"), let close = text[index...].firstIndex(of: UInt8(ascii: ">")),
                 let tag = SRTTag(text[(index + 1)..<close])
             {
                 flush(upTo: index)
-                apply(tag, at: location)
+                apply(tag, at: location(of: index, on: line))
                 index = close + 1
                 runStart = index
             } else if byte == UInt8(ascii: "{"), index + 1 < text.endIndex, text[index + 1] == UInt8(ascii: "\\"),
                 let close = text[index...].firstIndex(of: UInt8(ascii: "}"))
             {
                 flush(upTo: index)
-                applyOverrides(text[(index + 1)..<close], at: location)
+                applyOverrides(text[(index + 1)..<close], at: location(of: index, on: line))
                 index = close + 1
                 runStart = index
             } else {
@@ -62,9 +61,18 @@ struct SRTCueTextParser {
         flush(upTo: text.endIndex)
     }
 
+    private func location(of offset: Int, on line: SRTParserLine) -> SourceLocation {
+        SourceLocation(line: line.number, column: LineIndex.column(in: bytes, lineStart: line.range.lowerBound, offset: offset))
+    }
+
     private mutating func apply(_ tag: SRTTag, at location: SourceLocation) {
-        let kinds: [String: Span.Kind] = ["i": .italic, "b": .bold, "u": .underline, "font": .class]
-        guard let kind = kinds[tag.name] else {
+        let kind: Span.Kind
+        switch tag.name {
+        case "i": kind = .italic
+        case "b": kind = .bold
+        case "u": kind = .underline
+        case "font": kind = .class
+        default:
             leniencies.append((.warning, "srt.tag.unknown", "unknown tag <\(tag.isClosing ? "/" : "")\(tag.name)> dropped", location))
             return
         }

@@ -53,7 +53,20 @@ private struct SRTParser {
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
-        cues.reserveCapacity(bytes.count / 60)
+        cues.reserveCapacity(Self.countArrows(bytes) + 1)
+    }
+
+    /// Counts `->` pairs, a close upper bound on the number of cues, to size the cue array once.
+    private static func countArrows(_ bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            var count = 0
+            var index = 1
+            while index < buffer.count {
+                if buffer[index] == UInt8(ascii: ">"), buffer[index - 1] == UInt8(ascii: "-") { count += 1 }
+                index += 1
+            }
+            return count
+        }
     }
 
     // MARK: Lines

@@ -38,12 +38,16 @@ struct SRTTimingParser {
         end = endTime
     }
 
+    private typealias Field = (value: Int64, digits: Int)
+
     private func column(_ index: Int, _ text: ArraySlice<UInt8>) -> Int { index - text.startIndex + 1 }
 
     private mutating func timestamp(_ text: ArraySlice<UInt8>, _ index: inout Int) -> MediaTime? {
         let begin = index
-        var fields: [(value: Int64, digits: Int)] = []
-        while fields.count < 3 {
+        let empty: Field = (0, 0)
+        var fields: (Field, Field, Field) = (empty, empty, empty)
+        var fieldCount = 0
+        while fieldCount < 3 {
             let fieldStart = index
             var value: Int64 = 0
             while index < text.endIndex, text[index] >= 0x30, text[index] <= 0x39, index - fieldStart < 12 {
@@ -51,12 +55,18 @@ struct SRTTimingParser {
                 index += 1
             }
             guard index > fieldStart else { return nil }
-            fields.append((value, index - fieldStart))
+            let field: Field = (value, index - fieldStart)
+            switch fieldCount {
+            case 0: fields.0 = field
+            case 1: fields.1 = field
+            default: fields.2 = field
+            }
+            fieldCount += 1
             guard index < text.endIndex, text[index] == UInt8(ascii: ":") else { break }
             index += 1
         }
-        guard fields.count >= 2 else { return nil }
-        var fraction: (value: Int64, digits: Int) = (0, 0)
+        guard fieldCount >= 2 else { return nil }
+        var fraction: Field = (0, 0)
         var separator: UInt8?
         if index < text.endIndex, text[index] == UInt8(ascii: ",") || text[index] == UInt8(ascii: ".") {
             separator = text[index]
@@ -70,15 +80,16 @@ struct SRTTimingParser {
             guard fraction.digits > 0 else { return nil }
             if index < text.endIndex, text[index] >= 0x30, text[index] <= 0x39 { return nil }
         }
-        let hours: (value: Int64, digits: Int) = fields.count == 3 ? fields[0] : (0, 2)
-        let minutes = fields[fields.count - 2]
-        let seconds = fields[fields.count - 1]
+        let noHours: Field = (0, 2)
+        let hours: Field = fieldCount == 3 ? fields.0 : noHours
+        let minutes: Field = fieldCount == 3 ? fields.1 : fields.0
+        let seconds: Field = fieldCount == 3 ? fields.2 : fields.1
         guard minutes.value < 60, seconds.value < 60 else { return nil }
         let where_ = column(begin, text)
         if separator == UInt8(ascii: ".") {
             leniencies.append((.warning, "srt.timestamp.separator", "'.' before the milliseconds read as ','", where_))
         }
-        if fields.count == 2 {
+        if fieldCount == 2 {
             leniencies.append((.warning, "srt.timestamp.hours", "time without hours read as MM:SS", where_))
         }
         if hours.digits < 2 || minutes.digits != 2 || seconds.digits != 2 || fraction.digits != 3 {
@@ -86,7 +97,8 @@ struct SRTTimingParser {
         }
         var milliseconds = fraction.value
         for _ in fraction.digits..<3 { milliseconds *= 10 }
-        let total = ((hours.value * 60 + minutes.value) * 60 + seconds.value) * 1000 + milliseconds
+        let totalSeconds: Int64 = (hours.value * 60 + minutes.value) * 60 + seconds.value
+        let total: Int64 = totalSeconds * 1000 + milliseconds
         return MediaTime(milliseconds: total)
     }
 

@@ -22,7 +22,7 @@ public struct SRTWriter: TimedTextWriter {
 
     /// The document as SRT bytes.
     public func write(_ document: TimedTextDocument) -> [UInt8] {
-        var out = ByteWriter(reservingCapacity: document.cues.count * 64)
+        var out = ByteWriter(reservingCapacity: document.cues.count * 100 + 4096)
         let newline = lineEnding == .crlf ? "\r\n" : "\n"
         for (index, cue) in document.cues.enumerated() {
             if index > 0 { out.write(newline) }

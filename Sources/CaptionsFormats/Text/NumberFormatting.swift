@@ -22,6 +22,8 @@ struct ByteWriter {
 
     mutating func write(_ byte: UInt8) { bytes.append(byte) }
 
+    mutating func write(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
+
     /// Writes `HH:MM:SS` + separator + `mmm`, rounded to the nearest millisecond.
     mutating func writeClock(_ time: MediaTime, fractionSeparator separator: UInt8) {
         ClockTime(roundingToMilliseconds: time).append(to: &bytes, fractionSeparator: separator)

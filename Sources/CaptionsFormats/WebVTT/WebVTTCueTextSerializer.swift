@@ -20,8 +20,12 @@ enum WebVTTCueTextSerializer {
                 output.write(UInt8(ascii: ">"))
             case .span(let span):
                 let tag = span.kind.rawValue
-                output.write("<" + tag)
-                for name in classes(of: span) { output.write("." + name) }
+                output.write(UInt8(ascii: "<"))
+                output.write(tag)
+                for name in classes(of: span) {
+                    output.write(UInt8(ascii: "."))
+                    output.write(name)
+                }
                 if let annotation = span.annotation, !annotation.isEmpty,
                     span.kind == .voice || span.kind == .language
                 {
@@ -30,7 +34,10 @@ enum WebVTTCueTextSerializer {
                 }
                 output.write(UInt8(ascii: ">"))
                 append(span.children, to: &output)
-                output.write("</" + tag + ">")
+                output.write(UInt8(ascii: "<"))
+                output.write(UInt8(ascii: "/"))
+                output.write(tag)
+                output.write(UInt8(ascii: ">"))
             }
         }
     }
@@ -49,14 +56,20 @@ enum WebVTTCueTextSerializer {
     private static func appendEscaped(_ text: String, to output: inout ByteWriter) {
         var text = text
         text.withUTF8 { utf8 in
-            for byte in utf8 {
+            var runStart = 0
+            for (index, byte) in utf8.enumerated() {
+                let escape: StaticString
                 switch byte {
-                case UInt8(ascii: "&"): output.write("&amp;")
-                case UInt8(ascii: "<"): output.write("&lt;")
-                case UInt8(ascii: ">"): output.write("&gt;")
-                default: output.write(byte)
+                case UInt8(ascii: "&"): escape = "&amp;"
+                case UInt8(ascii: "<"): escape = "&lt;"
+                case UInt8(ascii: ">"): escape = "&gt;"
+                default: continue
                 }
+                output.write(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                escape.withUTF8Buffer { output.write($0) }
+                runStart = index + 1
             }
+            output.write(UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
     }
 }

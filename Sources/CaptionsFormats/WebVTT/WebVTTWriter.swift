@@ -16,7 +16,7 @@ public struct WebVTTWriter: TimedTextWriter {
 
     /// The document as WebVTT bytes.
     public func write(_ document: TimedTextDocument) -> [UInt8] {
-        var out = ByteWriter(reservingCapacity: document.cues.count * 80 + 256)
+        var out = ByteWriter(reservingCapacity: document.cues.count * 100 + 4096)
         out.write("WEBVTT")
         if !document.title.isEmpty { out.write(" " + document.title) }
         out.write(WebVTTSyntax.lineFeed)
