@@ -32,14 +32,26 @@ public struct ClockTime: Sendable, Hashable {
     /// Appends the same text as ``formatted(fractionSeparator:)`` as UTF-8, without allocating a `String`.
     public func append(to bytes: inout [UInt8], fractionSeparator separator: UInt8) {
         if isNegative { bytes.append(UInt8(ascii: "-")) }
-        if hours < 10 { bytes.append(UInt8(ascii: "0")) }
-        bytes.appendDecimal(hours)
-        bytes.append(UInt8(ascii: ":"))
-        bytes.appendPadded(minutes, width: 2)
-        bytes.append(UInt8(ascii: ":"))
-        bytes.appendPadded(seconds, width: 2)
-        bytes.append(separator)
-        bytes.appendPadded(milliseconds, width: 3)
+        if hours < 100 {
+            bytes.append(UInt8(ascii: "0") + UInt8(hours / 10))
+            bytes.append(UInt8(ascii: "0") + UInt8(hours % 10))
+        } else {
+            bytes.appendDecimal(hours)
+        }
+        let digit = { (value: Int) in UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { field in
+            field[0] = UInt8(ascii: ":")
+            field[1] = digit(minutes / 10)
+            field[2] = digit(minutes % 10)
+            field[3] = UInt8(ascii: ":")
+            field[4] = digit(seconds / 10)
+            field[5] = digit(seconds % 10)
+            field[6] = separator
+            field[7] = digit(milliseconds / 100)
+            field[8] = digit(milliseconds / 10 % 10)
+            field[9] = digit(milliseconds % 10)
+            bytes.append(contentsOf: UnsafeBufferPointer(field))
+        }
     }
 }
 
@@ -48,16 +60,5 @@ extension [UInt8] {
     public mutating func appendDecimal(_ number: Int64) {
         if number >= 10 { appendDecimal(number / 10) }
         append(UInt8(ascii: "0") + UInt8(number % 10))
-    }
-
-    /// Appends a non-negative number left-padded with zeros to `width` digits.
-    public mutating func appendPadded(_ number: Int, width: Int) {
-        var divisor = 1
-        for _ in 1..<width { divisor *= 10 }
-        while divisor > 1 && number < divisor {
-            append(UInt8(ascii: "0"))
-            divisor /= 10
-        }
-        appendDecimal(Int64(number))
     }
 }

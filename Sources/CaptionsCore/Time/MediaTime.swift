@@ -35,7 +35,12 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// A whole number of milliseconds.
     public init(milliseconds: Int64) {
-        self.init(exactNumerator: Int128(milliseconds), denominator: 1000)
+        var (value, timescale) = (milliseconds, Int64(1000))
+        for factor: Int64 in [5, 5, 5, 2, 2, 2] where value % factor == 0 {
+            value /= factor
+            timescale /= factor
+        }
+        self.init(normalisedValue: value, timescale: timescale)
     }
 
     /// Builds the reduced fraction `numerator / denominator` (denominator > 0), rounding to the

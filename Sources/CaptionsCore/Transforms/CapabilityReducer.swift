@@ -81,8 +81,12 @@ public struct CapabilityReducer: Sendable {
     private static func hasBlankLine(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { utf8 in
-            guard utf8.count > 1 else { return false }
-            for index in 1..<utf8.count where utf8[index] == 0x0A && utf8[index - 1] == 0x0A { return true }
+            guard var index = utf8.firstIndex(of: 0x0A) else { return false }
+            while index + 1 < utf8.count {
+                if utf8[index + 1] == 0x0A { return true }
+                guard let next = utf8[(index + 1)...].firstIndex(of: 0x0A) else { return false }
+                index = next
+            }
             return false
         }
     }

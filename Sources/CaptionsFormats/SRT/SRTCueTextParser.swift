@@ -20,11 +20,35 @@ struct SRTCueTextParser {
     }
 
     mutating func parse() -> [InlineNode] {
+        if let plain = plainText() { return plain.isEmpty ? [] : [.text(plain)] }
         for (number, line) in lines.enumerated() {
             if number > 0 { builder.appendText("\n") }
             parseLine(line)
         }
         return builder.finish()
+    }
+
+    /// The text when no line holds `<` or `{`: one string, built without intermediate copies.
+    private func plainText() -> String? {
+        var length = 0
+        for line in lines {
+            let text = bytes[line.range]
+            if text.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "{") }) { return nil }
+            length += text.count + 1
+        }
+        if lines.count == 1 { return bytes[lines[0].range].string }
+        return String(unsafeUninitializedCapacity: max(length - 1, 0)) { buffer in
+            var offset = 0
+            for (number, line) in lines.enumerated() {
+                if number > 0 {
+                    buffer[offset] = 0x0A
+                    offset += 1
+                }
+                let copied = UnsafeMutableBufferPointer(rebasing: buffer[offset...]).initialize(fromContentsOf: bytes[line.range])
+                offset += copied
+            }
+            return offset
+        }
     }
 
     private mutating func parseLine(_ line: SRTParserLine) {

@@ -1,5 +1,11 @@
 import CaptionsCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Reads SubRip (`.srt`) as leniently as the best players, and says what it repaired.
 ///
 /// Accepted, each with a diagnostic: a UTF-8 byte order mark (silently), UTF-16 with a byte order
@@ -51,19 +57,27 @@ private struct SRTParser {
     private var expectedIndex = 1
     private var textLines: [SRTParserLine] = []
 
+    /// Whether any CR occurs; without one, lines are found with `memchr` for LF alone.
+    private let hasCarriageReturns: Bool
+
     init(bytes: [UInt8]) {
         self.bytes = bytes
+        hasCarriageReturns = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.map { memchr($0, 0x0D, buffer.count) != nil } ?? false
+        }
         cues.reserveCapacity(Self.countArrows(bytes) + 1)
     }
 
-    /// Counts `->` pairs, a close upper bound on the number of cues, to size the cue array once.
+    /// Counts `>` after `-`, a close upper bound on the number of cues, to size the cue array once.
     private static func countArrows(_ bytes: [UInt8]) -> Int {
         bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
             var count = 0
             var index = 1
-            while index < buffer.count {
-                if buffer[index] == UInt8(ascii: ">"), buffer[index - 1] == UInt8(ascii: "-") { count += 1 }
-                index += 1
+            while index < buffer.count, let found = memchr(base + index, Int32(UInt8(ascii: ">")), buffer.count - index) {
+                let offset = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if buffer[offset - 1] == UInt8(ascii: "-") { count += 1 }
+                index = offset + 1
             }
             return count
         }
@@ -73,34 +87,51 @@ private struct SRTParser {
 
     private var isAtEnd: Bool { position >= bytes.count }
 
-    /// Reads the next line, trimming trailing spaces and tabs (reported once per file).
-    private mutating func nextLine() -> SRTParserLine {
-        let start = position
-        var end = position
+    /// Where the line starting at `start` ends (before CR or LF) and where the next one starts.
+    private func scanLine(at start: Int) -> (end: Int, next: Int) {
         bytes.withUnsafeBufferPointer { buffer in
-            while end < buffer.count, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
-            position = end
-            if position < buffer.count {
-                if buffer[position] == 0x0D, position + 1 < buffer.count, buffer[position + 1] == 0x0A { position += 1 }
-                position += 1
+            guard let base = buffer.baseAddress, start < bytes.count else { return (start, start) }
+            if !hasCarriageReturns {
+                guard let found = memchr(base + start, 0x0A, bytes.count - start) else { return (bytes.count, bytes.count) }
+                let end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                return (end, end + 1)
             }
+            var end = start
+            while end < bytes.count, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
+            var next = end
+            if next < bytes.count {
+                if buffer[next] == 0x0D, next + 1 < bytes.count, buffer[next + 1] == 0x0A { next += 1 }
+                next += 1
+            }
+            return (end, next)
         }
+    }
+
+    /// The line at `start` with trailing spaces and tabs trimmed, and where the next line starts.
+    private func line(at start: Int, number: Int) -> (line: SRTParserLine, untrimmedEnd: Int, next: Int) {
+        let (end, next) = scanLine(at: start)
         var trimmedEnd = end
         while trimmedEnd > start, bytes[trimmedEnd - 1] == 0x20 || bytes[trimmedEnd - 1] == 0x09 { trimmedEnd -= 1 }
-        let line = SRTParserLine(range: start..<trimmedEnd, number: lineNumber)
-        if trimmedEnd != end, trimmedEnd > start {
-            tally.add(.note, "srt.whitespace.trailing", "trailing spaces removed", at: SourceLocation(line: lineNumber, column: trimmedEnd - start + 1))
+        return (SRTParserLine(range: start..<trimmedEnd, number: number), end, next)
+    }
+
+    /// Reads the next line, trimming trailing spaces and tabs (reported once per file).
+    private mutating func nextLine() -> SRTParserLine {
+        let (line, end, next) = line(at: position, number: lineNumber)
+        if end != line.range.upperBound, !line.isBlank {
+            tally.add(.note, "srt.whitespace.trailing", "trailing spaces removed", at: SourceLocation(line: lineNumber, column: line.range.count + 1))
         }
+        position = next
         lineNumber += 1
         return line
     }
 
-    private mutating func peekLine() -> SRTParserLine? {
-        guard !isAtEnd else { return nil }
-        let saved = (position, lineNumber, tally)
-        let line = nextLine()
-        (position, lineNumber, tally) = saved
-        return line
+    /// The line after the next one would be read, without reading it.
+    private func peekLine(skipping count: Int = 0) -> SRTParserLine? {
+        var start = position
+        for _ in 0..<count { start = scanLine(at: start).next }
+        guard start < bytes.count else { return nil }
+        return line(at: start, number: lineNumber + count).line
     }
 
     private func isIndexLine(_ line: SRTParserLine) -> Bool {
@@ -149,11 +180,7 @@ private struct SRTParser {
                 break
             }
             if isIndexLine(next) {
-                let saved = (position, lineNumber)
-                _ = nextLine()
-                let after = peekLine()
-                (position, lineNumber) = saved
-                if let after, SRTTimingParser(bytes: bytes, line: after) != nil {
+                if let after = peekLine(skipping: 1), SRTTimingParser(bytes: bytes, line: after) != nil {
                     tally.add(.warning, "srt.blankLine.missing", "a new cue starts without a blank line before it", at: SourceLocation(line: next.number, column: 1))
                     break
                 }

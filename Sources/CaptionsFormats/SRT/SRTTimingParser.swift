@@ -25,7 +25,7 @@ struct SRTTimingParser {
         skipSpaces()
         let arrowStart = index
         guard arrow(text, &index) else { return nil }
-        if !text[arrowStart..<index].elementsEqual("-->".utf8) {
+        if index - arrowStart != 3 || text[arrowStart] != UInt8(ascii: "-") || text[arrowStart + 1] != UInt8(ascii: "-") {
             leniencies.append((.warning, "srt.arrow.nonstandard", "arrow '\(text[arrowStart..<index].string)' read as '-->'", arrowStart - text.startIndex + 1))
         }
         skipSpaces()

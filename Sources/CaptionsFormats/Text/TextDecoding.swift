@@ -102,7 +102,17 @@ private struct UTF8Scan {
         bytes.withUnsafeBufferPointer { buffer in
             var index = 0
             let count = buffer.count
+            let raw = UnsafeRawBufferPointer(buffer)
             while index < count {
+                if index + 8 <= count {
+                    let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    let hasHighBit = word & 0x8080_8080_8080_8080 != 0
+                    let hasZeroByte = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0
+                    if !hasHighBit && !hasZeroByte {
+                        index += 8
+                        continue
+                    }
+                }
                 let byte = buffer[index]
                 if byte < 0x80 {
                     if byte == 0, firstNullOffset == nil { firstNullOffset = index }

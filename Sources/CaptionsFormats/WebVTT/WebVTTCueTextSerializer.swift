@@ -57,9 +57,9 @@ enum WebVTTCueTextSerializer {
         var text = text
         text.withUTF8 { utf8 in
             var runStart = 0
-            for (index, byte) in utf8.enumerated() {
+            for index in utf8.indices where utf8[index] <= UInt8(ascii: ">") {
                 let escape: StaticString
-                switch byte {
+                switch utf8[index] {
                 case UInt8(ascii: "&"): escape = "&amp;"
                 case UInt8(ascii: "<"): escape = "&lt;"
                 case UInt8(ascii: ">"): escape = "&gt;"
