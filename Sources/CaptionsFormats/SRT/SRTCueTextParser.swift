@@ -32,9 +32,8 @@ struct SRTCueTextParser {
     private func plainText() -> String? {
         var length = 0
         for line in lines {
-            let text = bytes[line.range]
-            if text.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "{") }) { return nil }
-            length += text.count + 1
+            if Self.hasMarkup(bytes[line.range]) { return nil }
+            length += line.range.count + 1
         }
         if lines.count == 1 { return bytes[lines[0].range].string }
         return String(unsafeUninitializedCapacity: max(length - 1, 0)) { buffer in
@@ -51,9 +50,15 @@ struct SRTCueTextParser {
         }
     }
 
+    private static func hasMarkup(_ text: ArraySlice<UInt8>) -> Bool {
+        text.withUnsafeBufferPointer { buffer in
+            buffer.contains { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "{") }
+        }
+    }
+
     private mutating func parseLine(_ line: SRTParserLine) {
         let text = bytes[line.range]
-        guard text.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "{") }) else {
+        guard Self.hasMarkup(text) else {
             builder.appendText(text.string)
             return
         }
@@ -90,13 +95,7 @@ struct SRTCueTextParser {
     }
 
     private mutating func apply(_ tag: SRTTag, at location: SourceLocation) {
-        let kind: Span.Kind
-        switch tag.name {
-        case "i": kind = .italic
-        case "b": kind = .bold
-        case "u": kind = .underline
-        case "font": kind = .class
-        default:
+        guard let kind = tag.kind else {
             leniencies.append((.warning, "srt.tag.unknown", "unknown tag <\(tag.isClosing ? "/" : "")\(tag.name)> dropped", location))
             return
         }
@@ -133,9 +132,30 @@ struct SRTCueTextParser {
 
 /// An HTML-like tag in SRT text: `<i>`, `</b>`, `<font color="#ff0000" face="Arial">`.
 private struct SRTTag {
-    var name: String
+    private var nameBytes: ArraySlice<UInt8>
+    private var attributeBytes: ArraySlice<UInt8>
     var isClosing: Bool
-    var attributes: [(String, String)] = []
+
+    /// The tag name in lower case.
+    var name: String { nameBytes.string.lowercased() }
+
+    /// The span kind of `i`, `b`, `u` and `font` (any case); `nil` for other tags.
+    var kind: Span.Kind? {
+        switch nameBytes.count {
+        case 1:
+            switch nameBytes[nameBytes.startIndex] | 0x20 {
+            case UInt8(ascii: "i"): .italic
+            case UInt8(ascii: "b"): .bold
+            case UInt8(ascii: "u"): .underline
+            default: nil
+            }
+        case 4: nameBytes.map { $0 | 0x20 }.elementsEqual("font".utf8) ? .class : nil
+        default: nil
+        }
+    }
+
+    /// The attributes, names in lower case.
+    var attributes: [(String, String)] { Self.parseAttributes(attributeBytes.string) }
 
     /// Parses the text between `<` and `>`; `nil` unless it looks like a tag (`<3` and `< b` are text).
     init?(_ body: ArraySlice<UInt8>) {
@@ -144,10 +164,9 @@ private struct SRTTag {
         if isClosing { rest = rest.dropFirst() }
         let nameEnd = rest.firstIndex { !Self.isNameByte($0) } ?? rest.endIndex
         guard nameEnd > rest.startIndex, Self.isLetter(rest[rest.startIndex]) else { return nil }
-        name = rest[..<nameEnd].string.lowercased()
-        let attributeText = rest[nameEnd...].string
-        guard attributeText.isEmpty || attributeText.first == " " || attributeText.first == "\t" else { return nil }
-        attributes = Self.parseAttributes(attributeText)
+        nameBytes = rest[..<nameEnd]
+        attributeBytes = rest[nameEnd...]
+        guard attributeBytes.isEmpty || attributeBytes.first == 0x20 || attributeBytes.first == 0x09 else { return nil }
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }

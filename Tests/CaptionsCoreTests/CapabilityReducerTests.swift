@@ -1,0 +1,88 @@
+import CaptionsCore
+import Testing
+
+@Suite struct CapabilityReducerTests {
+    private func richCue() -> Cue {
+        var rich = cue(0, 1000, "")
+        rich.settings.line = .value(0)
+        rich.settings.align = .left
+        rich.content = [
+            .span(Span(.voice, annotation: "Ann", children: [
+                .span(Span(.italic, children: [.text("Hi")])),
+                .span(Span(.class, classes: ["yellow", "loud"], children: [.text(" there")])),
+                .timestamp(MediaTime(milliseconds: 500)),
+                .span(Span(.ruby, children: [.text("漢"), .span(Span(.rubyText, children: [.text("kan")]))])),
+            ]))
+        ]
+        return rich
+    }
+
+    @Test func everythingSurvivesAFormatThatCarriesEverything() {
+        var document = TimedTextDocument(regions: [Region(id: "r")], cues: [richCue()])
+        let before = document
+        let diagnostics = CapabilityReducer(capabilities: .all, formatName: "JSON").reduce(&document)
+        #expect(diagnostics.isEmpty)
+        #expect(document == before)
+    }
+
+    @Test func srtLikeTargetKeepsStylesAndReportsEachLossOnce() {
+        var document = TimedTextDocument(
+            regions: [Region(id: "r")], styleSheets: [StyleSheet(text: "::cue { color: red }")],
+            comments: [Comment(text: "hi", beforeCue: 0)], cues: [richCue(), richCue()])
+        let diagnostics = CapabilityReducer(capabilities: [.basicStyles, .colors, .numpadPlacement], formatName: "SRT")
+            .reduce(&document)
+        let codes = Set(diagnostics.map(\.code.rawValue))
+        #expect(codes == [
+            "convert.lost.regions", "convert.lost.styleSheets", "convert.lost.comments", "convert.lost.voices",
+            "convert.lost.classes", "convert.lost.timestamps", "convert.lost.ruby",
+        ])
+        #expect(diagnostics.first { $0.code == "convert.lost.voices" }?.message.contains("2 dropped") == true)
+        let content = document.cues[0].content
+        #expect(content.count == 3)
+        guard case .span(let italic) = content[0], case .span(let colored) = content[1] else {
+            Issue.record("expected the italic and the coloured span, got \(content)")
+            return
+        }
+        #expect(italic.kind == .italic)
+        #expect(colored.style?.color == RGBAColor.webVTTClass("yellow"))
+        #expect(content[2] == .text("漢"))
+        #expect(document.cues[0].settings == NumpadPosition(rawValue: 7)?.settings)
+    }
+
+    @Test func placementOffTheKeypadGridIsReportedAsMoved() {
+        var document = TimedTextDocument(cues: [cue(0, 1000, "x")])
+        document.cues[0].settings.position = 30
+        let diagnostics = CapabilityReducer(capabilities: [.numpadPlacement], formatName: "SRT").reduce(&document)
+        #expect(diagnostics.map(\.code) == ["convert.lost.placementApproximated"])
+        #expect(document.cues[0].settings == CueSettings())
+    }
+
+    @Test func blankLinesInsideTextAreCollapsed() {
+        var document = TimedTextDocument(cues: [cue(0, 1000, "a\n\n\nb")])
+        let diagnostics = CapabilityReducer(capabilities: [], formatName: "WebVTT").reduce(&document)
+        #expect(document.cues[0].plainText == "a\nb")
+        #expect(diagnostics.map(\.code) == ["convert.lost.blankLines"])
+    }
+
+    @Test func openEndsEndWhereTheNextCueStarts() {
+        var document = TimedTextDocument(cues: [
+            Cue(start: .zero, end: nil, content: [.text("a")]), cue(4000, 5000, "b"),
+        ])
+        _ = CapabilityReducer(capabilities: [], formatName: "SRT").reduce(&document)
+        #expect(document.cues[0].end == MediaTime(seconds: 4))
+    }
+}
+
+@Suite struct NumpadPositionTests {
+    @Test(arguments: 1...9)
+    func eachPositionMapsToSettingsAndBack(number: Int) throws {
+        let position = try #require(NumpadPosition(rawValue: number))
+        #expect(NumpadPosition.nearest(to: position.settings) == position)
+    }
+
+    @Test func defaultSettingsAreBottomCentre() {
+        #expect(NumpadPosition.nearest(to: CueSettings()) == .bottomCenter)
+        #expect(NumpadPosition.bottomCenter.settings == CueSettings())
+        #expect(NumpadPosition(rawValue: 0) == nil)
+    }
+}

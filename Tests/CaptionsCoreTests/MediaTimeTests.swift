@@ -1,0 +1,98 @@
+import CaptionsCore
+import PropertyBased
+import Testing
+
+@Suite struct MediaTimeTests {
+    @Test func normalisesSoEqualTimesAreEqual() throws {
+        let half = try #require(MediaTime(value: 500, timescale: 1000))
+        #expect(half == MediaTime(value: 1, timescale: 2))
+        #expect(half.value == 1 && half.timescale == 2)
+        #expect(MediaTime(value: 1, timescale: 0) == nil)
+        #expect(MediaTime(value: -3, timescale: 6)?.value == -1)
+    }
+
+    @Test func addsAndSubtractsExactly() throws {
+        let frame = try #require(MediaTime(value: 1001, timescale: 24000))
+        var total = MediaTime.zero
+        for _ in 0..<24000 { total = total + frame }
+        #expect(total == MediaTime(seconds: 1001))
+        #expect(MediaTime(milliseconds: 1500) - MediaTime(seconds: 2) == MediaTime(milliseconds: -500))
+    }
+
+    @Test func comparesAcrossTimescales() throws {
+        let third = try #require(MediaTime(value: 1, timescale: 3))
+        #expect(third < MediaTime(milliseconds: 334))
+        #expect(MediaTime(milliseconds: 333) < third)
+    }
+
+    @Test(arguments: [
+        (MediaTime(value: 1, timescale: 2000), Int64(1)),  // 0.5 ms rounds away from zero
+        (MediaTime(value: -1, timescale: 2000), Int64(-1)),
+        (MediaTime(value: 1, timescale: 3000), Int64(0)),
+        (MediaTime(value: 2, timescale: 3000), Int64(1)),
+        (MediaTime(value: 1001, timescale: 30000), Int64(33)),
+    ])
+    func roundsToNearestTiesAwayFromZero(time: MediaTime?, milliseconds: Int64) throws {
+        #expect(try #require(time).rounded(toTimescale: 1000) == milliseconds)
+    }
+
+    @Test func scalesByRatiosExactly() throws {
+        let time = MediaTime(seconds: 24)
+        #expect(time.scaled(by: 25025, 24000) == MediaTime(value: 25025, timescale: 1000))
+        #expect(time.scaled(by: 1, 0) == nil)
+        #expect(time.scaled(by: 1, -2) == MediaTime(seconds: -12))
+    }
+
+    @Test func roundsToTheNanosecondWhenAFractionWouldOverflow() throws {
+        let a = try #require(MediaTime(value: 1, timescale: 4_294_967_291))
+        let b = try #require(MediaTime(value: 1, timescale: 4_294_967_279))
+        let sum = a + b
+        #expect(sum.timescale <= 1_000_000_000)
+        #expect(abs(sum.seconds - (a.seconds + b.seconds)) < 1e-9)
+    }
+
+    @Test(arguments: [
+        ("1.5", MediaTime(milliseconds: 1500)), ("-1.5s", MediaTime(milliseconds: -1500)),
+        ("250ms", MediaTime(milliseconds: 250)), ("+2m", MediaTime(seconds: 120)), ("1h", MediaTime(seconds: 3600)),
+        ("00:01:02.500", MediaTime(milliseconds: 62500)), ("-00:00:01,5", MediaTime(milliseconds: -1500)),
+        ("01:02", MediaTime(seconds: 62)),
+    ])
+    func parsesDurations(text: String, expected: MediaTime) {
+        #expect(MediaTime(parsingDuration: text) == expected)
+    }
+
+    @Test(arguments: ["", "s", "1.2.3", "--1s", "1e3", "00:61:aa", "1:2:3:4", "abc"])
+    func rejectsMalformedDurations(text: String) {
+        #expect(MediaTime(parsingDuration: text) == nil)
+    }
+
+    @Test func formatsClockTimes() {
+        let time = MediaTime(milliseconds: 3_723_004)
+        #expect(ClockTime(roundingToMilliseconds: time).formatted(fractionSeparator: ",") == "01:02:03,004")
+        #expect(ClockTime(roundingToMilliseconds: MediaTime(seconds: 360_000)).formatted(fractionSeparator: ".") == "100:00:00.000")
+        #expect(ClockTime(roundingToMilliseconds: MediaTime(milliseconds: -1500)).formatted(fractionSeparator: ".") == "-00:00:01.500")
+    }
+
+    @Test func clockFormattingThenParsingIsTheIdentity() async {
+        await propertyCheck(count: 500, input: Gen.int(in: 0...3_599_999_999)) { milliseconds in
+            let time = MediaTime(milliseconds: Int64(milliseconds))
+            let text = ClockTime(roundingToMilliseconds: time).formatted(fractionSeparator: ".")
+            #expect(MediaTime(parsingDuration: text) == time, "\(text)")
+        }
+    }
+}
+
+@Suite struct FrameRateTests {
+    @Test(arguments: [
+        ("23.976", 24000, 1001), ("29.97", 30000, 1001), ("25", 25, 1), ("24000/1001", 24000, 1001), ("12.5", 25, 2),
+    ])
+    func parses(text: String, numerator: Int64, denominator: Int64) throws {
+        let rate = try #require(FrameRate(parsing: text))
+        #expect(rate.numerator == numerator && rate.denominator == denominator)
+    }
+
+    @Test(arguments: ["0", "-25", "25/0", "x", ""])
+    func rejects(text: String) {
+        #expect(FrameRate(parsing: text) == nil)
+    }
+}
