@@ -69,8 +69,9 @@ struct SRTCueTextParser {
         }
         while index < text.endIndex {
             let byte = text[index]
-            if byte == UInt8(ascii: "<"), let close = text[index...].firstIndex(of: UInt8(ascii: ">")),
-                let tag = SRTTag(text[(index + 1)..<close])
+            if byte == UInt8(ascii: "<"),
+                let close = text[(index + 1)...].firstIndex(where: { $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "<") }),
+                text[close] == UInt8(ascii: ">"), let tag = SRTTag(text[(index + 1)..<close])
             {
                 flush(upTo: index)
                 apply(tag, at: location(of: index, on: line))

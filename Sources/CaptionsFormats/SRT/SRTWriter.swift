@@ -2,7 +2,8 @@ import CaptionsCore
 
 /// Writes standard SubRip: indices from 1, `HH:MM:SS,mmm` times rounded to the nearest
 /// millisecond (ties away from zero), `<i>`, `<b>`, `<u>`, `<font color>` and `{\anN}` for
-/// placement off the bottom centre, a blank line after every cue, LF or CRLF line ends.
+/// placement off the bottom centre, a blank line after every cue, LF or CRLF line ends. Spaces at
+/// the end of a line are not written (readers, ours included, drop them).
 public struct SRTWriter: TimedTextWriter {
     /// How lines end.
     public enum LineEnding: Sendable {
@@ -33,17 +34,28 @@ public struct SRTWriter: TimedTextWriter {
             out.write(newline)
             let position = NumpadPosition.nearest(to: cue.settings)
             if position != .bottomCenter { out.write("{\\an\(position.rawValue)}") }
-            writeNodes(cue.content, newline: newline, to: &out)
+            var text = ByteWriter()
+            writeNodes(cue.content, to: &text)
+            writeTrimmingLineEnds(text.bytes, newline: newline, to: &out)
             out.write(newline)
         }
         return out.bytes
     }
 
-    private func writeNodes(_ nodes: [InlineNode], newline: String, to out: inout ByteWriter) {
+    /// Writes cue text line by line: trailing spaces and tabs dropped, LF replaced by `newline`.
+    private func writeTrimmingLineEnds(_ text: [UInt8], newline: String, to out: inout ByteWriter) {
+        for (index, line) in text.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            if index > 0 { out.write(newline) }
+            let end = line.lastIndex { $0 != 0x20 && $0 != 0x09 }.map { $0 + 1 } ?? line.startIndex
+            line[..<end].withUnsafeBufferPointer { out.write($0) }
+        }
+    }
+
+    private func writeNodes(_ nodes: [InlineNode], to out: inout ByteWriter) {
         for node in nodes {
             switch node {
             case .text(let text):
-                out.write(lineEnding == .crlf ? text.replacing("\n", with: "\r\n") : text)
+                out.write(text)
             case .timestamp:
                 break
             case .span(let span):
@@ -55,7 +67,7 @@ public struct SRTWriter: TimedTextWriter {
                 default: tag = span.style?.color.map { ("<font color=\"\($0)\">", "</font>") }
                 }
                 if let tag { out.write(tag.open) }
-                writeNodes(span.children, newline: newline, to: &out)
+                writeNodes(span.children, to: &out)
                 if let tag { out.write(tag.close) }
             }
         }

@@ -64,7 +64,7 @@ private struct WebVTTFileParser {
             throw CaptionsError("webvtt.signature.missing", message, at: .start)
         }
         let firstLine = collectLine()
-        if firstLine.count > 7 { document.title = bytes[(firstLine.startIndex + 7)...].string }
+        if firstLine.count > 7 { document.title = firstLine.dropFirst(7).string }
         if isAtEnd { return }
         skipLineBreak()
         if isAtEnd { return }
@@ -191,7 +191,9 @@ private struct WebVTTFileParser {
             }
             if isAtEnd { break }
         }
-        finishBlock(kind, timing: timing, buffer: buffer, start: blockStart, cueLocation: cueLocation, seenCue: &seenCue)
+        finishBlock(
+            kind, timing: timing, seenArrow: seenArrow, buffer: buffer, start: blockStart, cueLocation: cueLocation,
+            seenCue: &seenCue)
     }
 
     private enum BlockKind {
@@ -208,8 +210,8 @@ private struct WebVTTFileParser {
     }
 
     private mutating func finishBlock(
-        _ kind: BlockKind, timing: CueTiming?, buffer: [ArraySlice<UInt8>], start: Mark, cueLocation: SourceLocation,
-        seenCue: inout Bool
+        _ kind: BlockKind, timing: CueTiming?, seenArrow: Bool, buffer: [ArraySlice<UInt8>], start: Mark,
+        cueLocation: SourceLocation, seenCue: inout Bool
     ) {
         let blockLocation = SourceLocation(line: start.line, column: 1)
         switch kind {
@@ -228,7 +230,7 @@ private struct WebVTTFileParser {
                 .warning, "webvtt.block.misplaced", "STYLE and REGION blocks must come before the first cue; block ignored",
                 at: blockLocation))
         case .other:
-            guard let first = buffer.first else { return }
+            guard let first = buffer.first, !seenArrow else { return }
             if Self.isNoteLine(first) {
                 var lines = buffer.map(\.string)
                 lines[0] = String(lines[0].dropFirst(5))

@@ -1,0 +1,75 @@
+import CaptionsCore
+import CaptionsFormats
+import Testing
+
+@Suite struct SRTReaderTests {
+    @Test func readsStandardSRTWithoutDiagnostics() throws {
+        let document = try readSRT("""
+            1
+            00:00:01,000 --> 00:00:02,500
+            <i>Hello</i> <b>there</b>,
+            <u>friend</u>
+
+            2
+            00:00:03,000 --> 00:00:04,000
+            <font color="#ffff00">Yellow</font>
+
+            """)
+        #expect(document.diagnostics.isEmpty)
+        #expect(document.cues.map(\.id) == ["1", "2"])
+        #expect(document.cues[0].plainText == "Hello there,\nfriend")
+        #expect(document.cues[0].end == MediaTime(milliseconds: 2500))
+        #expect(document.cues[1].content == [.span(Span(.class, style: TextStyle(color: RGBAColor(red: 255, green: 255, blue: 0)), children: [.text("Yellow")]))])
+    }
+
+    @Test func eachLeniencyIsReportedWithItsPosition() throws {
+        let document = try readSRT(
+            "1\n00:00:01.5 -> 00:00:02,000  X1:10 X2:20\nfirst   \n\n\n\n5\n00:00:03,000 --> 00:00:04,000\nsecond\n"
+                + "00:00:05,000 -- > 00:00:06,000\nno index, no blank line\n\nstray text\n\n7\n01:02,000 --> 01:03,000\n"
+                + "{\\an8}<x>top</x>{\\pos(1,2)}\n")
+        #expect(document.cues.map(\.plainText) == ["first", "second", "no index, no blank line\nstray text", "top"])
+        #expect(codes(document) == [
+            "srt.timestamp.separator@2:1", "srt.timestamp.digits@2:1", "srt.arrow.nonstandard@2:12",
+            "srt.timing.extra@2:29", "srt.whitespace.trailing@3:6", "srt.blankLines.extra@5:1",
+            "srt.index.unexpected@7:1", "srt.blankLine.missing@10:1", "srt.index.missing@10:1",
+            "srt.text.afterBlankLine@13:1", "srt.timestamp.hours@16:1", "srt.tag.unknown@17:7", "srt.tag.override@17:17",
+        ])
+        #expect(document.cues[3].settings == NumpadPosition(rawValue: 8)?.settings)
+        #expect(document.cues[0].start == MediaTime(milliseconds: 1500))
+    }
+
+    @Test func aNumberAloneIsTextUnlessTimesFollow() throws {
+        let document = try readSRT("1\n00:00:01,000 --> 00:00:02,000\nThe year was\n1984\n\n2\n00:00:03,000 --> 00:00:04,000\nx\n")
+        #expect(document.cues.map(\.plainText) == ["The year was\n1984", "x"])
+        #expect(document.diagnostics.isEmpty)
+    }
+
+    @Test func overlappingCuesAreKept() throws {
+        let document = try readSRT("1\n00:00:01,000 --> 00:00:05,000\na\n\n2\n00:00:02,000 --> 00:00:03,000\nb\n")
+        #expect(document.cues.count == 2)
+    }
+
+    @Test func windows1252AndUTF16AreDecoded() throws {
+        var latin = bytes("1\n00:00:01,000 --> 00:00:02,000\ncaf")
+        latin += [0xE9, 0x20, 0x93, 0x68, 0x69, 0x94, 0x0A]
+        let fromLatin = try SRTReader().read(latin)
+        #expect(fromLatin.cues[0].plainText == "café “hi”")
+        #expect(fromLatin.diagnostics.map(\.code) == ["srt.encoding.windows1252"])
+
+        let text = "1\r\n00:00:01,000 --> 00:00:02,000\r\nnaïve\r\n"
+        let utf16: [UInt8] = [0xFF, 0xFE] + text.utf16.flatMap { unit -> [UInt8] in [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let fromUTF16 = try SRTReader().read(utf16)
+        #expect(fromUTF16.cues[0].plainText == "naïve")
+        #expect(fromUTF16.diagnostics.map(\.code) == ["srt.encoding.utf16"])
+    }
+
+    @Test(arguments: ["", "\n\n", "just words\nno times\n", String(repeating: "a", count: 100_000)])
+    func inputWithoutCuesIsAnError(text: String) {
+        #expect(throws: CaptionsError.self) { try readSRT(text) }
+    }
+
+    @Test func implausibleTimesAreErrors() throws {
+        let document = try readSRT("1\n999999:00:00,000 --> 999999:00:01,000\nx\n")
+        #expect(document.diagnostics.contains { $0.severity == .error && $0.code == "time.outOfRange" })
+    }
+}
