@@ -34,7 +34,7 @@ public struct ConvertCommand: ParsableCommand {
     @Option(help: "The output format: vtt, srt, json (default: from the output extension).")
     var to: String?
 
-    @Option(help: ArgumentHelp("Move every cue by a duration, such as -1.5s, 250ms or 00:00:02.000.", valueName: "duration"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Move every cue by a duration, such as -1.5s, 250ms or 00:00:02.000.", valueName: "duration"))
     var shift: String?
 
     @Option(help: ArgumentHelp("Retime from one frame rate to another, such as 25:23.976.", valueName: "from:to"))
@@ -74,6 +74,7 @@ public struct ConvertCommand: ParsableCommand {
             let writer = plan.outputFormat.writer(options: plan.writerOptions)
             diagnostics += CapabilityReducer(capabilities: writer.capabilities, formatName: plan.outputFormat.displayName)
                 .reduce(&document)
+            diagnostics.sort { ($0.location ?? .start) < ($1.location ?? .start) }
             document.diagnostics = diagnostics
             printer.print(diagnostics, to: io)
             if diagnostics.contains(where: { $0.severity == .error }) {

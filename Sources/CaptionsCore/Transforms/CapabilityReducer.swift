@@ -175,24 +175,25 @@ private struct LossTally {
         case regions, styleSheets, comments, header, cueIdentifiers, openEnds, placement, placementApproximated
         case voices, classes, basicStyles, colors, ruby, timestamps, languages, blankLines
 
-        var what: String {
+        /// What the format cannot carry, and what happened to it.
+        var description: (what: String, outcome: String) {
             switch self {
-            case .regions: "regions"
-            case .styleSheets: "STYLE blocks"
-            case .comments: "comments (NOTE)"
-            case .header: "header text"
-            case .cueIdentifiers: "cue identifiers"
-            case .openEnds: "cues without an end time (each now ends where the next begins)"
-            case .placement: "cue positions"
-            case .placementApproximated: "cue positions moved to the nearest of nine screen positions"
-            case .voices: "speaker (voice) spans"
-            case .classes: "class names"
-            case .basicStyles: "italic, bold or underline spans"
-            case .colors: "text colours"
-            case .ruby: "ruby annotations"
-            case .timestamps: "karaoke timestamps"
-            case .languages: "language spans"
-            case .blankLines: "blank lines inside cue text (a blank line would end the cue)"
+            case .regions: ("regions", "dropped")
+            case .styleSheets: ("STYLE blocks", "dropped")
+            case .comments: ("comments (NOTE blocks)", "dropped")
+            case .header: ("header text", "dropped")
+            case .cueIdentifiers: ("cue identifiers", "replaced by numbers")
+            case .openEnds: ("cues without an end time", "now end where the next cue starts")
+            case .placement: ("cue positions", "dropped")
+            case .placementApproximated: ("exact cue positions", "moved to the nearest of nine screen positions")
+            case .voices: ("voice spans (speaker names)", "dropped; --speaker-prefix writes names into the text")
+            case .classes: ("class names", "dropped")
+            case .basicStyles: ("italic, bold or underline", "dropped")
+            case .colors: ("text colours", "dropped")
+            case .ruby: ("ruby annotations", "dropped")
+            case .timestamps: ("karaoke timestamps", "dropped")
+            case .languages: ("language spans", "dropped")
+            case .blankLines: ("blank lines inside cue text", "collapsed (a blank line would end the cue)")
             }
         }
     }
@@ -207,10 +208,10 @@ private struct LossTally {
     func diagnostics(formatName: String) -> [Diagnostic] {
         Loss.allCases.compactMap { loss in
             guard let entry = counts[loss] else { return nil }
-            let verb = [.placementApproximated, .openEnds, .blankLines].contains(loss) ? "changed" : "dropped"
+            let (what, outcome) = loss.description
             return Diagnostic(
                 .warning, Diagnostic.Code(rawValue: "convert.lost.\(loss.rawValue)"),
-                "\(formatName) cannot carry these, \(entry.count) \(verb): \(loss.what)", at: entry.first)
+                "\(formatName) cannot carry \(what): \(entry.count) \(outcome)", at: entry.first)
         }
     }
 }

@@ -158,7 +158,8 @@ private struct SRTTag {
     /// The attributes, names in lower case.
     var attributes: [(String, String)] { Self.parseAttributes(attributeBytes.string) }
 
-    /// Parses the text between `<` and `>`; `nil` unless it looks like a tag (`<3` and `< b` are text).
+    /// Parses the text between `<` and `>`; `nil` unless it looks like a tag: a name, then nothing or
+    /// `name=value` attributes (`<3`, `< b` and `<y -->` are text).
     init?(_ body: ArraySlice<UInt8>) {
         var rest = body
         isClosing = rest.first == UInt8(ascii: "/")
@@ -167,7 +168,11 @@ private struct SRTTag {
         guard nameEnd > rest.startIndex, Self.isLetter(rest[rest.startIndex]) else { return nil }
         nameBytes = rest[..<nameEnd]
         attributeBytes = rest[nameEnd...]
-        guard attributeBytes.isEmpty || attributeBytes.first == 0x20 || attributeBytes.first == 0x09 else { return nil }
+        let attributesStart = attributeBytes.first { $0 != 0x20 && $0 != 0x09 }
+        guard attributeBytes.isEmpty
+            || (attributeBytes.first == 0x20 || attributeBytes.first == 0x09)
+                && (attributesStart == nil || attributeBytes.contains(UInt8(ascii: "=")))
+        else { return nil }
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }

@@ -1,0 +1,125 @@
+import ArgumentParser
+import CaptionsCommands
+import Foundation
+import Testing
+
+/// Standard streams in memory, for running commands in-process.
+final class MemoryIO: CommandIO {
+    var input: [UInt8]
+    var output: [UInt8] = []
+    var errors = ""
+
+    init(input: String = "") { self.input = Array(input.utf8) }
+
+    func readStandardInput() throws(CaptionsIOError) -> [UInt8] { input }
+    func writeStandardOutput(_ bytes: [UInt8]) { output += bytes }
+    func writeStandardError(_ text: String) { errors += text }
+
+    var outputText: String { String(decoding: output, as: UTF8.self) }
+}
+
+/// Runs `captions ARGS` in-process and returns the exit code.
+@discardableResult
+func run(_ arguments: [String], io: MemoryIO) -> Int32 {
+    do {
+        var command = try CaptionsCommand.parseAsRoot(arguments)
+        if let convert = command as? ConvertCommand {
+            try convert.execute(io: io)
+        } else {
+            try command.run()
+        }
+        return 0
+    } catch {
+        return CaptionsCommand.exitCode(for: error).rawValue
+    }
+}
+
+/// A fresh folder for a test's files.
+func temporaryFolder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("captions-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+let sampleSRT = "1\n00:00:01,000 --> 00:00:02,000\n<i>Hello</i>\n\n2\n00:00:03,000 --> 00:00:04,000\nWorld\n"
+
+@Suite struct ConvertCommandTests {
+    @Test func convertsFilesByExtension() throws {
+        let folder = try temporaryFolder()
+        let input = folder.appendingPathComponent("talk.srt")
+        try sampleSRT.write(to: input, atomically: true, encoding: .utf8)
+        let io = MemoryIO()
+        #expect(run(["convert", input.path, "-o", folder.appendingPathComponent("talk.vtt").path], io: io) == 0)
+        let output = try String(contentsOf: folder.appendingPathComponent("talk.vtt"), encoding: .utf8)
+        #expect(output.hasPrefix("WEBVTT\n\n1\n00:00:01.000 --> 00:00:02.000\n<i>Hello</i>\n"))
+        #expect(io.errors.isEmpty)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func readsStandardInputAndWritesStandardOutput() {
+        let io = MemoryIO(input: sampleSRT)
+        #expect(run(["convert", "-", "--to", "vtt"], io: io) == 0)
+        #expect(io.outputText.hasPrefix("WEBVTT\n"))
+        let json = MemoryIO(input: "WEBVTT\n\n00:01.000 --> 00:02.000\n<v Ann>Hi</v>\n")
+        #expect(run(["convert", "-", "--to", "json"], io: json) == 0)
+        let object = try? JSONSerialization.jsonObject(with: Data(json.output)) as? [String: Any]
+        let cues = object?["cues"] as? [[String: Any]]
+        #expect(cues?.first?["speaker"] as? String == "Ann")
+        #expect(cues?.first?["startTime"] as? Double == 1)
+    }
+
+    @Test func shiftsRetimesAndMerges() {
+        let io = MemoryIO(input: "1\n00:00:25,000 --> 00:00:50,000\nA\n\n2\n00:00:50,000 --> 00:00:51,000\nA\n")
+        #expect(run(["convert", "-", "--to", "srt", "--fps", "25:23.976", "--shift", "-0.025s", "--merge"], io: io) == 0)
+        #expect(io.outputText == "1\n00:00:26,043 --> 00:00:53,153\nA\n")
+    }
+
+    @Test func warningsGoToStandardErrorWithPositionsAndStrictFails() {
+        let lenient = "1\n00:00:01.000 --> 00:00:02,000\nx\n"
+        let io = MemoryIO(input: lenient)
+        #expect(run(["convert", "-", "--to", "vtt"], io: io) == 0)
+        #expect(io.errors.contains("<stdin>:2:1: warning: '.' before the milliseconds read as ',' [srt.timestamp.separator]"))
+        let strict = MemoryIO(input: lenient)
+        #expect(run(["convert", "-", "--to", "vtt", "--strict"], io: strict) == 1)
+        #expect(strict.output.isEmpty)
+    }
+
+    @Test func lossesAreReportedAndStrictRefusesThem() {
+        let voices = "WEBVTT\n\n00:01.000 --> 00:02.000\n<v Ann>Hi</v>\n"
+        let io = MemoryIO(input: voices)
+        #expect(run(["convert", "-", "--to", "srt"], io: io) == 0)
+        #expect(io.errors.contains("[convert.lost.voices]"))
+        #expect(io.outputText.contains("\nHi\n"))
+        let prefixed = MemoryIO(input: voices)
+        #expect(run(["convert", "-", "--to", "srt", "--speaker-prefix"], io: prefixed) == 0)
+        #expect(prefixed.outputText.contains("\nAnn: Hi\n"))
+        #expect(run(["convert", "-", "--to", "srt", "--strict"], io: MemoryIO(input: voices)) == 1)
+    }
+
+    @Test func invalidInputExitsOneAndWritesNothing() throws {
+        let folder = try temporaryFolder()
+        let target = folder.appendingPathComponent("out.vtt")
+        for bad in ["", "not captions at all", "1\n999999:00:00,000 --> 999999:00:01,000\nx\n"] {
+            let io = MemoryIO(input: bad)
+            #expect(run(["convert", "-", "--from", "srt", "-o", target.path], io: io) == 1, "\(bad)")
+            #expect(!FileManager.default.fileExists(atPath: target.path))
+            #expect(io.errors.contains(": error: "))
+        }
+        let missing = MemoryIO()
+        #expect(run(["convert", folder.appendingPathComponent("nope.srt").path, "--to", "vtt"], io: missing) == 1)
+        #expect(missing.errors.contains("[input.missing]"))
+    }
+
+    @Test func usageErrorsExitSixtyFour() throws {
+        let folder = try temporaryFolder()
+        let input = folder.appendingPathComponent("same.srt")
+        try sampleSRT.write(to: input, atomically: true, encoding: .utf8)
+        #expect(run(["convert", input.path], io: MemoryIO()) == 64)
+        #expect(run(["convert", input.path, "--to", "docx"], io: MemoryIO()) == 64)
+        #expect(run(["convert", input.path, "--to", "vtt", "--shift", "soon"], io: MemoryIO()) == 64)
+        #expect(run(["convert", input.path, "--to", "vtt", "--fps", "25"], io: MemoryIO()) == 64)
+        #expect(run(["convert", input.path, "-o", input.path], io: MemoryIO()) == 64)
+        #expect(try String(contentsOf: input, encoding: .utf8) == sampleSRT)
+    }
+}

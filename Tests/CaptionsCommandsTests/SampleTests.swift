@@ -1,0 +1,66 @@
+import CaptionsCommands
+import Foundation
+import Testing
+
+/// The commands in Samples/README.md, run in-process.
+@Suite struct SampleTests {
+    static let samples = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Samples")
+
+    private func sample(_ name: String) -> String { Self.samples.appendingPathComponent(name).path }
+
+    @Test func dialogueToSRTWithSpeakers() {
+        let io = MemoryIO()
+        #expect(run(["convert", sample("dialogue.vtt"), "--to", "srt", "--speaker-prefix"], io: io) == 0)
+        #expect(io.outputText.hasPrefix("1\n00:00:01,200 --> 00:00:04,000\nKeeper: Storm's coming in from the west.\n"))
+        for code in ["regions", "styleSheets", "comments", "header", "placementApproximated", "classes"] {
+            #expect(io.errors.contains("[convert.lost.\(code)]"), "\(code)")
+        }
+        #expect(!io.errors.contains("[convert.lost.voices]"))
+    }
+
+    @Test func dialogueAsJSON() throws {
+        let io = MemoryIO()
+        #expect(run(["convert", sample("dialogue.vtt"), "--to", "json"], io: io) == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(io.output)) as? [String: Any])
+        let cues = try #require(object["cues"] as? [[String: Any]])
+        #expect(cues.count == 5)
+        #expect(cues.compactMap { $0["speaker"] as? String } == ["Keeper", "Mara", "Keeper", "Mara"])
+        #expect(cues[2]["region"] as? String == "top")
+        #expect((object["regions"] as? [[String: Any]])?.first?["width"] as? Double == 80)
+    }
+
+    @Test func positionedSRTToWebVTT() {
+        let io = MemoryIO()
+        #expect(run(["convert", sample("positioned.srt"), "--to", "vtt"], io: io) == 0)
+        #expect(io.outputText.contains("00:00:00.800 --> 00:00:03.200 line:0\n<c.cyan>NARRATOR:</c> The island, 1952."))
+        #expect(io.outputText.contains("00:00:06.200 --> 00:00:09.500 line:0 align:left\n"))
+        #expect(io.errors.isEmpty)
+    }
+
+    @Test func brokenSRTConvertsWithEveryRepairReported() {
+        let io = MemoryIO()
+        #expect(run(["convert", sample("broken.srt"), "--to", "vtt"], io: io) == 0)
+        #expect(io.outputText.contains("Café au lait, s'il vous plaît."))
+        #expect(io.outputText.contains("“Quoted” text – with Windows quotes"))
+        for code in ["srt.encoding.windows1252", "srt.timestamp.separator", "srt.arrow.nonstandard", "srt.index.missing",
+                     "srt.blankLine.missing", "srt.font.attribute", "srt.tag.override"] {
+            #expect(io.errors.contains("[\(code)]"), "\(code)")
+        }
+        #expect(io.errors.contains("Samples/broken.srt:3:4: warning:"))
+    }
+
+    @Test func brokenSRTIsRefusedUnderStrict() {
+        let io = MemoryIO()
+        #expect(run(["convert", sample("broken.srt"), "--to", "vtt", "--strict"], io: io) == 1)
+        #expect(io.output.isEmpty)
+    }
+
+    @Test func positionedSRTRetimedAndShifted() {
+        let io = MemoryIO()
+        #expect(run(["convert", sample("positioned.srt"), "--to", "srt", "--fps", "25:23.976", "--shift", "-0.5s"], io: io) == 0)
+        // 0.8 s × 25025/24000 − 0.5 s = 0.334 s; 3.2 s → 2.837 s.
+        #expect(io.outputText.hasPrefix("1\n00:00:00,334 --> 00:00:02,837\n{\\an8}"))
+    }
+}
