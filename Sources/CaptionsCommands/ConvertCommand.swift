@@ -9,10 +9,9 @@ public struct ConvertCommand: ParsableCommand {
         commandName: "convert",
         abstract: "Convert between WebVTT, SRT and the JSON dump of the timed-text model.",
         discussion: """
-            Formats come from the file extensions (.vtt, .srt, .json) or --from/--to; '-' is
-            standard input or output. What the target format cannot carry is reported as a
-            warning; --strict makes any warning an error. The output is written to a temporary
-            file and renamed into place, never over the input.
+            Formats come from the file extensions (.vtt, .srt, .json) or --from/--to; '-' is standard input or output. \
+            What the target format cannot carry is reported as a warning; --strict makes any warning an error. \
+            The output is written to a temporary file and renamed into place, never over the input.
 
             Examples:
               captions convert talk.srt -o talk.vtt

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Runs every test: the Swift test suites, then the shared conformance checkers against the
+# release CLI. Exits non-zero when anything fails.
+#   Scripts/test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+swift build -c release --product captions
+swift test
+
+shared=../shared/conformance
+if [ -f "$shared/webvtt/check-webvtt.mjs" ]; then
+  echo "== WebVTT conformance (web-platform-tests)"
+  node "$shared/webvtt/check-webvtt.mjs" --cmd '.build/release/captions convert {in} --to json'
+else
+  echo "== WebVTT conformance skipped: $shared/webvtt not found"
+fi
