@@ -11,9 +11,11 @@ public protocol CommandIO: AnyObject {
     /// All of standard input.
     func readStandardInput() throws(CaptionsIOError) -> [UInt8]
     /// Writes bytes to standard output.
-    func writeStandardOutput(_ bytes: [UInt8])
+    func writeStandardOutput(_ bytes: UnsafeRawBufferPointer)
     /// Writes text to standard error.
     func writeStandardError(_ text: String)
+    /// Takes over a large result that is no longer needed; a process may keep it until it exits.
+    func discard(_ result: sending Any)
 }
 
 /// A failure of the operating system to read or write, with its `strerror` text.
@@ -36,14 +38,23 @@ public final class ProcessIO: CommandIO {
     }
 
     /// Writes to standard output.
-    public func writeStandardOutput(_ bytes: [UInt8]) {
+    public func writeStandardOutput(_ bytes: UnsafeRawBufferPointer) {
         FileDescriptorIO.writeAll(bytes, to: STDOUT_FILENO)
     }
 
     /// Writes to standard error.
     public func writeStandardError(_ text: String) {
-        FileDescriptorIO.writeAll(Array(text.utf8), to: STDERR_FILENO)
+        var text = text
+        text.withUTF8 { FileDescriptorIO.writeAll(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
     }
+
+    /// Keeps `result` until the process exits. Freeing a 100,000-cue document object by object
+    /// takes longer than writing it out; the operating system reclaims it all at once at exit.
+    public func discard(_ result: sending Any) {
+        Self.keptUntilExit.append(result)
+    }
+
+    private nonisolated(unsafe) static var keptUntilExit: [Any] = []
 }
 
 /// Whole-buffer reads and writes on file descriptors, retrying short transfers and EINTR.
@@ -64,18 +75,17 @@ enum FileDescriptorIO {
     }
 
     @discardableResult
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += written
+    static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+        guard let base = buffer.baseAddress else { return true }
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(descriptor, base + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
             }
-            return true
+            offset += written
         }
+        return true
     }
 }

@@ -84,7 +84,8 @@ public struct ConvertCommand: ParsableCommand {
                 io.writeStandardError("captions: \(printer.path): warnings are errors under --strict; nothing written\n")
                 throw ExitCode(1)
             }
-            try FileAccess.write(writer.write(document), to: output, io: io)
+            try FileAccess.write(to: output, io: io) { emit in writer.write(document, emit: emit) }
+            io.discard(document)
         } catch let error as CaptionsError {
             printer.print([error.diagnostic], to: io)
             throw ExitCode(1)

@@ -40,10 +40,13 @@ enum FileAccess {
         return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
-    /// Writes `bytes` to `path` through a temporary file and a rename, or to standard output for `-`.
-    static func write(_ bytes: [UInt8], to path: String, io: CommandIO) throws(CaptionsError) {
+    /// Writes what `produce` emits to `path` through a temporary file and a rename, or to standard
+    /// output for `-`. On any failure the temporary file is removed and the target is untouched.
+    static func write(
+        to path: String, io: CommandIO, producing produce: ((UnsafeRawBufferPointer) -> Void) -> Void
+    ) throws(CaptionsError) {
         if path == "-" {
-            io.writeStandardOutput(bytes)
+            produce { io.writeStandardOutput($0) }
             return
         }
         let slash = path.lastIndex(of: "/")
@@ -54,12 +57,15 @@ enum FileAccess {
         guard descriptor >= 0 else {
             throw CaptionsError("output.unwritable", "cannot create a file next to \(path): \(String(cString: strerror(errno)))")
         }
-        let written = FileDescriptorIO.writeAll(bytes, to: descriptor)
-        let closed = close(descriptor) == 0
-        guard written, closed, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+        var failure: Int32?
+        produce { piece in
+            if failure == nil, !FileDescriptorIO.writeAll(piece, to: descriptor) { failure = errno }
+        }
+        if close(descriptor) != 0, failure == nil { failure = errno }
+        if failure == nil, rename(temporary, path) != 0 { failure = errno }
+        if let failure {
             unlink(temporary)
-            throw CaptionsError("output.unwritable", "cannot write \(path): \(reason)")
+            throw CaptionsError("output.unwritable", "cannot write \(path): \(String(cString: strerror(failure)))")
         }
     }
 }

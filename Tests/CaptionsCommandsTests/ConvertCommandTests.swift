@@ -12,8 +12,9 @@ final class MemoryIO: CommandIO {
     init(input: String = "") { self.input = Array(input.utf8) }
 
     func readStandardInput() throws(CaptionsIOError) -> [UInt8] { input }
-    func writeStandardOutput(_ bytes: [UInt8]) { output += bytes }
+    func writeStandardOutput(_ bytes: UnsafeRawBufferPointer) { output += bytes }
     func writeStandardError(_ text: String) { errors += text }
+    func discard(_ result: sending Any) {}
 
     var outputText: String { String(decoding: output, as: UTF8.self) }
 }

@@ -14,6 +14,15 @@ public protocol TimedTextReader: Sendable {
 public protocol TimedTextWriter: Sendable {
     /// What the format can carry.
     var capabilities: FormatCapabilities { get }
-    /// Serialises a document.
-    func write(_ document: TimedTextDocument) -> [UInt8]
+    /// Serialises a document, handing the bytes to `emit` in order, in pieces.
+    func write(_ document: TimedTextDocument, emit: (UnsafeRawBufferPointer) -> Void)
+}
+
+extension TimedTextWriter {
+    /// Serialises a document into one byte array.
+    public func write(_ document: TimedTextDocument) -> [UInt8] {
+        var bytes: [UInt8] = []
+        write(document) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
 }

@@ -10,8 +10,8 @@ public struct JSONDumpWriter: TimedTextWriter {
     /// A writer.
     public init() {}
 
-    /// The document as pretty-printed JSON with a trailing newline.
-    public func write(_ document: TimedTextDocument) -> [UInt8] {
+    /// Writes the document as pretty-printed JSON with a trailing newline.
+    public func write(_ document: TimedTextDocument, emit: (UnsafeRawBufferPointer) -> Void) {
         var json = JSONWriter()
         json.beginObject()
         json.key("format"); json.string(document.sourceFormat)
@@ -38,7 +38,8 @@ public struct JSONDumpWriter: TimedTextWriter {
         for diagnostic in document.diagnostics { write(diagnostic, to: &json) }
         json.endArray()
         json.endObject()
-        return Array((json.output + "\n").utf8)
+        var output = json.output + "\n"
+        output.withUTF8 { emit(UnsafeRawBufferPointer($0)) }
     }
 
     private func write(_ region: Region, to json: inout JSONWriter) {

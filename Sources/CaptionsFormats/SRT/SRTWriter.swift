@@ -21,9 +21,10 @@ public struct SRTWriter: TimedTextWriter {
     /// A writer with a line ending.
     public init(lineEnding: LineEnding = .lf) { self.lineEnding = lineEnding }
 
-    /// The document as SRT bytes.
-    public func write(_ document: TimedTextDocument) -> [UInt8] {
-        var out = ByteWriter(reservingCapacity: document.cues.count * 100 + 4096)
+    /// Writes the document as SRT bytes.
+    public func write(_ document: TimedTextDocument, emit: (UnsafeRawBufferPointer) -> Void) {
+        var out = ByteWriter()
+        var text = ByteWriter()
         let newline = lineEnding == .crlf ? "\r\n" : "\n"
         for (index, cue) in document.cues.enumerated() {
             if index > 0 { out.write(newline) }
@@ -34,12 +35,13 @@ public struct SRTWriter: TimedTextWriter {
             out.write(newline)
             let position = NumpadPosition.nearest(to: cue.settings)
             if position != .bottomCenter { out.write("{\\an\(position.rawValue)}") }
-            var text = ByteWriter()
             writeNodes(cue.content, to: &text)
             writeTrimmingLineEnds(text.bytes, newline: newline, to: &out)
+            text.clear()
             out.write(newline)
+            out.flushIfFull(to: emit)
         }
-        return out.bytes
+        out.flush(to: emit)
     }
 
     /// Writes cue text line by line: trailing spaces and tabs dropped, LF replaced by `newline`.

@@ -14,9 +14,9 @@ public struct WebVTTWriter: TimedTextWriter {
     /// A writer.
     public init() {}
 
-    /// The document as WebVTT bytes.
-    public func write(_ document: TimedTextDocument) -> [UInt8] {
-        var out = ByteWriter(reservingCapacity: document.cues.count * 100 + 4096)
+    /// Writes the document as WebVTT bytes.
+    public func write(_ document: TimedTextDocument, emit: (UnsafeRawBufferPointer) -> Void) {
+        var out = ByteWriter()
         out.write("WEBVTT")
         if !document.title.isEmpty { out.write(" " + document.title) }
         out.write(WebVTTSyntax.lineFeed)
@@ -33,9 +33,10 @@ public struct WebVTTWriter: TimedTextWriter {
                 commentIndex += 1
             }
             writeCue(cue, to: &out)
+            out.flushIfFull(to: emit)
         }
         for comment in comments[commentIndex...] { writeComment(comment, to: &out) }
-        return out.bytes
+        out.flush(to: emit)
     }
 
     private func writeRegion(_ region: Region, to out: inout ByteWriter) {
