@@ -77,5 +77,8 @@ public struct CueSettings: Sendable, Hashable {
     public init() {}
 
     /// True when every setting has its default value.
-    public var isDefault: Bool { self == CueSettings() }
+    public var isDefault: Bool {
+        line == .auto && position == nil && region == nil && size == 100 && align == .center
+            && vertical == .horizontal && snapToLines && lineAlign == .start && positionAlign == .auto
+    }
 }

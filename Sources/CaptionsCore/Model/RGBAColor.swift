@@ -19,14 +19,23 @@ public struct RGBAColor: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `#rgb`, `#rrggbb`, `#rrggbbaa` (the `#` may be missing) or a CSS basic colour name.
     public init?(parsing text: String) {
-        let lowered = text.trimmingASCIIWhitespace().lowercased()
-        if let named = Self.named[lowered] {
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D }
+        var bytes = Array(text.utf8.drop(while: isSpace))
+        while let last = bytes.last, isSpace(last) { bytes.removeLast() }
+        for index in bytes.indices where bytes[index] >= 0x41 && bytes[index] <= 0x5A { bytes[index] |= 0x20 }
+        if let named = Self.named[String(decoding: bytes, as: UTF8.self)] {
             self = named
             return
         }
-        let hex = lowered.hasPrefix("#") ? lowered.dropFirst() : Substring(lowered)
-        guard hex.allSatisfy(\.isHexDigit) else { return nil }
-        let digits = hex.compactMap { $0.hexDigitValue.map(UInt8.init) }
+        if bytes.first == UInt8(ascii: "#") { bytes.removeFirst() }
+        var digits: [UInt8] = []
+        for byte in bytes {
+            switch byte {
+            case 0x30...0x39: digits.append(byte - 0x30)
+            case 0x61...0x66: digits.append(byte - 0x61 + 10)
+            default: return nil
+            }
+        }
         switch digits.count {
         case 3: self.init(red: digits[0] * 17, green: digits[1] * 17, blue: digits[2] * 17)
         case 6, 8:

@@ -38,20 +38,14 @@ public struct ClockTime: Sendable, Hashable {
         } else {
             bytes.appendDecimal(hours)
         }
-        let digit = { (value: Int) in UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value) }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { field in
-            field[0] = UInt8(ascii: ":")
-            field[1] = digit(minutes / 10)
-            field[2] = digit(minutes % 10)
-            field[3] = UInt8(ascii: ":")
-            field[4] = digit(seconds / 10)
-            field[5] = digit(seconds % 10)
-            field[6] = separator
-            field[7] = digit(milliseconds / 100)
-            field[8] = digit(milliseconds / 10 % 10)
-            field[9] = digit(milliseconds % 10)
-            bytes.append(contentsOf: UnsafeBufferPointer(field))
-        }
+        let zero = UInt8(ascii: "0")
+        let colon = UInt8(ascii: ":")
+        let fields = (
+            colon, zero + UInt8(minutes / 10), zero + UInt8(minutes % 10), colon,
+            zero + UInt8(seconds / 10), zero + UInt8(seconds % 10), separator,
+            zero + UInt8(milliseconds / 100), zero + UInt8(milliseconds / 10 % 10), zero + UInt8(milliseconds % 10)
+        )
+        withUnsafeBytes(of: fields) { bytes.append(contentsOf: $0) }
     }
 }
 

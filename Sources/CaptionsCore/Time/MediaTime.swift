@@ -35,12 +35,10 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// A whole number of milliseconds.
     public init(milliseconds: Int64) {
-        var (value, timescale) = (milliseconds, Int64(1000))
-        for factor: Int64 in [5, 5, 5, 2, 2, 2] where value % factor == 0 {
-            value /= factor
-            timescale /= factor
-        }
-        self.init(normalisedValue: value, timescale: timescale)
+        var (a, b) = (milliseconds.magnitude, UInt64(1000))
+        while b != 0 { (a, b) = (b, a % b) }
+        let divisor = Int64(a == 0 ? 1000 : a)
+        self.init(normalisedValue: milliseconds / divisor, timescale: 1000 / divisor)
     }
 
     /// Builds the reduced fraction `numerator / denominator` (denominator > 0), rounding to the
@@ -72,6 +70,10 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
     ///
     /// WebVTT and SRT writers call this with 1000: `0.0005 s` becomes 1 ms, `-0.0005 s` becomes −1 ms.
     public func rounded(toTimescale target: Int64) -> Int64 {
+        if target % timescale == 0 {
+            let (units, overflow) = value.multipliedReportingOverflow(by: target / timescale)
+            if !overflow { return units }
+        }
         let units = Self.divideRoundingHalfAwayFromZero(Int128(value) * Int128(target), by: Int128(timescale))
         return Int64(clamping: units)
     }

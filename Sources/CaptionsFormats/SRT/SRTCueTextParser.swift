@@ -156,7 +156,7 @@ private struct SRTTag {
     }
 
     /// The attributes, names in lower case.
-    var attributes: [(String, String)] { Self.parseAttributes(attributeBytes.string) }
+    var attributes: [(String, String)] { Self.parseAttributes(attributeBytes) }
 
     /// Parses the text between `<` and `>`; `nil` unless it looks like a tag: a name, then nothing or
     /// `name=value` attributes (`<3`, `< b` and `<y -->` are text).
@@ -179,26 +179,27 @@ private struct SRTTag {
     private static func isNameByte(_ byte: UInt8) -> Bool { isLetter(byte) || (byte >= 0x30 && byte <= 0x39) }
 
     /// `name="value"`, `name='value'` or `name=value`, names lowercased.
-    private static func parseAttributes(_ text: String) -> [(String, String)] {
+    private static func parseAttributes(_ text: ArraySlice<UInt8>) -> [(String, String)] {
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
         var result: [(String, String)] = []
-        var rest = Substring(text)
+        var rest = text
         while true {
-            rest = rest.drop { $0 == " " || $0 == "\t" }
-            guard let equals = rest.firstIndex(of: "=") else { break }
-            let name = rest[..<equals].trimmingASCIIWhitespace().lowercased()
-            rest = rest[rest.index(after: equals)...].drop { $0 == " " }
-            let value: Substring
-            if let quote = rest.first, quote == "\"" || quote == "'" {
+            rest = rest.drop(while: isSpace)
+            guard let equals = rest.firstIndex(of: UInt8(ascii: "=")) else { break }
+            let name = rest[..<equals].filter { !isSpace($0) }.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+            rest = rest[(equals + 1)...].drop(while: isSpace)
+            let value: ArraySlice<UInt8>
+            if let quote = rest.first, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
                 let body = rest.dropFirst()
                 let end = body.firstIndex(of: quote) ?? body.endIndex
                 value = body[..<end]
-                rest = end < body.endIndex ? body[body.index(after: end)...] : body[end...]
+                rest = body[min(end + 1, body.endIndex)...]
             } else {
-                let end = rest.firstIndex { $0 == " " || $0 == "\t" } ?? rest.endIndex
+                let end = rest.firstIndex(where: isSpace) ?? rest.endIndex
                 value = rest[..<end]
                 rest = rest[end...]
             }
-            result.append((name, String(value)))
+            result.append((String(decoding: name, as: UTF8.self), value.string))
         }
         return result
     }

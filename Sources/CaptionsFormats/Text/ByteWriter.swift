@@ -9,8 +9,7 @@ struct ByteWriter {
     init() {}
 
     mutating func write(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: text.utf8)
     }
 
     mutating func write(_ byte: UInt8) { bytes.append(byte) }
