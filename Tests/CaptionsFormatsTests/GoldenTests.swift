@@ -22,6 +22,13 @@ import Testing
             + (format == .json ? "" : reduced.diagnostics.map { "\n# \($0.code)" }.joined())
     }
 
+    @Test func aCanonicalWebVTTFileIsWrittenBackByteForByte() throws {
+        let input = try [UInt8](Data(contentsOf: TestPaths.fixtures.appendingPathComponent("canonical.vtt")))
+        let document = try WebVTTReader().read(input)
+        #expect(document.diagnostics.isEmpty)
+        #expect(WebVTTWriter().write(document) == input)
+    }
+
     @Test(arguments: fixtures)
     func jsonDumpMatchesGolden(name: String) throws {
         assertGolden(convert(try read(name), to: .json), named: name + ".golden")
