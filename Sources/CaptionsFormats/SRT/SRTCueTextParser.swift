@@ -6,7 +6,7 @@ import CaptionsCore
 struct SRTCueTextParser {
     typealias Leniency = (Diagnostic.Severity, Diagnostic.Code, String, SourceLocation)
 
-    private let bytes: [UInt8]
+    private let bytes: UnsafeBufferPointer<UInt8>
     private let lines: [SRTParserLine]
     /// The `{\anN}` position, when the text gives one.
     private(set) var placement: NumpadPosition?
@@ -14,7 +14,7 @@ struct SRTCueTextParser {
     private(set) var leniencies: [Leniency] = []
     private var builder = InlineTreeBuilder(joinsAdjacentText: true)
 
-    init(bytes: [UInt8], lines: [SRTParserLine]) {
+    init(bytes: UnsafeBufferPointer<UInt8>, lines: [SRTParserLine]) {
         self.bytes = bytes
         self.lines = lines
     }
@@ -50,10 +50,8 @@ struct SRTCueTextParser {
         }
     }
 
-    private static func hasMarkup(_ text: ArraySlice<UInt8>) -> Bool {
-        text.withUnsafeBufferPointer { buffer in
-            buffer.contains { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "{") }
-        }
+    private static func hasMarkup(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        text.contains { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "{") }
     }
 
     private mutating func parseLine(_ line: SRTParserLine) {
@@ -119,7 +117,7 @@ struct SRTCueTextParser {
         builder.open(span)
     }
 
-    private mutating func applyOverrides(_ block: ArraySlice<UInt8>, at location: SourceLocation) {
+    private mutating func applyOverrides(_ block: Slice<UnsafeBufferPointer<UInt8>>, at location: SourceLocation) {
         for override in block.split(separator: UInt8(ascii: "\\")) {
             let text = override.string
             if text.hasPrefix("an"), let number = Int(text.dropFirst(2)), let position = NumpadPosition(rawValue: number) {
@@ -133,8 +131,8 @@ struct SRTCueTextParser {
 
 /// An HTML-like tag in SRT text: `<i>`, `</b>`, `<font color="#ff0000" face="Arial">`.
 private struct SRTTag {
-    private var nameBytes: ArraySlice<UInt8>
-    private var attributeBytes: ArraySlice<UInt8>
+    private var nameBytes: Slice<UnsafeBufferPointer<UInt8>>
+    private var attributeBytes: Slice<UnsafeBufferPointer<UInt8>>
     var isClosing: Bool
 
     /// The tag name in lower case.
@@ -160,7 +158,7 @@ private struct SRTTag {
 
     /// Parses the text between `<` and `>`; `nil` unless it looks like a tag: a name, then nothing or
     /// `name=value` attributes (`<3`, `< b` and `<y -->` are text).
-    init?(_ body: ArraySlice<UInt8>) {
+    init?(_ body: Slice<UnsafeBufferPointer<UInt8>>) {
         var rest = body
         isClosing = rest.first == UInt8(ascii: "/")
         if isClosing { rest = rest.dropFirst() }
@@ -179,7 +177,7 @@ private struct SRTTag {
     private static func isNameByte(_ byte: UInt8) -> Bool { isLetter(byte) || (byte >= 0x30 && byte <= 0x39) }
 
     /// `name="value"`, `name='value'` or `name=value`, names lowercased.
-    private static func parseAttributes(_ text: ArraySlice<UInt8>) -> [(String, String)] {
+    private static func parseAttributes(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> [(String, String)] {
         let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
         var result: [(String, String)] = []
         var rest = text
@@ -188,7 +186,7 @@ private struct SRTTag {
             guard let equals = rest.firstIndex(of: UInt8(ascii: "=")) else { break }
             let name = rest[..<equals].filter { !isSpace($0) }.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
             rest = rest[(equals + 1)...].drop(while: isSpace)
-            let value: ArraySlice<UInt8>
+            let value: Slice<UnsafeBufferPointer<UInt8>>
             if let quote = rest.first, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
                 let body = rest.dropFirst()
                 let end = body.firstIndex(of: quote) ?? body.endIndex

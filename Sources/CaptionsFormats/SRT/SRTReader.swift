@@ -27,10 +27,13 @@ public struct SRTReader: TimedTextReader {
     public func read(_ input: [UInt8]) throws(CaptionsError) -> TimedTextDocument {
         guard !input.isEmpty else { throw CaptionsError("input.empty", "the file is empty", at: .start) }
         let (bytes, diagnostics) = TextDecoding.decode(input, invalidUTF8: .windows1252, codePrefix: "srt")
-        var parser = SRTParser(bytes: bytes)
-        parser.parse()
-        var document = TimedTextDocument(cues: parser.cues, sourceFormat: "srt")
-        document.diagnostics = diagnostics + parser.tally.diagnostics + parser.diagnostics
+        let (cues, parserDiagnostics) = bytes.withUnsafeBufferPointer { buffer in
+            var parser = SRTParser(bytes: buffer)
+            parser.parse()
+            return (parser.cues, parser.tally.diagnostics + parser.diagnostics)
+        }
+        var document = TimedTextDocument(cues: cues, sourceFormat: "srt")
+        document.diagnostics = diagnostics + parserDiagnostics
         document.diagnostics.sort { ($0.location ?? .start) < ($1.location ?? .start) }
         guard !document.cues.isEmpty else {
             throw CaptionsError("srt.cues.none", "no cues found: this does not look like an SRT file", at: .start)
@@ -47,8 +50,11 @@ struct SRTParserLine {
 }
 
 /// One pass of the SRT parser over decoded UTF-8 bytes.
+///
+/// It works on a buffer pointer that is valid only during ``SRTReader/read(_:)``: slices of it
+/// cost no reference counting, which matters at a few hundred thousand lines.
 private struct SRTParser {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var cues: [Cue] = []
     var tally = DiagnosticTally()
     var diagnostics: [Diagnostic] = []
@@ -60,27 +66,23 @@ private struct SRTParser {
     /// Whether any CR occurs; without one, lines are found with `memchr` for LF alone.
     private let hasCarriageReturns: Bool
 
-    init(bytes: [UInt8]) {
+    init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
-        hasCarriageReturns = bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.map { memchr($0, 0x0D, buffer.count) != nil } ?? false
-        }
+        hasCarriageReturns = bytes.baseAddress.map { memchr($0, 0x0D, bytes.count) != nil } ?? false
         cues.reserveCapacity(Self.countArrows(bytes) + 1)
     }
 
     /// Counts `>` after `-`, a close upper bound on the number of cues, to size the cue array once.
-    private static func countArrows(_ bytes: [UInt8]) -> Int {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return 0 }
-            var count = 0
-            var index = 1
-            while index < buffer.count, let found = memchr(base + index, Int32(UInt8(ascii: ">")), buffer.count - index) {
-                let offset = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                if buffer[offset - 1] == UInt8(ascii: "-") { count += 1 }
-                index = offset + 1
-            }
-            return count
+    private static func countArrows(_ buffer: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        var count = 0
+        var index = 1
+        while index < buffer.count, let found = memchr(base + index, Int32(UInt8(ascii: ">")), buffer.count - index) {
+            let offset = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if buffer[offset - 1] == UInt8(ascii: "-") { count += 1 }
+            index = offset + 1
         }
+        return count
     }
 
     // MARK: Lines
@@ -89,22 +91,20 @@ private struct SRTParser {
 
     /// Where the line starting at `start` ends (before CR or LF) and where the next one starts.
     private func scanLine(at start: Int) -> (end: Int, next: Int) {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, start < bytes.count else { return (start, start) }
-            if !hasCarriageReturns {
-                guard let found = memchr(base + start, 0x0A, bytes.count - start) else { return (bytes.count, bytes.count) }
-                let end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                return (end, end + 1)
-            }
-            var end = start
-            while end < bytes.count, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
-            var next = end
-            if next < bytes.count {
-                if buffer[next] == 0x0D, next + 1 < bytes.count, buffer[next + 1] == 0x0A { next += 1 }
-                next += 1
-            }
-            return (end, next)
+        guard let base = bytes.baseAddress, start < bytes.count else { return (start, start) }
+        if !hasCarriageReturns {
+            guard let found = memchr(base + start, 0x0A, bytes.count - start) else { return (bytes.count, bytes.count) }
+            let end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            return (end, end + 1)
         }
+        var end = start
+        while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+        var next = end
+        if next < bytes.count {
+            if bytes[next] == 0x0D, next + 1 < bytes.count, bytes[next + 1] == 0x0A { next += 1 }
+            next += 1
+        }
+        return (end, next)
     }
 
     /// The line at `start` with trailing spaces and tabs trimmed, and where the next line starts.

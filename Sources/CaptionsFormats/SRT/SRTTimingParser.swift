@@ -14,7 +14,7 @@ struct SRTTimingParser {
     /// Severity, code, message and 1-based byte column of each deviation from strict SRT.
     private(set) var leniencies: [Leniency] = []
 
-    init?(bytes: [UInt8], line: SRTParserLine) {
+    init?(bytes: UnsafeBufferPointer<UInt8>, line: SRTParserLine) {
         self.line = line
         let text = bytes[line.range]
         if let (start, end) = Self.strictTimes(text) {
@@ -47,36 +47,35 @@ struct SRTTimingParser {
 
     /// The times of a line written exactly `HH:MM:SS,mmm --> HH:MM:SS,mmm`, the common case, read
     /// at fixed offsets; `nil` for anything else (the lenient path then reads it).
-    private static func strictTimes(_ text: ArraySlice<UInt8>) -> (MediaTime, MediaTime)? {
+    private static func strictTimes(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> (MediaTime, MediaTime)? {
         guard text.count == 29 else { return nil }
-        return text.withUnsafeBufferPointer { line -> (MediaTime, MediaTime)? in
-            func digits(_ offset: Int, _ count: Int) -> Int64? {
-                var value: Int64 = 0
-                for index in offset..<(offset + count) {
-                    let digit = line[index] &- 0x30
-                    guard digit < 10 else { return nil }
-                    value = value * 10 + Int64(digit)
-                }
-                return value
+        let line = UnsafeBufferPointer(rebasing: text)
+        func digits(_ offset: Int, _ count: Int) -> Int64? {
+            var value: Int64 = 0
+            for index in offset..<(offset + count) {
+                let digit = line[index] &- 0x30
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int64(digit)
             }
-            func time(at offset: Int) -> MediaTime? {
-                guard line[offset + 2] == UInt8(ascii: ":"), line[offset + 5] == UInt8(ascii: ":"),
-                    line[offset + 8] == UInt8(ascii: ","), let hours = digits(offset, 2),
-                    let minutes = digits(offset + 3, 2), let seconds = digits(offset + 6, 2),
-                    let milliseconds = digits(offset + 9, 3), minutes < 60, seconds < 60
-                else { return nil }
-                return MediaTime(milliseconds: ((hours * 60 + minutes) * 60 + seconds) * 1000 + milliseconds)
-            }
-            guard line[12] == 0x20, line[13] == UInt8(ascii: "-"), line[14] == UInt8(ascii: "-"),
-                line[15] == UInt8(ascii: ">"), line[16] == 0x20, let start = time(at: 0), let end = time(at: 17)
-            else { return nil }
-            return (start, end)
+            return value
         }
+        func time(at offset: Int) -> MediaTime? {
+            guard line[offset + 2] == UInt8(ascii: ":"), line[offset + 5] == UInt8(ascii: ":"),
+                line[offset + 8] == UInt8(ascii: ","), let hours = digits(offset, 2),
+                let minutes = digits(offset + 3, 2), let seconds = digits(offset + 6, 2),
+                let milliseconds = digits(offset + 9, 3), minutes < 60, seconds < 60
+            else { return nil }
+            return MediaTime(milliseconds: ((hours * 60 + minutes) * 60 + seconds) * 1000 + milliseconds)
+        }
+        guard line[12] == 0x20, line[13] == UInt8(ascii: "-"), line[14] == UInt8(ascii: "-"),
+            line[15] == UInt8(ascii: ">"), line[16] == 0x20, let start = time(at: 0), let end = time(at: 17)
+        else { return nil }
+        return (start, end)
     }
 
-    private func column(_ index: Int, _ text: ArraySlice<UInt8>) -> Int { index - text.startIndex + 1 }
+    private func column(_ index: Int, _ text: Slice<UnsafeBufferPointer<UInt8>>) -> Int { index - text.startIndex + 1 }
 
-    private mutating func timestamp(_ text: ArraySlice<UInt8>, _ index: inout Int) -> MediaTime? {
+    private mutating func timestamp(_ text: Slice<UnsafeBufferPointer<UInt8>>, _ index: inout Int) -> MediaTime? {
         let begin = index
         let empty: Field = (0, 0)
         var fields: (Field, Field, Field) = (empty, empty, empty)
@@ -137,7 +136,7 @@ struct SRTTimingParser {
     }
 
     /// `-->`, or one or more `-` then optional spaces then `>`, or `→`.
-    private func arrow(_ text: ArraySlice<UInt8>, _ index: inout Int) -> Bool {
+    private func arrow(_ text: Slice<UnsafeBufferPointer<UInt8>>, _ index: inout Int) -> Bool {
         if text[index...].starts(with: [0xE2, 0x86, 0x92]) {
             index += 3
             return true

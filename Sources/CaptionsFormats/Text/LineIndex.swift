@@ -28,12 +28,12 @@ struct LineIndex {
     }
 
     /// The 1-based column of `offset` on a line starting at `lineStart`.
-    static func column(in bytes: [UInt8], lineStart: Int, offset: Int) -> Int {
+    static func column<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes, lineStart: Bytes.Index, offset: Bytes.Index) -> Int {
         var column = 1
         var index = lineStart
         while index < offset {
             if bytes[index] & 0xC0 != 0x80 { column += 1 }
-            index += 1
+            bytes.formIndex(after: &index)
         }
         return column
     }

@@ -101,6 +101,11 @@ enum WebVTTSyntax {
     }
 }
 
+extension Slice<UnsafeBufferPointer<UInt8>> {
+    /// The bytes as a `String`.
+    var string: String { String(decoding: self, as: UTF8.self) }
+}
+
 extension ArraySlice<UInt8> {
     /// Whether these bytes are exactly the ASCII text `literal`.
     func equals(_ literal: StaticString) -> Bool {
