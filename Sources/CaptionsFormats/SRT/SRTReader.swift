@@ -154,7 +154,7 @@ private struct SRTParser {
             blankRun = 0
             if isIndexLine(line), let next = peekLine(), let timing = SRTTimingParser(bytes: bytes, line: next) {
                 _ = nextLine()
-                readCue(index: Int(bytes[line.range].string), indexLine: line, timing: timing)
+                readCue(index: bytes[line.range].reduce(0) { $0 * 10 + Int($1 - 0x30) }, indexLine: line, timing: timing)
             } else if let timing = SRTTimingParser(bytes: bytes, line: line) {
                 tally.add(.warning, "srt.index.missing", "cue without an index line", at: SourceLocation(line: line.number, column: 1))
                 readCue(index: nil, indexLine: nil, timing: timing)
@@ -200,7 +200,7 @@ private struct SRTParser {
             tally.add(severity, code, message, at: textLocation)
         }
         cues.append(Cue(
-            id: index.map(String.init) ?? "", start: timing.start, end: timing.end,
+            id: indexLine.map { bytes[$0.range].string } ?? "", start: timing.start, end: timing.end,
             settings: text.placement?.settings ?? CueSettings(), content: content, location: location))
     }
 

@@ -27,12 +27,12 @@ public struct WebVTTWriter: TimedTextWriter {
         if !colorRules.isEmpty { out.write("\nSTYLE\n" + colorRules.joined(separator: "\n") + "\n") }
         var commentIndex = 0
         let comments = document.comments.sorted { $0.beforeCue < $1.beforeCue }
-        for (index, cue) in document.cues.enumerated() {
+        for index in document.cues.indices {
             while commentIndex < comments.count, comments[commentIndex].beforeCue <= index {
                 writeComment(comments[commentIndex], to: &out)
                 commentIndex += 1
             }
-            writeCue(cue, to: &out)
+            writeCue(document.cues[index], to: &out)
             out.flushIfFull(to: emit)
         }
         for comment in comments[commentIndex...] { writeComment(comment, to: &out) }
