@@ -16,12 +16,19 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
+        .systemLibrary(
+            name: "CCaptionsFFmpeg",
+            pkgConfig: "libavformat libavcodec libavutil libswscale",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]
+        ),
         .target(name: "CaptionsCore"),
+        .target(name: "CaptionsMedia", dependencies: ["CaptionsCore", "CCaptionsFFmpeg"]),
+        .target(name: "CaptionsFlash", dependencies: ["CaptionsCore"]),
         .target(name: "CaptionsFormats", dependencies: ["CaptionsCore"]),
         .target(
             name: "CaptionsCommands",
             dependencies: [
-                "CaptionsCore", "CaptionsFormats",
+                "CaptionsCore", "CaptionsFormats", "CaptionsMedia", "CaptionsFlash",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -37,6 +44,10 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "CaptionsFlashTests",
+            dependencies: ["CaptionsFlash", "CaptionsCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "CaptionsCommandsTests",

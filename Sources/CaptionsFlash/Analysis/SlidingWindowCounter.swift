@@ -1,0 +1,101 @@
+/// Counts, per block, the transitions of the last second, by presentation time.
+///
+/// Each frame's transitions are logged (block indices in one ring buffer); when a frame falls out
+/// of the window its blocks are decremented. Storage grows only until the window's worst case is
+/// reached, so a steady scan allocates nothing per frame.
+struct SlidingWindowCounter {
+    /// Transitions per block in the current window.
+    private(set) var counts: [Int32]
+    private var log: [Int32] = []
+    private var logStart = 0
+    private var logCount = 0
+    /// (time, number of logged blocks) for each frame in the window, oldest first.
+    private var frames: [(time: Double, count: Int)] = []
+    private var frameStart = 0
+    private let window: Double
+
+    init(blockCount: Int, window: Double = 1.0) {
+        counts = [Int32](repeating: 0, count: blockCount)
+        self.window = window
+    }
+
+    /// Starts a frame at `time` (seconds): frames `window` or more older leave the window.
+    mutating func begin(frameAt time: Double) {
+        while frameStart < frames.count, frames[frameStart].time <= time - window {
+            for _ in 0..<frames[frameStart].count {
+                counts[Int(log[logStart])] -= 1
+                logStart = (logStart + 1) % log.count
+                logCount -= 1
+            }
+            frameStart += 1
+        }
+        if frameStart > 64, frameStart * 2 > frames.count {
+            frames.removeFirst(frameStart)
+            frameStart = 0
+        }
+        frames.append((time, 0))
+    }
+
+    /// Records a transition of `block` in the current frame.
+    mutating func record(_ block: Int) {
+        counts[block] += 1
+        if logCount == log.count { grow() }
+        log[(logStart + logCount) % log.count] = Int32(block)
+        logCount += 1
+        frames[frames.count - 1].count += 1
+    }
+
+    /// The time of the oldest frame still in the window.
+    var windowStart: Double? { frameStart < frames.count ? frames[frameStart].time : nil }
+
+    private mutating func grow() {
+        let old = log
+        let newCapacity = max(1024, old.count * 2)
+        log = [Int32](repeating: 0, count: newCapacity)
+        for index in 0..<logCount { log[index] = old[(logStart + index) % max(old.count, 1)] }
+        logStart = 0
+    }
+}
+
+/// The largest share of any window of `windowColumns` × `windowRows` blocks that is flagged,
+/// computed with a summed-area table over the block grid.
+struct AreaMeter {
+    let columns: Int
+    let rows: Int
+    let windowColumns: Int
+    let windowRows: Int
+    private var table: [Int32]
+
+    init(columns: Int, rows: Int, windowColumns: Int, windowRows: Int) {
+        self.columns = columns
+        self.rows = rows
+        self.windowColumns = min(max(windowColumns, 1), columns)
+        self.windowRows = min(max(windowRows, 1), rows)
+        table = [Int32](repeating: 0, count: (columns + 1) * (rows + 1))
+    }
+
+    /// The largest flagged share of any window, and the flagged share of the whole grid.
+    mutating func measure(_ flagged: (Int) -> Bool) -> (window: Float, screen: Float) {
+        let stride = columns + 1
+        for row in 0..<rows {
+            var rowSum: Int32 = 0
+            for column in 0..<columns {
+                if flagged(row * columns + column) { rowSum += 1 }
+                table[(row + 1) * stride + column + 1] = table[row * stride + column + 1] + rowSum
+            }
+        }
+        let total = table[rows * stride + columns]
+        guard total > 0 else { return (0, 0) }
+        var best: Int32 = 0
+        for top in 0...(rows - windowRows) {
+            for left in 0...(columns - windowColumns) {
+                let bottom = top + windowRows
+                let right = left + windowColumns
+                let sum = table[bottom * stride + right] - table[top * stride + right]
+                    - table[bottom * stride + left] + table[top * stride + left]
+                best = max(best, sum)
+            }
+        }
+        return (Float(best) / Float(windowColumns * windowRows), Float(total) / Float(columns * rows))
+    }
+}

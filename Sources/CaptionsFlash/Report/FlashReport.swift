@@ -1,0 +1,109 @@
+import CaptionsCore
+
+/// The result of a flash scan: a verdict, the hazards found, and the measures behind them.
+public struct FlashReport: Sendable {
+    /// Pass or fail.
+    public enum Verdict: String, Sendable {
+        /// No hazard found.
+        case pass
+        /// At least one hazard.
+        case fail
+    }
+
+    /// What kind of flashing.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// Changes of relative luminance.
+        case general
+        /// Changes to or from saturated red.
+        case red
+    }
+
+    /// A stretch of time that fails the criteria.
+    public struct Hazard: Sendable {
+        /// General or red flashing.
+        public var kind: Kind
+        /// Start of the first failing one-second window, in seconds.
+        public var start: Double
+        /// The last failing frame, in seconds.
+        public var end: Double
+        /// The most flashes (half the transitions) in one second by any flashing block.
+        public var peakFlashesPerSecond: Double
+        /// The largest share of a 10° field covered by flashing blocks (0–1).
+        public var peakAreaShare: Double
+        /// The largest share of the whole screen covered by flashing blocks (0–1).
+        public var peakScreenShare: Double
+    }
+
+    /// A warning that does not fail (sustained flashing at 2–3 flashes a second).
+    public struct Warning: Sendable {
+        /// A stable code such as `flash.sustained`.
+        public var code: String
+        /// A sentence for people.
+        public var message: String
+        /// When it starts, in seconds.
+        public var start: Double
+        /// When it ends, in seconds.
+        public var end: Double
+    }
+
+    /// What was measured for one frame.
+    public struct FrameMeasure: Sendable {
+        /// Presentation time in seconds.
+        public var time: Double
+        /// Mean relative luminance of the frame (0–1).
+        public var meanLuminance: Double
+        /// Largest 10° share of blocks flashing too often, general and red.
+        public var generalAreaShare: Double
+        /// See ``generalAreaShare``.
+        public var redAreaShare: Double
+        /// Whole-screen share of blocks flashing too often, general and red.
+        public var generalScreenShare: Double
+        /// See ``generalScreenShare``.
+        public var redScreenShare: Double
+        /// The most flashes per second of any block over the last second.
+        public var flashesPerSecond: Double
+        /// How close the frame is to the limits, 0–100 (100 = at or over both the rate and the area limit).
+        public var intensity: Double
+        /// How much a player should dim luminance changes, 0–100 (see ``FlashAnalyzer``).
+        public var mitigation: Double
+        /// Whether the frame fails the criteria.
+        public var fails: Bool
+    }
+
+    /// One second of the video, summarised.
+    public struct SecondSummary: Sendable {
+        /// The second, counted from 0.
+        public var second: Int
+        /// The most flashes per second of any block in it.
+        public var flashesPerSecond: Double
+        /// The largest 10° share of flashing blocks in it (general or red).
+        public var areaShare: Double
+        /// Whether any frame in it fails.
+        public var fails: Bool
+    }
+
+    /// The criteria used.
+    public var criteria: FlashCriteria
+    /// Pass or fail.
+    public var verdict: Verdict
+    /// True when the video could not be read to its end; the report covers what was read.
+    public var partial: Bool
+    /// Why the scan stopped early, when it did.
+    public var partialReason: String?
+    /// The video's size in pixels.
+    public var width: Int
+    /// See ``width``.
+    public var height: Int
+    /// Frames analysed.
+    public var frameCount: Int
+    /// Seconds from the first to the last frame analysed.
+    public var duration: Double
+    /// The hazards, in time order.
+    public var hazards: [Hazard]
+    /// Non-failing warnings.
+    public var warnings: [Warning]
+    /// Per-second summary.
+    public var seconds: [SecondSummary]
+    /// Per-frame measures.
+    public var frames: [FrameMeasure]
+}

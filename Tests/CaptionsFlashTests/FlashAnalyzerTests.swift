@@ -1,0 +1,113 @@
+import CaptionsCore
+import Foundation
+import CaptionsFlash
+import Testing
+
+@Suite struct FlashAnalyzerTests {
+    /// Scans `seconds` of video at `fps` whose picture at frame `n` is `picture(n)(x, y)`.
+    private func scan(
+        _ builder: FrameBuilder, fps: Double, seconds: Double, criteria: FlashCriteria = FlashCriteria(),
+        picture: (Int) -> (Int, Int) -> (Int, Int, Int)
+    ) -> FlashReport {
+        var analyzer = FlashAnalyzer(width: builder.width, height: builder.height, criteria: criteria)
+        for frame in 0..<Int(fps * seconds) {
+            builder.withFrame(at: Double(frame) / fps, rgb: picture(frame)) { analyzer.analyze($0) }
+        }
+        return analyzer.finish()
+    }
+
+    private static func alternating(_ a: (Int, Int, Int), _ b: (Int, Int, Int), framesEach: Int) -> (Int) -> (Int, Int) -> (Int, Int, Int) {
+        { frame in { _, _ in (frame / framesEach) % 2 == 0 ? a : b } }
+    }
+
+    @Test func fullScreenBlackWhiteAtFiveHertzFails() {
+        let report = scan(FrameBuilder(width: 160, height: 90), fps: 30, seconds: 4,
+                          picture: Self.alternating((0, 0, 0), (255, 255, 255), framesEach: 3))
+        #expect(report.verdict == .fail)
+        #expect(report.hazards.map(\.kind) == [.general])
+        let hazard = report.hazards[0]
+        #expect(hazard.peakFlashesPerSecond >= 4.5)
+        #expect(hazard.peakAreaShare > 0.99 && hazard.peakScreenShare > 0.99)
+        #expect(hazard.start < 1 && hazard.end > 3.8)
+        #expect(report.frames.contains { $0.mitigation > 80 })
+    }
+
+    @Test func twoHertzPasses() {
+        let report = scan(FrameBuilder(width: 160, height: 90), fps: 30, seconds: 3,
+                          picture: Self.alternating((0, 0, 0), (255, 255, 255), framesEach: 8))
+        #expect(report.verdict == .pass)
+        #expect(report.frames.allSatisfy { $0.mitigation == 0 })
+    }
+
+    @Test func aSmallFlashingBoxPassesWCAGButFailsAAA() {
+        let box: (Int) -> (Int, Int) -> (Int, Int, Int) = { frame in
+            { x, y in
+                let inside = (60..<84).contains(x) && (30..<54).contains(y)
+                return inside && (frame / 3) % 2 == 0 ? (255, 255, 255) : (128, 128, 128)
+            }
+        }
+        let builder = FrameBuilder(width: 320, height: 180)
+        #expect(scan(builder, fps: 30, seconds: 3, picture: box).verdict == .pass)
+        #expect(scan(builder, fps: 30, seconds: 3, criteria: FlashCriteria(standard: .wcagAAA), picture: box).verdict == .fail)
+    }
+
+    @Test func saturatedRedAgainstGreyFailsAsRedOnly() {
+        let report = scan(FrameBuilder(width: 160, height: 90), fps: 24, seconds: 3,
+                          picture: Self.alternating((255, 0, 0), (127, 127, 127), framesEach: 3))
+        #expect(report.verdict == .fail)
+        #expect(report.hazards.map(\.kind) == [.red])
+        let harding = scan(FrameBuilder(width: 160, height: 90), fps: 24, seconds: 3,
+                           criteria: FlashCriteria(redRule: .harding),
+                           picture: Self.alternating((255, 0, 0), (127, 127, 127), framesEach: 3))
+        #expect(harding.hazards.map(\.kind) == [.red])
+    }
+
+    @Test func smallLuminanceChangesPass() {
+        // Grey 150 ↔ 128 is a relative luminance change of 0.089, under 0.1.
+        let report = scan(FrameBuilder(width: 160, height: 90), fps: 30, seconds: 2,
+                          picture: Self.alternating((150, 150, 150), (128, 128, 128), framesEach: 1))
+        #expect(report.verdict == .pass)
+        #expect(report.frames.allSatisfy { $0.flashesPerSecond == 0 })
+    }
+
+    @Test func aSlowFadePasses() {
+        let report = scan(FrameBuilder(width: 160, height: 90), fps: 30, seconds: 8) { frame in
+            let phase: Double = Double(frame) / 30 * 2 * Double.pi * 0.25
+            let level = Int(127.5 + 127.5 * sin(phase))
+            return { _, _ in (level, level, level) }
+        }
+        #expect(report.verdict == .pass)
+    }
+
+    @Test func stridesOddSizesMatricesAndRangesAgree() {
+        let picture = Self.alternating((0, 0, 0), (255, 255, 255), framesEach: 3)
+        var verdicts: [FlashReport.Verdict] = []
+        var luminances: [Double] = []
+        for (matrix, range, padding) in [(VideoFrame.Matrix.bt709, VideoFrame.Range.limited, 0), (.bt601, .full, 13), (.bt709, .full, 7), (.bt601, .limited, 3)] {
+            let builder = FrameBuilder(width: 161, height: 91, matrix: matrix, range: range, padding: padding)
+            let report = scan(builder, fps: 30, seconds: 2, picture: picture)
+            verdicts.append(report.verdict)
+            luminances.append(report.frames[3].meanLuminance)
+        }
+        #expect(verdicts == [.fail, .fail, .fail, .fail])
+        #expect(luminances.allSatisfy { abs($0 - 1) < 0.02 }, "\(luminances)")
+    }
+
+    @Test func luminanceComesFromLinearRGBNotTheYPlane() {
+        var analyzer = FlashAnalyzer(width: 64, height: 64, criteria: FlashCriteria())
+        FrameBuilder(width: 64, height: 64).withFrame(at: 0, rgb: { _, _ in (127, 127, 127) }) { analyzer.analyze($0) }
+        let grey = analyzer.finish().frames[0].meanLuminance
+        // sRGB 127 is 0.212 in linear light, not 0.5.
+        #expect(abs(grey - 0.212) < 0.01, "\(grey)")
+    }
+
+    @Test func ituUsesTheWholeScreen() {
+        let halfScreen: (Int) -> (Int, Int) -> (Int, Int, Int) = { frame in
+            { x, _ in x < 60 && (frame / 3) % 2 == 0 ? (255, 255, 255) : (0, 0, 0) }
+        }
+        let builder = FrameBuilder(width: 320, height: 180)
+        // A fifth of the screen: over a quarter of some 10° field, under a quarter of the screen.
+        #expect(scan(builder, fps: 30, seconds: 2, picture: halfScreen).verdict == .fail)
+        #expect(scan(builder, fps: 30, seconds: 2, criteria: FlashCriteria(standard: .itu), picture: halfScreen).verdict == .pass)
+    }
+}
