@@ -7,11 +7,11 @@ public struct CaptionsCommand: ParsableCommand {
         commandName: "captions",
         abstract: "Convert captions, scan videos for flashing hazards, and write transcripts.",
         discussion: """
-            Exit codes: 0 ok, 1 invalid input (or a loss under --strict), 64 usage error.
+            Exit codes: 0 ok, 1 invalid input (or a loss under --strict), 2 a flash hazard found, 64 usage error.
             Diagnostics go to standard error as path:line:column: severity: message [code].
             """,
         version: "0.1.0",
-        subcommands: [ConvertCommand.self]
+        subcommands: [ConvertCommand.self, FlashesCommand.self]
     )
 
     /// Used by ArgumentParser.

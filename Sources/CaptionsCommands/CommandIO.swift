@@ -16,6 +16,8 @@ public protocol CommandIO: AnyObject {
     func writeStandardError(_ text: String)
     /// Takes over a large result that is no longer needed; a process may keep it until it exits.
     func discard(_ result: sending Any)
+    /// Whether standard error is a terminal (progress bars are drawn only there).
+    var standardErrorIsTerminal: Bool { get }
 }
 
 /// A failure of the operating system to read or write, with its `strerror` text.
@@ -55,6 +57,9 @@ public final class ProcessIO: CommandIO {
     }
 
     private nonisolated(unsafe) static var keptUntilExit: [Any] = []
+
+    /// Whether standard error is a terminal.
+    public var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 }
 
 /// Whole-buffer reads and writes on file descriptors, retrying short transfers and EINTR.

@@ -15,6 +15,7 @@ final class MemoryIO: CommandIO {
     func writeStandardOutput(_ bytes: UnsafeRawBufferPointer) { output += bytes }
     func writeStandardError(_ text: String) { errors += text }
     func discard(_ result: sending Any) {}
+    var standardErrorIsTerminal: Bool { false }
 
     var outputText: String { String(decoding: output, as: UTF8.self) }
 }

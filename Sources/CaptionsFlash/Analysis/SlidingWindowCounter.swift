@@ -21,7 +21,7 @@ struct SlidingWindowCounter {
 
     /// Starts a frame at `time` (seconds): frames `window` or more older leave the window.
     mutating func begin(frameAt time: Double) {
-        while frameStart < frames.count, frames[frameStart].time <= time - window {
+        while frameStart < frames.count, frames[frameStart].time <= time - window + 1e-6 {
             for _ in 0..<frames[frameStart].count {
                 counts[Int(log[logStart])] -= 1
                 logStart = (logStart + 1) % log.count

@@ -1,15 +1,25 @@
-/// A minimal streaming JSON writer with two-space indentation, used by the JSON dump.
-struct JSONWriter {
-    private(set) var output = ""
+/// A minimal streaming JSON writer with two-space indentation, used by the JSON dump and the
+/// flash report: keys come out in the order they are written.
+public struct JSONWriter {
+    /// An empty writer.
+    public init() {}
+
+    /// The JSON text so far.
+    public private(set) var output = ""
     private var depth = 0
     private var needsComma = [false]
 
-    mutating func beginObject() { beginValue(); output += "{"; push() }
-    mutating func endObject() { pop("}") }
-    mutating func beginArray() { beginValue(); output += "["; push() }
-    mutating func endArray() { pop("]") }
+    /// Writes a bracket.
+    public mutating func beginObject() { beginValue(); output += "{"; push() }
+    /// Writes a bracket.
+    public mutating func endObject() { pop("}") }
+    /// Writes a bracket.
+    public mutating func beginArray() { beginValue(); output += "["; push() }
+    /// Writes a bracket.
+    public mutating func endArray() { pop("]") }
 
-    mutating func key(_ name: String) {
+    /// Writes an object key; the next value belongs to it.
+    public mutating func key(_ name: String) {
         separate()
         appendString(name)
         output += ": "
@@ -17,22 +27,26 @@ struct JSONWriter {
         pendingKey = true
     }
 
-    mutating func string(_ value: String?) {
+    /// Writes a string, or `null`.
+    public mutating func string(_ value: String?) {
         beginValue()
         if let value { appendString(value) } else { output += "null" }
     }
 
-    mutating func number(_ value: Double?) {
+    /// Writes a number in its shortest form, or `null`.
+    public mutating func number(_ value: Double?) {
         beginValue()
         output += value.map(NumberFormatting.shortest) ?? "null"
     }
 
-    mutating func bool(_ value: Bool) {
+    /// Writes `true` or `false`.
+    public mutating func bool(_ value: Bool) {
         beginValue()
         output += value ? "true" : "false"
     }
 
-    mutating func strings(_ values: [String]) {
+    /// Writes an array of strings.
+    public mutating func strings(_ values: [String]) {
         beginArray()
         for value in values { string(value) }
         endArray()

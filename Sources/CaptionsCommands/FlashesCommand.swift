@@ -1,0 +1,145 @@
+import ArgumentParser
+import CaptionsCore
+import CaptionsFlash
+import CaptionsMedia
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension FlashCriteria.Standard: ExpressibleByArgument {}
+extension FlashCriteria.RedRule: ExpressibleByArgument {}
+extension FlashReportFormat: ExpressibleByArgument {}
+
+/// `captions flashes`: scans a video for flashing hazards.
+public struct FlashesCommand: ParsableCommand {
+    /// Names and help.
+    public static let configuration = CommandConfiguration(
+        commandName: "flashes",
+        abstract: "Scan a video for general and red flashes (WCAG 2.3.1, ITU-R BT.1702).",
+        discussion: """
+            Prints a verdict and the time ranges that flash too much. --format json|csv|vtt|html with -o writes \
+            a machine report, a per-frame CSV, a WebVTT metadata track for players (Dim Flashing Lights) or a \
+            self-contained HTML page with a chart.
+
+            Exit codes: 0 pass, 2 fail (a hazard was found), 1 the video could not be read \
+            (or only part of it, and what was read passed), 64 usage error.
+            """
+    )
+
+    @Argument(help: "The video file (any container FFmpeg reads).")
+    var video: String
+
+    @Option(name: .shortAndLong, help: "Write the report here instead of standard output.")
+    var output: String = "-"
+
+    @Option(help: "Report format: text, json, csv, vtt, html.")
+    var format: FlashReportFormat = .text
+
+    @Option(help: "wcag (2.3.1, default), wcag-aaa (2.3.2: any area), itu (BT.1702: 25 % of the screen).")
+    var standard: FlashCriteria.Standard = .wcag
+
+    @Option(help: "Red flashes: wcag22 (R/(R+G+B) ≥ 0.8 and Δu′v′ > 0.2, default) or harding ((R−G−B)×320 > 20).")
+    var redRule: FlashCriteria.RedRule = .wcag22
+
+    @Flag(help: "Also warn about sustained flashing at 2–3 flashes a second (broadcast practice).")
+    var sustained = false
+
+    @Flag(name: .shortAndLong, help: "No progress bar.")
+    var quiet = false
+
+    /// Used by ArgumentParser.
+    public init() {}
+
+    /// Runs against the real standard streams.
+    public func run() throws {
+        try execute(io: ProcessIO())
+    }
+
+    /// Runs against `io`; throws `ExitCode` 2 for a failing video and 1 for an unreadable one.
+    public func execute(io: CommandIO) throws {
+        let decoder: VideoDecoder
+        do {
+            decoder = try VideoDecoder(path: video)
+        } catch {
+            io.writeStandardError("\(video): error: \(error.message) [\(error.code)]\n")
+            throw ExitCode(1)
+        }
+        let criteria = FlashCriteria(standard: standard, redRule: redRule, warnSustained: sustained)
+        var analyzer = FlashAnalyzer(width: decoder.info.width, height: decoder.info.height, criteria: criteria)
+        var progress = ProgressBar(io: io, enabled: !quiet && io.standardErrorIsTerminal, duration: decoder.info.duration)
+        let outcome = decoder.decode { frame in
+            analyzer.analyze(frame)
+            progress.update(time: frame.time.seconds)
+            return true
+        }
+        progress.finish()
+        let report = analyzer.finish(partialReason: outcome.partialReason)
+        if let reason = outcome.partialReason {
+            io.writeStandardError("\(video): warning: partial scan: \(reason) [media.partial]\n")
+        }
+        let text = format.render(report, source: video)
+        do {
+            try FileAccess.write(to: output, io: io) { emit in
+                var text = text
+                text.withUTF8 { emit(UnsafeRawBufferPointer($0)) }
+            }
+        } catch {
+            io.writeStandardError("\(output): error: \(error.message) [\(error.code)]\n")
+            throw ExitCode(1)
+        }
+        if report.verdict == .fail { throw ExitCode(2) }
+        if report.partial { throw ExitCode(1) }
+    }
+}
+
+/// A one-line progress bar on standard error: percentage, frames per second and time left.
+struct ProgressBar {
+    let io: CommandIO
+    let enabled: Bool
+    let duration: Double?
+    private var frames = 0
+    private var started = ProgressBar.now()
+    private var lastDrawn = 0.0
+
+    init(io: CommandIO, enabled: Bool, duration: Double?) {
+        self.io = io
+        self.enabled = enabled
+        self.duration = duration
+    }
+
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    mutating func update(time: Double) {
+        frames += 1
+        guard enabled else { return }
+        let now = Self.now()
+        guard now - lastDrawn >= 0.2 else { return }
+        lastDrawn = now
+        let elapsed = now - started
+        let fps = Double(frames) / max(elapsed, 0.001)
+        var line = "\rscanning: \(frames) frames, \(Int(fps)) fps"
+        if let duration, duration > 0 {
+            let fraction = min(1, max(0, time / duration))
+            let filled = Int(fraction * 30)
+            let remaining = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
+            line = "\r[\(String(repeating: "█", count: filled))\(String(repeating: "·", count: 30 - filled))] "
+                + "\(Int(fraction * 100))% \(Int(fps)) fps, ETA \(Int(remaining) / 60):\(String(format2: Int(remaining) % 60))"
+        }
+        io.writeStandardError(line + "  ")
+    }
+
+    func finish() {
+        guard enabled, lastDrawn > 0 else { return }
+        io.writeStandardError("\r" + String(repeating: " ", count: 72) + "\r")
+    }
+}
+
+extension String {
+    /// Two digits, zero-padded.
+    fileprivate init(format2 value: Int) { self = value < 10 ? "0\(value)" : "\(value)" }
+}

@@ -1,0 +1,247 @@
+import CCaptionsFFmpeg
+import CaptionsCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a decoding run got through.
+public struct DecodeOutcome: Sendable {
+    /// Frames handed to the callback.
+    public var frameCount: Int
+    /// Why decoding stopped before the end of the file, when it did (truncated or corrupt data).
+    public var partialReason: String?
+}
+
+/// Facts about the video stream chosen for decoding.
+public struct VideoStreamInfo: Sendable {
+    /// Width in pixels.
+    public var width: Int
+    /// Height in pixels.
+    public var height: Int
+    /// The codec's name, such as `h264`.
+    public var codec: String
+    /// Average frames per second, when the container says.
+    public var framesPerSecond: Double?
+    /// Duration in seconds, when known.
+    public var duration: Double?
+}
+
+/// Opens a media file with libavformat and decodes its best video stream with libavcodec.
+///
+/// Frames come out in presentation order with their presentation time, colour matrix (BT.601 or
+/// BT.709; untagged HD is BT.709) and range (limited or full; `yuvj` formats are full). 8-bit
+/// 4:2:0, 4:2:2 and 4:4:4, NV12, grey and RGB24 are handed over as decoded; any other format is
+/// converted to 4:2:0 with libswscale into one reused buffer. Packets and frames are reused, and
+/// the decoder runs on every core (`thread_count` set explicitly).
+public final class VideoDecoder {
+    private var format: UnsafeMutablePointer<AVFormatContext>?
+    private var codec: UnsafeMutablePointer<AVCodecContext>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var scaler: OpaquePointer?
+    private var converted: UnsafeMutablePointer<AVFrame>?
+    private let streamIndex: Int32
+    private let timeBase: AVRational
+    /// The chosen stream.
+    public let info: VideoStreamInfo
+
+    /// Opens `path`; throws `media.open` for an unreadable file and `media.video.none` when it has no video.
+    public init(path: String) throws(MediaError) {
+        av_log_set_level(AV_LOG_QUIET)
+        var format: UnsafeMutablePointer<AVFormatContext>?
+        try FFmpegCall.check(avformat_open_input(&format, path, nil, nil), "media.open", "cannot open \(path)")
+        var context: UnsafeMutablePointer<AVCodecContext>?
+        do throws(MediaError) {
+            try FFmpegCall.check(avformat_find_stream_info(format, nil), "media.open", "cannot read the streams of \(path)")
+            var decoder: UnsafePointer<AVCodec>?
+            let index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
+            guard index >= 0, let decoder, let stream = format?.pointee.streams[Int(index)] else {
+                throw MediaError("media.video.none", "\(path) has no video stream to scan (audio only?)")
+            }
+            context = avcodec_alloc_context3(decoder)
+            guard let context else { throw MediaError("media.memory", "out of memory") }
+            try FFmpegCall.check(
+                avcodec_parameters_to_context(context, stream.pointee.codecpar), "media.decoder", "cannot set up the decoder")
+            context.pointee.thread_count = Int32(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+            context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+            try FFmpegCall.check(
+                avcodec_open2(context, decoder, nil), "media.decoder",
+                "cannot open the \(String(cString: decoder.pointee.name)) decoder")
+            let rate = stream.pointee.avg_frame_rate
+            let duration = format.map { $0.pointee.duration > 0 ? Double($0.pointee.duration) / Double(AV_TIME_BASE) : nil } ?? nil
+            info = VideoStreamInfo(
+                width: Int(context.pointee.width), height: Int(context.pointee.height),
+                codec: String(cString: decoder.pointee.name),
+                framesPerSecond: rate.den > 0 && rate.num > 0 ? Double(rate.num) / Double(rate.den) : nil,
+                duration: duration)
+            streamIndex = index
+            timeBase = stream.pointee.time_base
+        } catch {
+            avcodec_free_context(&context)
+            avformat_close_input(&format)
+            throw error
+        }
+        self.format = format
+        codec = context
+        packet = av_packet_alloc()
+        frame = av_frame_alloc()
+    }
+
+    deinit { release() }
+
+    private func release() {
+        if scaler != nil { sws_freeContext(scaler) }
+        av_frame_free(&converted)
+        av_frame_free(&frame)
+        av_packet_free(&packet)
+        avcodec_free_context(&codec)
+        avformat_close_input(&format)
+    }
+
+    /// Decodes every frame, calling `body` with each; stops early (returning a partial outcome)
+    /// on unreadable data, and when `body` returns false.
+    public func decode(_ body: (VideoFrame) -> Bool) -> DecodeOutcome {
+        guard let format, let codec, let packet, let frame else { return DecodeOutcome(frameCount: 0, partialReason: "not open") }
+        var outcome = DecodeOutcome(frameCount: 0, partialReason: nil)
+        var corruptPackets = 0
+        var keepGoing = true
+        reading: while keepGoing {
+            let read = av_read_frame(format, packet)
+            if read == FFmpegCall.endOfFile { break }
+            if read < 0 {
+                outcome.partialReason = "the file ends or breaks off early: \(FFmpegCall.message(read))"
+                break
+            }
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == streamIndex else { continue }
+            if avcodec_send_packet(codec, packet) < 0 { corruptPackets += 1 }
+            keepGoing = drain(codec, frame, &outcome, body)
+            continue reading
+        }
+        if keepGoing {
+            avcodec_send_packet(codec, nil)
+            _ = drain(codec, frame, &outcome, body)
+        }
+        if corruptPackets > 0, outcome.partialReason == nil {
+            outcome.partialReason = "\(corruptPackets) damaged packet(s) could not be decoded"
+        }
+        if outcome.frameCount == 0, outcome.partialReason == nil {
+            outcome.partialReason = "no frame could be decoded"
+        }
+        return outcome
+    }
+
+    /// Receives every frame the decoder has ready; false when `body` asked to stop.
+    private func drain(
+        _ codec: UnsafeMutablePointer<AVCodecContext>, _ frame: UnsafeMutablePointer<AVFrame>,
+        _ outcome: inout DecodeOutcome, _ body: (VideoFrame) -> Bool
+    ) -> Bool {
+        while true {
+            let received = avcodec_receive_frame(codec, frame)
+            if received == FFmpegCall.again || received == FFmpegCall.endOfFile { return true }
+            if received < 0 {
+                outcome.partialReason = "decoding failed: \(FFmpegCall.message(received))"
+                return false
+            }
+            defer { av_frame_unref(frame) }
+            guard let video = view(of: frame) else { continue }
+            outcome.frameCount += 1
+            if !body(video) { return false }
+        }
+    }
+
+    /// The frame as a ``VideoFrame``, converted to 4:2:0 first when its format needs it.
+    private func view(of frame: UnsafeMutablePointer<AVFrame>) -> VideoFrame? {
+        let time = presentationTime(of: frame)
+        let format = AVPixelFormat(rawValue: frame.pointee.format)
+        let fullRange = frame.pointee.color_range == AVCOL_RANGE_JPEG
+            || [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P].contains(format)
+        let range: VideoFrame.Range = fullRange ? .full : .limited
+        let matrix = Self.matrix(frame.pointee.colorspace, height: Int(frame.pointee.height))
+        let layout: VideoFrame.Layout
+        switch format {
+        case AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P: layout = .planarYUV(chromaShiftX: 1, chromaShiftY: 1)
+        case AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUVJ422P: layout = .planarYUV(chromaShiftX: 1, chromaShiftY: 0)
+        case AV_PIX_FMT_YUV444P, AV_PIX_FMT_YUVJ444P: layout = .planarYUV(chromaShiftX: 0, chromaShiftY: 0)
+        case AV_PIX_FMT_NV12: layout = .nv12
+        case AV_PIX_FMT_GRAY8: layout = .gray
+        case AV_PIX_FMT_RGB24: layout = .rgb24
+        default:
+            guard let converted = convert(frame) else { return nil }
+            return VideoFrame(
+                width: Int(frame.pointee.width), height: Int(frame.pointee.height),
+                layout: .planarYUV(chromaShiftX: 1, chromaShiftY: 1), matrix: matrix,
+                range: Self.isRGB(format) ? .full : range, planes: Self.planes(of: converted), time: time)
+        }
+        return VideoFrame(
+            width: Int(frame.pointee.width), height: Int(frame.pointee.height), layout: layout, matrix: matrix,
+            range: range, planes: Self.planes(of: frame), time: time)
+    }
+
+    private static func isRGB(_ format: AVPixelFormat) -> Bool {
+        guard let descriptor = av_pix_fmt_desc_get(format) else { return false }
+        return descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
+    }
+
+    private static func planes(of frame: UnsafeMutablePointer<AVFrame>) -> (VideoFrame.Plane, VideoFrame.Plane, VideoFrame.Plane) {
+        let data = frame.pointee.data
+        let lines = frame.pointee.linesize
+        return (
+            VideoFrame.Plane(base: UnsafePointer(data.0), stride: Int(lines.0)),
+            VideoFrame.Plane(base: UnsafePointer(data.1), stride: Int(lines.1)),
+            VideoFrame.Plane(base: UnsafePointer(data.2), stride: Int(lines.2))
+        )
+    }
+
+    /// BT.709 when tagged so, or when untagged and HD (720 lines or more); BT.601 otherwise.
+    private static func matrix(_ space: AVColorSpace, height: Int) -> VideoFrame.Matrix {
+        switch space {
+        case AVCOL_SPC_BT709: .bt709
+        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M, AVCOL_SPC_SMPTE240M, AVCOL_SPC_FCC: .bt601
+        default: height >= 720 ? .bt709 : .bt601
+        }
+    }
+
+    /// Converts any pixel format to 8-bit 4:2:0 in a buffer allocated once.
+    private func convert(_ frame: UnsafeMutablePointer<AVFrame>) -> UnsafeMutablePointer<AVFrame>? {
+        let width = frame.pointee.width
+        let height = frame.pointee.height
+        if converted == nil || converted?.pointee.width != width || converted?.pointee.height != height {
+            av_frame_free(&converted)
+            converted = av_frame_alloc()
+            guard let target = converted else { return nil }
+            target.pointee.width = width
+            target.pointee.height = height
+            target.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+            guard av_frame_get_buffer(target, 0) >= 0 else { return nil }
+        }
+        guard let target = converted else { return nil }
+        scaler = sws_getCachedContext(
+            scaler, width, height, AVPixelFormat(rawValue: frame.pointee.format), width, height, AV_PIX_FMT_YUV420P,
+            SWS_BILINEAR, nil, nil, nil)
+        guard let scaler else { return nil }
+        let sourceData = withUnsafePointer(to: frame.pointee.data) {
+            $0.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { $0 }
+        }
+        let sourceLines = withUnsafePointer(to: frame.pointee.linesize) { $0.withMemoryRebound(to: Int32.self, capacity: 8) { $0 } }
+        let targetData = withUnsafeMutablePointer(to: &target.pointee.data) {
+            $0.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { $0 }
+        }
+        let targetLines = withUnsafeMutablePointer(to: &target.pointee.linesize) { $0.withMemoryRebound(to: Int32.self, capacity: 8) { $0 } }
+        sws_scale(scaler, sourceData, sourceLines, 0, height, targetData, targetLines)
+        return target
+    }
+
+    /// The frame's presentation time: its best-effort timestamp in the stream's time base.
+    private var lastTime = MediaTime.zero
+    private func presentationTime(of frame: UnsafeMutablePointer<AVFrame>) -> MediaTime {
+        let stamp = frame.pointee.best_effort_timestamp != FFmpegCall.noTimestamp
+            ? frame.pointee.best_effort_timestamp : frame.pointee.pts
+        guard stamp != FFmpegCall.noTimestamp, timeBase.den > 0,
+            let time = MediaTime(value: stamp * Int64(timeBase.num), timescale: Int64(timeBase.den))
+        else { return lastTime }
+        lastTime = time
+        return time
+    }
+}
