@@ -129,6 +129,13 @@ public final class VideoDecoder {
         if outcome.frameCount == 0, outcome.partialReason == nil {
             outcome.partialReason = "no frame could be decoded"
         }
+        if outcome.partialReason == nil, keepGoing, let duration = info.duration {
+            let tolerance = max(0.5, 2 / (info.framesPerSecond ?? 25))
+            let reached = lastTime.seconds
+            if reached + tolerance < duration {
+                outcome.partialReason = "the video stops at \((reached * 10).rounded() / 10) s of the \((duration * 10).rounded() / 10) s the file announces (truncated?)"
+            }
+        }
         return outcome
     }
 

@@ -35,8 +35,15 @@ public struct FlashAnalyzer {
     private var areaMeter: AreaMeter
     private var frames: [FlashReport.FrameMeasure] = []
     private var hazards: [FlashReport.Hazard] = []
-    private var openHazards: [FlashReport.Kind: Int] = [:]
+    private var openGeneralHazard: Int?
+    private var openRedHazard: Int?
     private var skippedFrames = 0
+    /// The last values fed to each block's trackers: a block whose light has not moved by
+    /// ``stillness`` since is skipped, as it cannot complete a transition.
+    private var fedRed: [Float]
+    private var fedGreen: [Float]
+    private var fedBlue: [Float]
+    private static let stillness: Float = 0.002
 
     /// An analyzer for frames of one size.
     public init(width: Int, height: Int, criteria: FlashCriteria) {
@@ -48,6 +55,9 @@ public struct FlashAnalyzer {
         luminanceTrackers = Array(repeating: TransitionTracker(), count: blocks)
         chromaticityTrackers = Array(repeating: ChromaticityTracker(), count: blocks)
         hardingTrackers = Array(repeating: TransitionTracker(), count: blocks)
+        fedRed = Array(repeating: -1, count: blocks)
+        fedGreen = fedRed
+        fedBlue = fedRed
         general = SlidingWindowCounter(blockCount: blocks)
         red = SlidingWindowCounter(blockCount: blocks)
         let windowWidth = Double(width) * 341 / 1024
@@ -95,6 +105,13 @@ public struct FlashAnalyzer {
             let b = sampler.blue[block]
             let luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
             measure.meanLuminance += luminance
+            let still = abs(r - fedRed[block]) < Self.stillness && abs(g - fedGreen[block]) < Self.stillness
+                && abs(b - fedBlue[block]) < Self.stillness
+            if still {
+                noteCounts(block, into: &measure)
+                continue
+            }
+            (fedRed[block], fedGreen[block], fedBlue[block]) = (r, g, b)
             if luminanceTrackers[block].update(luminance, threshold: threshold, qualifies: { min($0, $1) < darker }) {
                 general.record(block)
             }
@@ -112,14 +129,20 @@ public struct FlashAnalyzer {
                 redTransition = chromaticityTrackers[block].update(u: u, v: v, isRed: sum > 0.003 && r / sum >= 0.8)
             }
             if redTransition { red.record(block) }
-            let count = max(general.counts[block], red.counts[block])
-            if count > measure.maxCount { measure.maxCount = count }
-            if general.counts[block] > Int32(FlashCriteria.maximumTransitionsPerSecond) {
-                measure.largestSwing = max(measure.largestSwing, luminanceTrackers[block].amplitude)
-            }
+            noteCounts(block, into: &measure)
         }
         measure.meanLuminance /= Float(max(sampler.blockCount, 1))
         return measure
+    }
+
+    /// Folds a block's transition counts into the frame's measures.
+    @inline(__always)
+    private func noteCounts(_ block: Int, into measure: inout BlockMeasure) {
+        let count = max(general.counts[block], red.counts[block])
+        if count > measure.maxCount { measure.maxCount = count }
+        if general.counts[block] > Int32(FlashCriteria.maximumTransitionsPerSecond) {
+            measure.largestSwing = max(measure.largestSwing, luminanceTrackers[block].amplitude)
+        }
     }
 
     private mutating func record(_ blocks: BlockMeasure, at time: Double) {
@@ -128,17 +151,16 @@ public struct FlashAnalyzer {
         let redCounts = red.counts
         let generalArea = areaMeter.measure { generalCounts[$0] > limit }
         let redArea = areaMeter.measure { redCounts[$0] > limit }
-        let failing: [FlashReport.Kind: Bool] = [
-            .general: fails(generalArea), .red: fails(redArea),
-        ]
+        let generalFails = fails(generalArea)
+        let redFails = fails(redArea)
         let rate = Double(blocks.maxCount) / 2
         let area = Double(criteria.standard == .itu ? max(generalArea.screen, redArea.screen) : max(generalArea.window, redArea.window))
         let intensity = 100 * min(1, rate / 3) * min(1, area / Double(FlashCriteria.maximumAreaShare))
-        let anyFailure = failing.values.contains(true)
+        let anyFailure = generalFails || redFails
         var mitigation = 0.0
         if anyFailure {
             let dimming = blocks.largestSwing > 0 ? max(0, 1 - Double(criteria.luminanceChange / blocks.largestSwing)) : 0
-            mitigation = failing[.general] == true ? 100 * dimming : intensity
+            mitigation = generalFails ? 100 * dimming : intensity
         }
         frames.append(FlashReport.FrameMeasure(
             time: time, meanLuminance: Double(blocks.meanLuminance),
@@ -147,21 +169,23 @@ public struct FlashAnalyzer {
             flashesPerSecond: rate, intensity: intensity, mitigation: mitigation, fails: anyFailure))
         for kind in FlashReport.Kind.allCases {
             let measured = kind == .general ? generalArea : redArea
-            if failing[kind] == true {
-                if let index = openHazards[kind] {
+            if kind == .general ? generalFails : redFails {
+                if let index = kind == .general ? openGeneralHazard : openRedHazard {
                     hazards[index].end = time
                     hazards[index].peakFlashesPerSecond = max(hazards[index].peakFlashesPerSecond, rate)
                     hazards[index].peakAreaShare = max(hazards[index].peakAreaShare, Double(measured.window))
                     hazards[index].peakScreenShare = max(hazards[index].peakScreenShare, Double(measured.screen))
                 } else {
                     let start = (kind == .general ? general.windowStart : red.windowStart) ?? time
-                    openHazards[kind] = hazards.count
+                    if kind == .general { openGeneralHazard = hazards.count } else { openRedHazard = hazards.count }
                     hazards.append(FlashReport.Hazard(
                         kind: kind, start: max(0, start), end: time, peakFlashesPerSecond: rate,
                         peakAreaShare: Double(measured.window), peakScreenShare: Double(measured.screen)))
                 }
+            } else if kind == .general {
+                openGeneralHazard = nil
             } else {
-                openHazards[kind] = nil
+                openRedHazard = nil
             }
         }
     }
