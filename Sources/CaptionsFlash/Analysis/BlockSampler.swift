@@ -42,6 +42,12 @@ struct BlockSampler {
 
     var blockCount: Int { columns * rows }
 
+    /// Blocks that receive at least one sample (a sliver at the right or bottom edge may not).
+    var sampledBlockCount: Int { weight.count { $0 > 0 } }
+
+    /// Whether `block` receives samples.
+    func isSampled(_ block: Int) -> Bool { weight[block] > 0 }
+
     /// Fills ``red``, ``green`` and ``blue`` with the frame's block means.
     mutating func sample(_ frame: VideoFrame, light: LinearLight) {
         for index in red.indices {

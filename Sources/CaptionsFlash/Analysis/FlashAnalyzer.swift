@@ -38,6 +38,7 @@ public struct FlashAnalyzer {
     private var openGeneralHazard: Int?
     private var openRedHazard: Int?
     private var skippedFrames = 0
+    private let sampledBlocks: Int
     /// The last values fed to each block's trackers: a block whose light has not moved by
     /// ``stillness`` since is skipped, as it cannot complete a transition.
     private var fedRed: [Float]
@@ -52,6 +53,7 @@ public struct FlashAnalyzer {
         self.height = height
         sampler = BlockSampler(width: width, height: height)
         let blocks = sampler.blockCount
+        sampledBlocks = sampler.sampledBlockCount
         luminanceTrackers = Array(repeating: TransitionTracker(), count: blocks)
         chromaticityTrackers = Array(repeating: ChromaticityTracker(), count: blocks)
         hardingTrackers = Array(repeating: TransitionTracker(), count: blocks)
@@ -99,7 +101,7 @@ public struct FlashAnalyzer {
         let threshold = criteria.luminanceChange
         let darker = criteria.darkerStateLimit
         let harding = criteria.redRule == .harding
-        for block in 0..<sampler.blockCount {
+        for block in 0..<sampler.blockCount where sampler.isSampled(block) {
             let r = sampler.red[block]
             let g = sampler.green[block]
             let b = sampler.blue[block]
@@ -131,7 +133,7 @@ public struct FlashAnalyzer {
             if redTransition { red.record(block) }
             noteCounts(block, into: &measure)
         }
-        measure.meanLuminance /= Float(max(sampler.blockCount, 1))
+        measure.meanLuminance /= Float(max(sampledBlocks, 1))
         return measure
     }
 
