@@ -16,9 +16,11 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
+        // FFmpeg's headers; the libraries are opened with dlopen on first use (see shim.h), so
+        // there is deliberately no pkgConfig here: its -lavcodec … would load ~140 libraries into
+        // every run of `captions`, media or not (50 ms and 25 MB each time).
         .systemLibrary(
             name: "CCaptionsFFmpeg",
-            pkgConfig: "libavformat libavcodec libavutil libswscale",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]
         ),
         .target(name: "CaptionsCore"),
@@ -51,7 +53,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CaptionsCommandsTests",
-            dependencies: ["CaptionsCommands", "CaptionsCore", "CaptionsFormats"]
+            dependencies: ["CaptionsCommands", "CaptionsCore", "CaptionsFormats", "CaptionsFlash"]
         ),
     ]
 )

@@ -56,3 +56,17 @@ printf '   captions 10k:  %6.3f s\n' "$ours10k"
 printf '   ratio captions/ffmpeg wall: %s (target <= 0.1)\n' "$(ratio "$ours" "$peer")"
 printf '   peak RSS: %d KB (target <= 65536)\n' "$ours_rss"
 printf '   scaling 100k/10k: %s (target <= 12)\n' "$(ratio "$ours" "$ours10k")"
+
+echo
+echo "== Flash scan vs decoding alone (60 s, 1920x1080, 30 fps, H.264 testsrc2)"
+if command -v ffmpeg >/dev/null; then
+  ffmpeg -v error -y -f lavfi -i testsrc2=s=1920x1080:r=30:d=60 -c:v libx264 -preset veryfast -pix_fmt yuv420p "$work/clip.mp4"
+  read -r scan scan_rss decode decode_rss < <(versus 3 "'$captions' flashes -q '$work/clip.mp4'; test \$? -ne 1" \
+    "ffmpeg -v error -threads 2 -i '$work/clip.mp4' -f null -")
+  printf '   captions flashes: %6.2f s  %7d KB peak\n' "$scan" "$scan_rss"
+  printf '   ffmpeg decode:    %6.2f s  %7d KB peak\n' "$decode" "$decode_rss"
+  printf '   ratio scan/decode wall: %s (target <= 1.15)\n' "$(ratio "$scan" "$decode")"
+  printf '   peak RSS: %d KB (target <= 307200)\n' "$scan_rss"
+else
+  echo "   ffmpeg not found: skipped"
+fi

@@ -1,8 +1,16 @@
-// FFmpeg for Swift: the headers CaptionsMedia uses, and the macros Swift cannot import.
+// FFmpeg for Swift: the headers CaptionsMedia uses, the macros Swift cannot import, and
+// forwarders that load FFmpeg on first use.
+//
+// The libraries are opened with dlopen when a command first needs them, not linked: Debian's
+// libavcodec and libavformat pull in some 140 shared libraries, which would add 50 ms and 25 MB
+// to every `captions` run, media or not. Only the major versions the headers describe are
+// loaded, so the struct layouts always match.
 #ifndef CCAPTIONS_FFMPEG_SHIM_H
 #define CCAPTIONS_FFMPEG_SHIM_H
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <stdio.h>
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
 #include <libavutil/avutil.h>
@@ -16,5 +24,68 @@ static inline int ccaptions_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int ccaptions_averror_eof(void) { return AVERROR_EOF; }
 /// AV_NOPTS_VALUE, which Swift imports as a macro it cannot evaluate.
 static inline int64_t ccaptions_nopts_value(void) { return AV_NOPTS_VALUE; }
+
+#define CCAPTIONS_STRINGIFY2(x) #x
+#define CCAPTIONS_STRINGIFY(x) CCAPTIONS_STRINGIFY2(x)
+
+/// Opens the four libraries once; returns NULL on success, or a message naming what is missing.
+static inline const char *ccaptions_ffmpeg_load(void) {
+    static int state = 0; // 0 not tried, 1 loaded, -1 failed
+    static char failure[512];
+    if (state == 1) return NULL;
+    if (state == -1) return failure;
+    const char *names[] = {
+        "libavutil.so." CCAPTIONS_STRINGIFY(LIBAVUTIL_VERSION_MAJOR),
+        "libswscale.so." CCAPTIONS_STRINGIFY(LIBSWSCALE_VERSION_MAJOR),
+        "libavcodec.so." CCAPTIONS_STRINGIFY(LIBAVCODEC_VERSION_MAJOR),
+        "libavformat.so." CCAPTIONS_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR),
+    };
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (!dlopen(names[i], RTLD_NOW | RTLD_GLOBAL)) {
+            snprintf(failure, sizeof failure, "cannot load FFmpeg (%s): %s; install the FFmpeg libraries (Scripts/setup.sh)",
+                     names[i], dlerror());
+            state = -1;
+            return failure;
+        }
+    }
+    state = 1;
+    return NULL;
+}
+
+/// The address of an FFmpeg function, once ccaptions_ffmpeg_load() has succeeded.
+static inline void *ccaptions_ffmpeg_symbol(const char *name) { return dlsym(RTLD_DEFAULT, name); }
+
+// ccaptions_NAME(...) calls NAME from the loaded libraries (resolved once).
+#define CCAPTIONS_FORWARD(ret, name, params, args)                                          \
+    static inline ret ccaptions_##name params {                                               \
+        static __typeof__(name) *function = 0;                                                \
+        if (!function) function = (__typeof__(name) *)ccaptions_ffmpeg_symbol(#name);         \
+        return function args;                                                                 \
+    }
+
+CCAPTIONS_FORWARD(void, av_log_set_level, (int level), (level))
+CCAPTIONS_FORWARD(int, av_strerror, (int code, char *buffer, size_t size), (code, buffer, size))
+CCAPTIONS_FORWARD(int, avformat_open_input, (AVFormatContext **context, const char *url, const AVInputFormat *format, AVDictionary **options), (context, url, format, options))
+CCAPTIONS_FORWARD(int, avformat_find_stream_info, (AVFormatContext *context, AVDictionary **options), (context, options))
+CCAPTIONS_FORWARD(int, av_find_best_stream, (AVFormatContext *context, enum AVMediaType type, int wanted, int related, const AVCodec **decoder, int flags), (context, type, wanted, related, decoder, flags))
+CCAPTIONS_FORWARD(void, avformat_close_input, (AVFormatContext **context), (context))
+CCAPTIONS_FORWARD(int, av_read_frame, (AVFormatContext *context, AVPacket *packet), (context, packet))
+CCAPTIONS_FORWARD(AVCodecContext *, avcodec_alloc_context3, (const AVCodec *codec), (codec))
+CCAPTIONS_FORWARD(void, avcodec_free_context, (AVCodecContext **context), (context))
+CCAPTIONS_FORWARD(int, avcodec_parameters_to_context, (AVCodecContext *context, const AVCodecParameters *parameters), (context, parameters))
+CCAPTIONS_FORWARD(int, avcodec_open2, (AVCodecContext *context, const AVCodec *codec, AVDictionary **options), (context, codec, options))
+CCAPTIONS_FORWARD(int, avcodec_send_packet, (AVCodecContext *context, const AVPacket *packet), (context, packet))
+CCAPTIONS_FORWARD(int, avcodec_receive_frame, (AVCodecContext *context, AVFrame *frame), (context, frame))
+CCAPTIONS_FORWARD(AVPacket *, av_packet_alloc, (void), ())
+CCAPTIONS_FORWARD(void, av_packet_free, (AVPacket **packet), (packet))
+CCAPTIONS_FORWARD(void, av_packet_unref, (AVPacket *packet), (packet))
+CCAPTIONS_FORWARD(AVFrame *, av_frame_alloc, (void), ())
+CCAPTIONS_FORWARD(void, av_frame_free, (AVFrame **frame), (frame))
+CCAPTIONS_FORWARD(void, av_frame_unref, (AVFrame *frame), (frame))
+CCAPTIONS_FORWARD(int, av_frame_get_buffer, (AVFrame *frame, int align), (frame, align))
+CCAPTIONS_FORWARD(const AVPixFmtDescriptor *, av_pix_fmt_desc_get, (enum AVPixelFormat format), (format))
+CCAPTIONS_FORWARD(struct SwsContext *, sws_getCachedContext, (struct SwsContext *context, int sourceWidth, int sourceHeight, enum AVPixelFormat sourceFormat, int width, int height, enum AVPixelFormat format, int flags, SwsFilter *sourceFilter, SwsFilter *filter, const double *parameters), (context, sourceWidth, sourceHeight, sourceFormat, width, height, format, flags, sourceFilter, filter, parameters))
+CCAPTIONS_FORWARD(void, sws_freeContext, (struct SwsContext *context), (context))
+CCAPTIONS_FORWARD(int, sws_scale, (struct SwsContext *context, const uint8_t *const sourceSlice[], const int sourceStride[], int sourceY, int sourceHeight, uint8_t *const target[], const int targetStride[]), (context, sourceSlice, sourceStride, sourceY, sourceHeight, target, targetStride))
 
 #endif

@@ -48,25 +48,26 @@ public final class VideoDecoder {
 
     /// Opens `path`; throws `media.open` for an unreadable file and `media.video.none` when it has no video.
     public init(path: String) throws(MediaError) {
-        av_log_set_level(AV_LOG_QUIET)
+        if let failure = ccaptions_ffmpeg_load() { throw MediaError("media.ffmpeg.missing", String(cString: failure)) }
+        ccaptions_av_log_set_level(AV_LOG_QUIET)
         var format: UnsafeMutablePointer<AVFormatContext>?
-        try FFmpegCall.check(avformat_open_input(&format, path, nil, nil), "media.open", "cannot open \(path)")
+        try FFmpegCall.check(ccaptions_avformat_open_input(&format, path, nil, nil), "media.open", "cannot open \(path)")
         var context: UnsafeMutablePointer<AVCodecContext>?
         do throws(MediaError) {
-            try FFmpegCall.check(avformat_find_stream_info(format, nil), "media.open", "cannot read the streams of \(path)")
+            try FFmpegCall.check(ccaptions_avformat_find_stream_info(format, nil), "media.open", "cannot read the streams of \(path)")
             var decoder: UnsafePointer<AVCodec>?
-            let index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
+            let index = ccaptions_av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
             guard index >= 0, let decoder, let stream = format?.pointee.streams[Int(index)] else {
                 throw MediaError("media.video.none", "\(path) has no video stream to scan (audio only?)")
             }
-            context = avcodec_alloc_context3(decoder)
+            context = ccaptions_avcodec_alloc_context3(decoder)
             guard let context else { throw MediaError("media.memory", "out of memory") }
             try FFmpegCall.check(
-                avcodec_parameters_to_context(context, stream.pointee.codecpar), "media.decoder", "cannot set up the decoder")
+                ccaptions_avcodec_parameters_to_context(context, stream.pointee.codecpar), "media.decoder", "cannot set up the decoder")
             context.pointee.thread_count = Int32(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
             context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
             try FFmpegCall.check(
-                avcodec_open2(context, decoder, nil), "media.decoder",
+                ccaptions_avcodec_open2(context, decoder, nil), "media.decoder",
                 "cannot open the \(String(cString: decoder.pointee.name)) decoder")
             let rate = stream.pointee.avg_frame_rate
             let duration = format.map { $0.pointee.duration > 0 ? Double($0.pointee.duration) / Double(AV_TIME_BASE) : nil } ?? nil
@@ -78,25 +79,25 @@ public final class VideoDecoder {
             streamIndex = index
             timeBase = stream.pointee.time_base
         } catch {
-            avcodec_free_context(&context)
-            avformat_close_input(&format)
+            ccaptions_avcodec_free_context(&context)
+            ccaptions_avformat_close_input(&format)
             throw error
         }
         self.format = format
         codec = context
-        packet = av_packet_alloc()
-        frame = av_frame_alloc()
+        packet = ccaptions_av_packet_alloc()
+        frame = ccaptions_av_frame_alloc()
     }
 
     deinit { release() }
 
     private func release() {
-        if scaler != nil { sws_freeContext(scaler) }
-        av_frame_free(&converted)
-        av_frame_free(&frame)
-        av_packet_free(&packet)
-        avcodec_free_context(&codec)
-        avformat_close_input(&format)
+        if scaler != nil { ccaptions_sws_freeContext(scaler) }
+        ccaptions_av_frame_free(&converted)
+        ccaptions_av_frame_free(&frame)
+        ccaptions_av_packet_free(&packet)
+        ccaptions_avcodec_free_context(&codec)
+        ccaptions_avformat_close_input(&format)
     }
 
     /// Decodes every frame, calling `body` with each; stops early (returning a partial outcome)
@@ -107,20 +108,20 @@ public final class VideoDecoder {
         var corruptPackets = 0
         var keepGoing = true
         reading: while keepGoing {
-            let read = av_read_frame(format, packet)
+            let read = ccaptions_av_read_frame(format, packet)
             if read == FFmpegCall.endOfFile { break }
             if read < 0 {
                 outcome.partialReason = "the file ends or breaks off early: \(FFmpegCall.message(read))"
                 break
             }
-            defer { av_packet_unref(packet) }
+            defer { ccaptions_av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex else { continue }
-            if avcodec_send_packet(codec, packet) < 0 { corruptPackets += 1 }
+            if ccaptions_avcodec_send_packet(codec, packet) < 0 { corruptPackets += 1 }
             keepGoing = drain(codec, frame, &outcome, body)
             continue reading
         }
         if keepGoing {
-            avcodec_send_packet(codec, nil)
+            ccaptions_avcodec_send_packet(codec, nil)
             _ = drain(codec, frame, &outcome, body)
         }
         if corruptPackets > 0, outcome.partialReason == nil {
@@ -145,13 +146,13 @@ public final class VideoDecoder {
         _ outcome: inout DecodeOutcome, _ body: (VideoFrame) -> Bool
     ) -> Bool {
         while true {
-            let received = avcodec_receive_frame(codec, frame)
+            let received = ccaptions_avcodec_receive_frame(codec, frame)
             if received == FFmpegCall.again || received == FFmpegCall.endOfFile { return true }
             if received < 0 {
                 outcome.partialReason = "decoding failed: \(FFmpegCall.message(received))"
                 return false
             }
-            defer { av_frame_unref(frame) }
+            defer { ccaptions_av_frame_unref(frame) }
             guard let video = view(of: frame) else { continue }
             outcome.frameCount += 1
             if !body(video) { return false }
@@ -187,7 +188,7 @@ public final class VideoDecoder {
     }
 
     private static func isRGB(_ format: AVPixelFormat) -> Bool {
-        guard let descriptor = av_pix_fmt_desc_get(format) else { return false }
+        guard let descriptor = ccaptions_av_pix_fmt_desc_get(format) else { return false }
         return descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
     }
 
@@ -215,16 +216,16 @@ public final class VideoDecoder {
         let width = frame.pointee.width
         let height = frame.pointee.height
         if converted == nil || converted?.pointee.width != width || converted?.pointee.height != height {
-            av_frame_free(&converted)
-            converted = av_frame_alloc()
+            ccaptions_av_frame_free(&converted)
+            converted = ccaptions_av_frame_alloc()
             guard let target = converted else { return nil }
             target.pointee.width = width
             target.pointee.height = height
             target.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-            guard av_frame_get_buffer(target, 0) >= 0 else { return nil }
+            guard ccaptions_av_frame_get_buffer(target, 0) >= 0 else { return nil }
         }
         guard let target = converted else { return nil }
-        scaler = sws_getCachedContext(
+        scaler = ccaptions_sws_getCachedContext(
             scaler, width, height, AVPixelFormat(rawValue: frame.pointee.format), width, height, AV_PIX_FMT_YUV420P,
             SWS_BILINEAR, nil, nil, nil)
         guard let scaler else { return nil }
@@ -236,7 +237,7 @@ public final class VideoDecoder {
             $0.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { $0 }
         }
         let targetLines = withUnsafeMutablePointer(to: &target.pointee.linesize) { $0.withMemoryRebound(to: Int32.self, capacity: 8) { $0 } }
-        sws_scale(scaler, sourceData, sourceLines, 0, height, targetData, targetLines)
+        ccaptions_sws_scale(scaler, sourceData, sourceLines, 0, height, targetData, targetLines)
         return target
     }
 

@@ -27,6 +27,8 @@ func run(_ arguments: [String], io: MemoryIO) -> Int32 {
         var command = try CaptionsCommand.parseAsRoot(arguments)
         if let convert = command as? ConvertCommand {
             try convert.execute(io: io)
+        } else if let flashes = command as? FlashesCommand {
+            try flashes.execute(io: io)
         } else {
             try command.run()
         }

@@ -1,0 +1,122 @@
+import CaptionsCommands
+import CaptionsCore
+import CaptionsFormats
+import Foundation
+import Testing
+
+/// The flash-scan clips of Scripts/make-samples.sh, made once per machine (skipped without ffmpeg).
+enum FlashSamples {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let folder = root.appendingPathComponent(".build/flash-samples")
+
+    static let available: Bool = {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else { return false }
+        let process = Process()
+        process.executableURL = root.appendingPathComponent("Scripts/make-samples.sh")
+        process.arguments = [folder.path]
+        process.standardOutput = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+
+    static func path(_ name: String) -> String { folder.appendingPathComponent(name + ".mp4").path }
+
+    /// Runs ffmpeg with `arguments`; true when it succeeded.
+    static func ffmpeg(_ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = ["-v", "error", "-y"] + arguments
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+}
+
+@Suite(.enabled(if: FlashSamples.available, "needs ffmpeg to make the sample clips"), .serialized)
+struct FlashesCommandTests {
+    @Test(arguments: [
+        ("a-black-white-5hz-fail", Int32(2), ["general"]), ("b-black-white-2hz-pass", Int32(0), []),
+        ("c-small-box-5hz-pass", Int32(0), []), ("d-red-grey-4hz-fail", Int32(2), ["red"]),
+        ("e-slow-fade-pass", Int32(0), []), ("f-grey-10hz-pass", Int32(0), []),
+    ])
+    func verdictsOfTheSampleClips(name: String, exitCode: Int32, kinds: [String]) throws {
+        let io = MemoryIO()
+        #expect(run(["flashes", FlashSamples.path(name), "--format", "json"], io: io) == exitCode)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(io.output)) as? [String: Any])
+        #expect(report["verdict"] as? String == (exitCode == 2 ? "fail" : "pass"))
+        #expect(report["partial"] as? Bool == false)
+        let hazards = try #require(report["hazards"] as? [[String: Any]])
+        #expect(hazards.compactMap { $0["kind"] as? String } == kinds)
+    }
+
+    @Test func theSmallBoxFailsUnderAAA() {
+        #expect(run(["flashes", FlashSamples.path("c-small-box-5hz-pass"), "--standard", "wcag-aaa"], io: MemoryIO()) == 2)
+    }
+
+    @Test func textReportGivesTheVerdictAndTheRange() {
+        let io = MemoryIO()
+        #expect(run(["flashes", FlashSamples.path("a-black-white-5hz-fail")], io: io) == 2)
+        #expect(io.outputText.contains(": FAIL"))
+        #expect(io.outputText.contains("general flashing 00:00:00.000–00:00:03.967"))
+    }
+
+    @Test func csvHasOneRowPerFrame() {
+        let io = MemoryIO()
+        run(["flashes", FlashSamples.path("b-black-white-2hz-pass"), "--format", "csv"], io: io)
+        let lines = io.outputText.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("time,mean_luminance,flashes_per_second") == true)
+        #expect(lines.count == 91)
+    }
+
+    @Test func webVTTTrackHasOneMetadataCuePerHazard() throws {
+        let io = MemoryIO()
+        run(["flashes", FlashSamples.path("d-red-grey-4hz-fail"), "--format", "vtt"], io: io)
+        let track = try WebVTTReader().read(io.output)
+        #expect(track.kind == .metadata)
+        #expect(track.cues.count == 1)
+        let payload = try #require(try JSONSerialization.jsonObject(with: Data(track.cues[0].plainText.utf8)) as? [String: Any])
+        #expect(payload["kind"] as? String == "red")
+        #expect(track.diagnostics.isEmpty)
+    }
+
+    @Test func htmlReportIsOneAccessiblePage() throws {
+        let folder = try temporaryFolder()
+        let page = folder.appendingPathComponent("report.html")
+        #expect(run(["flashes", FlashSamples.path("a-black-white-5hz-fail"), "--format", "html", "-o", page.path], io: MemoryIO()) == 2)
+        let html = try String(contentsOf: page, encoding: .utf8)
+        for part in ["<html lang=\"en\">", "<title>Flash scan:", "<svg", "role=\"img\"", "<table>", "prefers-color-scheme: dark"] {
+            #expect(html.contains(part), "\(part)")
+        }
+        #expect(!html.contains("<script"))
+    }
+
+    @Test func unreadableInputExitsOne() throws {
+        let folder = try temporaryFolder()
+        let empty = folder.appendingPathComponent("empty.mp4")
+        FileManager.default.createFile(atPath: empty.path, contents: Data())
+        let audio = folder.appendingPathComponent("audio.m4a")
+        #expect(FlashSamples.ffmpeg(["-f", "lavfi", "-i", "sine=d=1", audio.path]))
+        for (path, code) in [(folder.appendingPathComponent("missing.mp4").path, "media.open"), (empty.path, "media.open"),
+                             (audio.path, "media.video.none")] {
+            let io = MemoryIO()
+            #expect(run(["flashes", path], io: io) == 1)
+            #expect(io.errors.contains("[\(code)]"), "\(io.errors)")
+        }
+    }
+
+    @Test func aTruncatedFileGivesAPartialReport() throws {
+        let folder = try temporaryFolder()
+        let whole = folder.appendingPathComponent("whole.mkv")
+        #expect(FlashSamples.ffmpeg(["-i", FlashSamples.path("b-black-white-2hz-pass"), "-c", "copy", whole.path]))
+        let data = try Data(contentsOf: whole)
+        let truncated = folder.appendingPathComponent("truncated.mkv")
+        try data.prefix(data.count / 2).write(to: truncated)
+        let io = MemoryIO()
+        #expect(run(["flashes", truncated.path, "--format", "json"], io: io) == 1)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(io.output)) as? [String: Any])
+        #expect(report["partial"] as? Bool == true)
+        #expect(io.errors.contains("[media.partial]"))
+    }
+}
