@@ -77,6 +77,7 @@ CCAPTIONS_FORWARD(int, avcodec_open2, (AVCodecContext *context, const AVCodec *c
 CCAPTIONS_FORWARD(int, avcodec_send_packet, (AVCodecContext *context, const AVPacket *packet), (context, packet))
 CCAPTIONS_FORWARD(int, avcodec_receive_frame, (AVCodecContext *context, AVFrame *frame), (context, frame))
 CCAPTIONS_FORWARD(AVPacket *, av_packet_alloc, (void), ())
+CCAPTIONS_FORWARD(uint8_t *, av_packet_get_side_data, (const AVPacket *packet, enum AVPacketSideDataType type, size_t *size), (packet, type, size))
 CCAPTIONS_FORWARD(void, av_packet_free, (AVPacket **packet), (packet))
 CCAPTIONS_FORWARD(void, av_packet_unref, (AVPacket *packet), (packet))
 CCAPTIONS_FORWARD(AVFrame *, av_frame_alloc, (void), ())

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CaptionsCore
 import CaptionsFormats
+import CaptionsMedia
 
 /// `captions convert`: reads one caption file, optionally retimes it, and writes another format.
 public struct ConvertCommand: ParsableCommand {
@@ -10,6 +11,7 @@ public struct ConvertCommand: ParsableCommand {
         abstract: "Convert between WebVTT, SRT and the JSON dump of the timed-text model.",
         discussion: """
             Formats come from the file extensions (.vtt, .srt, .json) or --from/--to; '-' is standard input or output. \
+            From a media file (.mkv, .mp4, .mov, .webm, …) the first text subtitle stream is read (or --stream N). \
             What the target format cannot carry is reported as a warning; --strict makes any warning an error. \
             The output is written to a temporary file and renamed into place, never over the input.
 
@@ -27,8 +29,11 @@ public struct ConvertCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default).")
     var output: String = "-"
 
-    @Option(help: "The input format: vtt, srt (default: from the extension, else from the content).")
+    @Option(help: "The input format: vtt, srt, media (default: from the extension, else from the content).")
     var from: String?
+
+    @Option(help: ArgumentHelp("For a media file: the subtitle stream to read (its number, as ffprobe shows it); default: the first text subtitle stream.", valueName: "index"))
+    var stream: Int?
 
     @Option(help: "The output format: vtt, srt, json (default: from the output extension).")
     var to: String?
@@ -94,6 +99,14 @@ public struct ConvertCommand: ParsableCommand {
 
     /// Reads and parses the input; the bytes are released as soon as the model is built.
     private func read(_ plan: Plan, io: CommandIO) throws -> TimedTextDocument {
+        if plan.inputIsMedia {
+            do {
+                let packets = try SubtitleStreamReader.read(path: input, stream: stream)
+                return SubtitlePacketReader.document(from: packets, format: "media")
+            } catch {
+                throw CaptionsError(Diagnostic.Code(rawValue: error.code), error.message)
+            }
+        }
         let bytes = try FileAccess.read(input, io: io)
         let inputFormat = plan.inputFormat ?? CaptionFormat.sniff(bytes)
         guard let reader = inputFormat.reader else {
@@ -103,6 +116,7 @@ public struct ConvertCommand: ParsableCommand {
     }
 
     private struct Plan {
+        var inputIsMedia = false
         var inputFormat: CaptionFormat?
         var outputFormat: CaptionFormat
         var shift: MediaTime?
@@ -113,7 +127,11 @@ public struct ConvertCommand: ParsableCommand {
     /// Checks the options and works out formats and transforms; throws usage errors.
     private func makePlan() throws -> Plan {
         let inputFormat: CaptionFormat?
-        if let from {
+        let inputIsMedia = from?.lowercased() == "media" || (from == nil && Self.isMediaFile(input))
+        if inputIsMedia {
+            guard input != "-" else { throw ValidationError("subtitles are read from a media file, not standard input") }
+            inputFormat = nil
+        } else if let from {
             guard let format = CaptionFormat(name: from) else { throw ValidationError("unknown input format '\(from)'") }
             inputFormat = format
         } else {
@@ -131,7 +149,7 @@ public struct ConvertCommand: ParsableCommand {
         if FileAccess.isSameFile(input, output) {
             throw ValidationError("the output is the input file; refusing to overwrite it")
         }
-        var plan = Plan(inputFormat: inputFormat, outputFormat: outputFormat)
+        var plan = Plan(inputIsMedia: inputIsMedia, inputFormat: inputFormat, outputFormat: outputFormat)
         if let shift {
             guard let offset = MediaTime(parsingDuration: shift) else {
                 throw ValidationError("--shift '\(shift)' is not a duration such as -1.5s, 250ms or 00:00:02.000")
@@ -147,6 +165,13 @@ public struct ConvertCommand: ParsableCommand {
         }
         plan.writerOptions.crlf = crlf
         return plan
+    }
+
+    /// Containers whose subtitle streams `convert` reads through FFmpeg.
+    private static func isMediaFile(_ path: String) -> Bool {
+        guard let dot = path.lastIndex(of: ".") else { return false }
+        let media: Set = ["mkv", "mka", "mks", "mp4", "m4v", "mov", "webm", "ts", "m2ts", "avi", "nut"]
+        return media.contains(path[path.index(after: dot)...].lowercased())
     }
 
     private func applyTransforms(_ plan: Plan, to input: TimedTextDocument, diagnostics: inout [Diagnostic]) -> TimedTextDocument {
