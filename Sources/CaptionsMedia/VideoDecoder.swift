@@ -229,15 +229,23 @@ public final class VideoDecoder {
             scaler, width, height, AVPixelFormat(rawValue: frame.pointee.format), width, height, AV_PIX_FMT_YUV420P,
             SWS_BILINEAR, nil, nil, nil)
         guard let scaler else { return nil }
-        let sourceData = withUnsafePointer(to: frame.pointee.data) {
-            $0.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { $0 }
+        var sourceData = frame.pointee.data
+        var sourceLines = frame.pointee.linesize
+        var targetData = target.pointee.data
+        var targetLines = target.pointee.linesize
+        withUnsafeBytes(of: &sourceData) { sourcePlanes in
+            withUnsafeBytes(of: &sourceLines) { sourceStrides in
+                withUnsafeBytes(of: &targetData) { targetPlanes in
+                    withUnsafeBytes(of: &targetLines) { targetStrides in
+                        _ = ccaptions_sws_scale(
+                            scaler, sourcePlanes.bindMemory(to: UnsafePointer<UInt8>?.self).baseAddress,
+                            sourceStrides.bindMemory(to: Int32.self).baseAddress, 0, height,
+                            targetPlanes.bindMemory(to: UnsafeMutablePointer<UInt8>?.self).baseAddress,
+                            targetStrides.bindMemory(to: Int32.self).baseAddress)
+                    }
+                }
+            }
         }
-        let sourceLines = withUnsafePointer(to: frame.pointee.linesize) { $0.withMemoryRebound(to: Int32.self, capacity: 8) { $0 } }
-        let targetData = withUnsafeMutablePointer(to: &target.pointee.data) {
-            $0.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { $0 }
-        }
-        let targetLines = withUnsafeMutablePointer(to: &target.pointee.linesize) { $0.withMemoryRebound(to: Int32.self, capacity: 8) { $0 } }
-        ccaptions_sws_scale(scaler, sourceData, sourceLines, 0, height, targetData, targetLines)
         return target
     }
 

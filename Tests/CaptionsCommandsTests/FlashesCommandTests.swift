@@ -51,6 +51,23 @@ struct FlashesCommandTests {
         #expect(hazards.compactMap { $0["kind"] as? String } == kinds)
     }
 
+    /// Every pixel format FFmpeg hands over, decoded as is or converted: the 5 Hz clip still fails.
+    @Test(arguments: [
+        ("yuv422p", "ffv1", "mkv"), ("yuv444p", "ffv1", "mkv"), ("yuvj420p", "mjpeg", "avi"), ("nv12", "rawvideo", "nut"),
+        ("rgb24", "rawvideo", "nut"), ("gray", "ffv1", "mkv"), ("yuv420p10le", "ffv1", "mkv"),
+    ])
+    func pixelFormats(format: String, codec: String, container: String) throws {
+        let clip = try temporaryFolder().appendingPathComponent("clip.\(container)").path
+        let flash = "255*lt(mod(N\\,6)\\,3)"
+        #expect(FlashSamples.ffmpeg([
+            "-f", "lavfi", "-i", "color=c=black:s=160x90:r=30:d=2",
+            "-vf", "format=gbrp,geq=r='\(flash)':g='\(flash)':b='\(flash)',scale=out_color_matrix=bt709:out_range=tv,format=\(format)",
+            "-c:v", codec, clip,
+        ]))
+        let io = MemoryIO()
+        #expect(run(["flashes", clip, "--format", "json"], io: io) == 2, "\(format): \(io.errors)")
+    }
+
     @Test func theSmallBoxFailsUnderAAA() {
         #expect(run(["flashes", FlashSamples.path("c-small-box-5hz-pass"), "--standard", "wcag-aaa"], io: MemoryIO()) == 2)
     }

@@ -101,6 +101,17 @@ import Testing
         #expect(abs(grey - 0.212) < 0.01, "\(grey)")
     }
 
+    @Test func sustainedFlashingIsAWarningWhenAsked() {
+        // 2.5 flashes a second (6 frames on, 6 off at 30 fps) for 6 s: under the limit, but sustained.
+        let picture = Self.alternating((0, 0, 0), (255, 255, 255), framesEach: 6)
+        let plain = scan(FrameBuilder(width: 160, height: 90), fps: 30, seconds: 6, picture: picture)
+        #expect(plain.verdict == .pass && plain.warnings.isEmpty)
+        let warned = scan(FrameBuilder(width: 160, height: 90), fps: 30, seconds: 6,
+                          criteria: FlashCriteria(warnSustained: true), picture: picture)
+        #expect(warned.verdict == .pass)
+        #expect(warned.warnings.map(\.code) == ["flash.sustained"])
+    }
+
     @Test func ituUsesTheWholeScreen() {
         let halfScreen: (Int) -> (Int, Int) -> (Int, Int, Int) = { frame in
             { x, _ in x < 60 && (frame / 3) % 2 == 0 ? (255, 255, 255) : (0, 0, 0) }
