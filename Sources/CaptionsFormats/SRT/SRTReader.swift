@@ -27,11 +27,7 @@ public struct SRTReader: TimedTextReader {
     public func read(_ input: [UInt8]) throws(CaptionsError) -> TimedTextDocument {
         guard !input.isEmpty else { throw CaptionsError("input.empty", "the file is empty", at: .start) }
         let (bytes, diagnostics) = TextDecoding.decode(input, invalidUTF8: .windows1252, codePrefix: "srt")
-        let (cues, parserDiagnostics) = bytes.withUnsafeBufferPointer { buffer in
-            var parser = SRTParser(bytes: buffer)
-            parser.parse()
-            return (parser.cues, parser.tally.diagnostics + parser.diagnostics)
-        }
+        let (cues, parserDiagnostics) = bytes.withUnsafeBufferPointer { SRTChunkedParse.parse($0) }
         var document = TimedTextDocument(cues: cues, sourceFormat: "srt")
         document.diagnostics = diagnostics + parserDiagnostics
         document.diagnostics.sort { ($0.location ?? .start) < ($1.location ?? .start) }
@@ -53,31 +49,42 @@ struct SRTParserLine {
 ///
 /// It works on a buffer pointer that is valid only during ``SRTReader/read(_:)``: slices of it
 /// cost no reference counting, which matters at a few hundred thousand lines.
-private struct SRTParser {
+struct SRTParser {
     let bytes: UnsafeBufferPointer<UInt8>
-    var cues: [Cue] = []
-    var tally = DiagnosticTally()
-    var diagnostics: [Diagnostic] = []
-    private var position = 0
-    private var lineNumber = 1
-    private var expectedIndex = 1
+    /// Where the cues go.
+    private(set) var cues: CueSlots
+    private(set) var tally = DiagnosticTally()
+    private(set) var diagnostics: [Diagnostic] = []
+    /// The first and last cue index read, to check numbering across chunks.
+    private(set) var firstIndex: Int?
+    private(set) var lastIndex: Int?
+    private var position: Int
+    private let limit: Int
+    private var lineNumber: Int
+    private var expectedIndex: Int?
     private var textLines: [SRTParserLine] = []
 
     /// Whether any CR occurs; without one, lines are found with `memchr` for LF alone.
     private let hasCarriageReturns: Bool
 
-    init(bytes: UnsafeBufferPointer<UInt8>) {
+    /// A parser for one chunk, writing into `cues`; the first chunk expects index 1, later ones
+    /// take their first index as given.
+    init(bytes: UnsafeBufferPointer<UInt8>, chunk: SRTChunk, cues: CueSlots) {
         self.bytes = bytes
-        hasCarriageReturns = bytes.baseAddress.map { memchr($0, 0x0D, bytes.count) != nil } ?? false
-        cues.reserveCapacity(Self.countArrows(bytes) + 1)
+        self.cues = cues
+        position = chunk.range.lowerBound
+        limit = chunk.range.upperBound
+        lineNumber = chunk.firstLine
+        expectedIndex = chunk.range.lowerBound == 0 ? 1 : nil
+        hasCarriageReturns = bytes.baseAddress.map { memchr($0 + chunk.range.lowerBound, 0x0D, chunk.range.count) != nil } ?? false
     }
 
-    /// Counts `>` after `-`, a close upper bound on the number of cues, to size the cue array once.
-    private static func countArrows(_ buffer: UnsafeBufferPointer<UInt8>) -> Int {
+    /// Counts `>` after `-` in `range`: about one per cue, to size the cue storage once.
+    static func countArrows(_ buffer: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         var count = 0
-        var index = 1
-        while index < buffer.count, let found = memchr(base + index, Int32(UInt8(ascii: ">")), buffer.count - index) {
+        var index = max(range.lowerBound, 1)
+        while index < range.upperBound, let found = memchr(base + index, Int32(UInt8(ascii: ">")), range.upperBound - index) {
             let offset = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
             if buffer[offset - 1] == UInt8(ascii: "-") { count += 1 }
             index = offset + 1
@@ -87,21 +94,21 @@ private struct SRTParser {
 
     // MARK: Lines
 
-    private var isAtEnd: Bool { position >= bytes.count }
+    private var isAtEnd: Bool { position >= limit }
 
     /// Where the line starting at `start` ends (before CR or LF) and where the next one starts.
     private func scanLine(at start: Int) -> (end: Int, next: Int) {
-        guard let base = bytes.baseAddress, start < bytes.count else { return (start, start) }
+        guard let base = bytes.baseAddress, start < limit else { return (start, start) }
         if !hasCarriageReturns {
-            guard let found = memchr(base + start, 0x0A, bytes.count - start) else { return (bytes.count, bytes.count) }
+            guard let found = memchr(base + start, 0x0A, limit - start) else { return (limit, limit) }
             let end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
             return (end, end + 1)
         }
         var end = start
-        while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+        while end < limit, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
         var next = end
-        if next < bytes.count {
-            if bytes[next] == 0x0D, next + 1 < bytes.count, bytes[next + 1] == 0x0A { next += 1 }
+        if next < limit {
+            if bytes[next] == 0x0D, next + 1 < limit, bytes[next + 1] == 0x0A { next += 1 }
             next += 1
         }
         return (end, next)
@@ -130,7 +137,7 @@ private struct SRTParser {
     private func peekLine(skipping count: Int = 0) -> SRTParserLine? {
         var start = position
         for _ in 0..<count { start = scanLine(at: start).next }
-        guard start < bytes.count else { return nil }
+        guard start < limit else { return nil }
         return line(at: start, number: lineNumber + count).line
     }
 
@@ -142,7 +149,7 @@ private struct SRTParser {
 
     mutating func parse() {
         var blankRun = 0
-        while !isAtEnd {
+        while !isAtEnd, !cues.overflowed {
             let line = nextLine()
             if line.isBlank {
                 blankRun += 1
@@ -165,10 +172,14 @@ private struct SRTParser {
     }
 
     private mutating func readCue(index: Int?, indexLine: SRTParserLine?, timing: SRTTimingParser) {
-        if let index, index != expectedIndex, let indexLine {
-            tally.add(.warning, "srt.index.unexpected", "cue index \(index) where \(expectedIndex) was expected; kept in order of the file", at: SourceLocation(line: indexLine.number, column: 1))
+        if let index, let expected = expectedIndex, index != expected, let indexLine {
+            tally.add(.warning, "srt.index.unexpected", "cue index \(index) where \(expected) was expected; kept in order of the file", at: SourceLocation(line: indexLine.number, column: 1))
         }
-        expectedIndex = (index ?? expectedIndex) + 1
+        if firstIndex == nil { firstIndex = index }
+        if let current = index ?? expectedIndex {
+            lastIndex = current
+            expectedIndex = current + 1
+        }
         for (severity, code, message, column) in timing.leniencies {
             tally.add(severity, code, message, at: SourceLocation(line: timing.line.number, column: column))
         }
@@ -214,10 +225,12 @@ private struct SRTParser {
         tally.add(.warning, "srt.text.afterBlankLine", "text after a blank line added to the cue before it", at: location)
         var text = SRTCueTextParser(bytes: bytes, lines: [line])
         let content = text.parse()
-        var builder = InlineTreeBuilder(joinsAdjacentText: true)
-        for node in cues[cues.count - 1].content + [.text("\n")] + content {
-            if case .text(let text) = node { builder.appendText(text) } else { builder.append(node) }
+        cues.modifyLast { cue in
+            var builder = InlineTreeBuilder(joinsAdjacentText: true)
+            for node in cue.content + [.text("\n")] + content {
+                if case .text(let text) = node { builder.appendText(text) } else { builder.append(node) }
+            }
+            cue.content = builder.finish()
         }
-        cues[cues.count - 1].content = builder.finish()
     }
 }

@@ -24,6 +24,19 @@ struct DiagnosticTally {
         }
     }
 
+    /// Adds a tally of a later part of the same file: counts add up, first places stay.
+    mutating func merge(_ other: DiagnosticTally) {
+        for code in other.order {
+            guard let entry = other.entries[code] else { continue }
+            if entries[code] != nil {
+                entries[code]?.count += entry.count
+            } else {
+                entries[code] = entry
+                order.append(code)
+            }
+        }
+    }
+
     var diagnostics: [Diagnostic] {
         order.compactMap { code in
             guard let entry = entries[code] else { return nil }

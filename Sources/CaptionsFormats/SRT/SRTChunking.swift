@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A stretch of an SRT file that starts at a cue (or at the file start), and its first line number.
+struct SRTChunk {
+    var range: Range<Int>
+    var firstLine: Int
+}
+
+/// Cuts a large SRT file into pieces that parse independently and give the same cues as one pass.
+///
+/// A cut is made only where exactly one blank line is followed by an index line and a timing
+/// line, so no cue, stray text or blank-line note can straddle it; files with lone CR line breaks
+/// are not cut (line numbers are counted by LF).
+enum SRTChunking {
+    static func chunks(of bytes: UnsafeBufferPointer<UInt8>, pieces: Int) -> [SRTChunk] {
+        let whole = [SRTChunk(range: 0..<bytes.count, firstLine: 1)]
+        guard pieces > 1, !hasLoneCarriageReturn(bytes) else { return whole }
+        var starts = [0]
+        for piece in 1..<pieces {
+            let target = bytes.count * piece / pieces
+            if target > starts[starts.count - 1], let cut = nextCut(in: bytes, from: target) { starts.append(cut) }
+        }
+        var chunks: [SRTChunk] = []
+        var line = 1
+        for (index, start) in starts.enumerated() {
+            let end = index + 1 < starts.count ? starts[index + 1] : bytes.count
+            chunks.append(SRTChunk(range: start..<end, firstLine: line))
+            line += count(0x0A, in: bytes, start..<end)
+        }
+        return chunks
+    }
+
+    /// The first line start at or after `from` that is an index line after exactly one blank line,
+    /// with a timing line after it.
+    private static func nextCut(in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        var search = from
+        while let lineFeed = find(0x0A, in: bytes, from: search) {
+            let start = lineFeed + 1
+            search = start
+            guard start < bytes.count, isDigit(bytes[start]), isBlankLine(endingAt: lineFeed, in: bytes) else { continue }
+            let blankStart = lineFeed - (lineFeed > 0 && bytes[lineFeed - 1] == 0x0D ? 1 : 0)
+            guard blankStart > 0, !isBlankLine(endingAt: blankStart - 1, in: bytes),
+                let indexEnd = find(0x0A, in: bytes, from: start),
+                bytes[start..<indexEnd].allSatisfy({ isDigit($0) || $0 == 0x0D })
+            else { continue }
+            var timingEnd = find(0x0A, in: bytes, from: indexEnd + 1) ?? bytes.count
+            if timingEnd > indexEnd + 1, bytes[timingEnd - 1] == 0x0D { timingEnd -= 1 }
+            if SRTTimingParser(bytes: bytes, line: SRTParserLine(range: (indexEnd + 1)..<timingEnd, number: 0)) != nil {
+                return start
+            }
+        }
+        return nil
+    }
+
+    /// Whether the line ending at the LF at `lineFeed` is empty.
+    private static func isBlankLine(endingAt lineFeed: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var before = lineFeed - 1
+        if before >= 0, bytes[before] == 0x0D { before -= 1 }
+        return before >= 0 && bytes[before] == 0x0A
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    private static func find(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let base = bytes.baseAddress, start < bytes.count,
+            let found = memchr(base + start, Int32(byte), bytes.count - start)
+        else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
+    static func count(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
+        var count = 0
+        var index = range.lowerBound
+        while let found = find(byte, in: bytes, from: index), found < range.upperBound {
+            count += 1
+            index = found + 1
+        }
+        return count
+    }
+
+    private static func hasLoneCarriageReturn(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while let found = find(0x0D, in: bytes, from: index) {
+            if found + 1 >= bytes.count || bytes[found + 1] != 0x0A { return true }
+            index = found + 1
+        }
+        return false
+    }
+}

@@ -1,0 +1,38 @@
+import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs independent pieces of a large file's work on every core.
+///
+/// Used only where the pieces are independent by construction (SRT chunks that each start at a
+/// cue, ranges of cues to serialise); results come back in piece order, so output never depends
+/// on scheduling.
+enum ParallelWork {
+    /// Online processors, at least 1.
+    static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+    /// How many pieces to cut work of `size` units into: one per core, none smaller than `minimum`.
+    static func pieceCount(for size: Int, minimum: Int) -> Int {
+        max(1, min(processorCount, size / max(minimum, 1)))
+    }
+
+    /// `work(i)` for every `i` in `0..<count`, concurrently, results in index order.
+    static func map<Result>(_ count: Int, _ work: (Int) -> Result) -> [Result] {
+        guard count > 1 else { return (0..<count).map(work) }
+        var results = [Result?](repeating: nil, count: count)
+        results.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let output = buffer
+            withoutActuallyEscaping(work) { work in
+                nonisolated(unsafe) let work = work
+                DispatchQueue.concurrentPerform(iterations: count) { index in
+                    output[index] = work(index)
+                }
+            }
+        }
+        return results.compactMap { $0 }
+    }
+}
