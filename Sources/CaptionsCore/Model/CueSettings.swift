@@ -54,24 +54,26 @@ public struct CueSettings: Sendable, Hashable {
         case right
     }
 
-    /// Writing direction.
-    public var vertical: Vertical = .horizontal
+    // Stored widest first, so that the struct packs into 64 bytes.
+
+    /// Box size as a percentage (default 100).
+    public var size: Double = 100
     /// Line position.
     public var line: Line = .auto
+    /// Position as a percentage, or `nil` for auto.
+    public var position: Double?
+    /// The id of the region the cue is placed in.
+    public var region: String?
+    /// Writing direction.
+    public var vertical: Vertical = .horizontal
     /// Whether ``line`` counts lines (true) or is a percentage (false).
     public var snapToLines = true
     /// Alignment to the line position.
     public var lineAlign: LineAlign = .start
-    /// Position as a percentage, or `nil` for auto.
-    public var position: Double?
     /// Alignment to the position.
     public var positionAlign: PositionAlign = .auto
-    /// Box size as a percentage (default 100).
-    public var size: Double = 100
     /// Text alignment.
     public var align: Align = .center
-    /// The id of the region the cue is placed in.
-    public var region: String?
 
     /// The defaults: auto placement, centred, full width, no region.
     public init() {}

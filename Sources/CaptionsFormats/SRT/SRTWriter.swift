@@ -23,10 +23,9 @@ public struct SRTWriter: TimedTextWriter {
 
     /// Writes the document as SRT bytes.
     public func write(_ document: TimedTextDocument, emit: (UnsafeRawBufferPointer) -> Void) {
-        var out = ByteWriter()
-        var text = ByteWriter()
         let newline = lineEnding == .crlf ? "\r\n" : "\n"
-        for (index, cue) in document.cues.enumerated() {
+        ParallelSerialization.write(count: document.cues.count, state: { ByteWriter() }, emit: emit) { index, out, text in
+            let cue = document.cues[index]
             if index > 0 { out.write(newline) }
             out.write(String(index + 1) + newline)
             out.writeClock(cue.start, fractionSeparator: UInt8(ascii: ","))
@@ -39,9 +38,7 @@ public struct SRTWriter: TimedTextWriter {
             writeTrimmingLineEnds(text.bytes, newline: newline, to: &out)
             text.clear()
             out.write(newline)
-            out.flushIfFull(to: emit)
         }
-        out.flush(to: emit)
     }
 
     /// Writes cue text line by line: trailing spaces and tabs dropped, LF replaced by `newline`.

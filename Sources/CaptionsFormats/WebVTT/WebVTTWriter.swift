@@ -25,17 +25,14 @@ public struct WebVTTWriter: TimedTextWriter {
         for sheet in document.styleSheets { out.write("\nSTYLE\n" + sheet.text + "\n") }
         let colorRules = customColorRules(document.cues)
         if !colorRules.isEmpty { out.write("\nSTYLE\n" + colorRules.joined(separator: "\n") + "\n") }
-        var commentIndex = 0
-        let comments = document.comments.sorted { $0.beforeCue < $1.beforeCue }
-        for index in document.cues.indices {
-            while commentIndex < comments.count, comments[commentIndex].beforeCue <= index {
-                writeComment(comments[commentIndex], to: &out)
-                commentIndex += 1
-            }
+        let comments = Dictionary(grouping: document.comments) { min(max($0.beforeCue, 0), document.cues.count) }
+        for comment in comments[0] ?? [] { writeComment(comment, to: &out) }
+        out.flush(to: emit)
+        ParallelSerialization.write(count: document.cues.count, state: {}, emit: emit) { index, out, _ in
+            if index > 0 { for comment in comments[index] ?? [] { writeComment(comment, to: &out) } }
             writeCue(document.cues[index], to: &out)
-            out.flushIfFull(to: emit)
         }
-        for comment in comments[commentIndex...] { writeComment(comment, to: &out) }
+        if !document.cues.isEmpty { for comment in comments[document.cues.count] ?? [] { writeComment(comment, to: &out) } }
         out.flush(to: emit)
     }
 
