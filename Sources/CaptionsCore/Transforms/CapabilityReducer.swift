@@ -34,10 +34,23 @@ public struct CapabilityReducer: Sendable {
             reduced.title = ""
             reduced.headerLines = []
         }
-        for index in reduced.cues.indices {
-            let next = index + 1 < reduced.cues.count ? reduced.cues[index + 1].start : nil
-            reduceCue(&reduced.cues[index], number: index + 1, nextStart: next, tally: &tally)
+        let count = reduced.cues.count
+        let pieces = ParallelWork.pieceCount(for: count, minimum: 20_000)
+        let bounds = (0...pieces).map { count * $0 / pieces }
+        // The start after each piece, read before the pieces change their cues.
+        let nextStarts = bounds.dropFirst().map { $0 < count ? reduced.cues[$0].start : nil }
+        let tallies = reduced.cues.withUnsafeMutableBufferPointer { cues in
+            nonisolated(unsafe) let cues = cues
+            return ParallelWork.map(pieces) { piece in
+                var pieceTally = LossTally()
+                for index in bounds[piece]..<bounds[piece + 1] {
+                    let next = index + 1 < bounds[piece + 1] ? cues[index + 1].start : nextStarts[piece]
+                    reduceCue(&cues[index], number: index + 1, nextStart: next, tally: &pieceTally)
+                }
+                return pieceTally
+            }
         }
+        for pieceTally in tallies { tally.merge(pieceTally) }
         return tally.diagnostics(formatName: formatName)
     }
 
@@ -203,6 +216,14 @@ private struct LossTally {
     mutating func add(_ loss: Loss, count: Int = 1, at location: SourceLocation?) {
         let previous = counts[loss]
         counts[loss] = ((previous?.count ?? 0) + count, previous == nil ? location : previous?.first)
+    }
+
+    /// Adds the losses of a later piece of the document: counts add up, first places stay.
+    mutating func merge(_ other: LossTally) {
+        for (loss, entry) in other.counts {
+            let previous = counts[loss]
+            counts[loss] = ((previous?.count ?? 0) + entry.count, previous == nil ? entry.first : previous?.first)
+        }
     }
 
     func diagnostics(formatName: String) -> [Diagnostic] {

@@ -24,21 +24,28 @@ public struct SRTWriter: TimedTextWriter {
     /// Writes the document as SRT bytes.
     public func write(_ document: TimedTextDocument, emit: (UnsafeRawBufferPointer) -> Void) {
         let newline = lineEnding == .crlf ? "\r\n" : "\n"
-        ParallelSerialization.write(count: document.cues.count, state: { ByteWriter() }, emit: emit) { index, out, text in
-            let cue = document.cues[index]
-            if index > 0 { out.write(newline) }
-            out.write(String(index + 1) + newline)
-            out.writeClock(cue.start, fractionSeparator: UInt8(ascii: ","))
-            out.write(" --> ")
-            out.writeClock(cue.end ?? cue.start, fractionSeparator: UInt8(ascii: ","))
-            out.write(newline)
-            let position = NumpadPosition.nearest(to: cue.settings)
-            if position != .bottomCenter { out.write("{\\an\(position.rawValue)}") }
-            writeNodes(cue.content, to: &text)
-            writeTrimmingLineEnds(text.bytes, newline: newline, to: &out)
-            text.clear()
-            out.write(newline)
+        document.cues.withUnsafeBufferPointer { cues in
+            nonisolated(unsafe) let cues = cues
+            ParallelSerialization.write(count: cues.count, state: { ByteWriter() }, emit: emit) { index, out, text in
+                write(cues[index], number: index + 1, newline: newline, to: &out, scratch: &text)
+            }
         }
+    }
+
+    /// Writes one cue: its number, times, keypad position and text.
+    private func write(_ cue: Cue, number: Int, newline: String, to out: inout ByteWriter, scratch text: inout ByteWriter) {
+        if number > 1 { out.write(newline) }
+        out.write(String(number) + newline)
+        out.writeClock(cue.start, fractionSeparator: UInt8(ascii: ","))
+        out.write(" --> ")
+        out.writeClock(cue.end ?? cue.start, fractionSeparator: UInt8(ascii: ","))
+        out.write(newline)
+        let position = NumpadPosition.nearest(to: cue.settings)
+        if position != .bottomCenter { out.write("{\\an\(position.rawValue)}") }
+        writeNodes(cue.content, to: &text)
+        writeTrimmingLineEnds(text.bytes, newline: newline, to: &out)
+        text.clear()
+        out.write(newline)
     }
 
     /// Writes cue text line by line: trailing spaces and tabs dropped, LF replaced by `newline`.

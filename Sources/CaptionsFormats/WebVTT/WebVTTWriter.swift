@@ -28,9 +28,12 @@ public struct WebVTTWriter: TimedTextWriter {
         let comments = Dictionary(grouping: document.comments) { min(max($0.beforeCue, 0), document.cues.count) }
         for comment in comments[0] ?? [] { writeComment(comment, to: &out) }
         out.flush(to: emit)
-        ParallelSerialization.write(count: document.cues.count, state: {}, emit: emit) { index, out, _ in
-            if index > 0 { for comment in comments[index] ?? [] { writeComment(comment, to: &out) } }
-            writeCue(document.cues[index], to: &out)
+        document.cues.withUnsafeBufferPointer { cues in
+            nonisolated(unsafe) let cues = cues
+            ParallelSerialization.write(count: cues.count, state: {}, emit: emit) { index, out, _ in
+                if index > 0, !comments.isEmpty { for comment in comments[index] ?? [] { writeComment(comment, to: &out) } }
+                writeCue(cues[index], to: &out)
+            }
         }
         if !document.cues.isEmpty { for comment in comments[document.cues.count] ?? [] { writeComment(comment, to: &out) } }
         out.flush(to: emit)

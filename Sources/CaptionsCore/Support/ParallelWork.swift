@@ -11,17 +11,17 @@ import Darwin
 /// Used only where the pieces are independent by construction (SRT chunks that each start at a
 /// cue, ranges of cues to serialise); results come back in piece order, so output never depends
 /// on scheduling.
-enum ParallelWork {
+public enum ParallelWork {
     /// Online processors, at least 1.
-    static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    public static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     /// How many pieces to cut work of `size` units into: one per core, none smaller than `minimum`.
-    static func pieceCount(for size: Int, minimum: Int) -> Int {
+    public static func pieceCount(for size: Int, minimum: Int) -> Int {
         max(1, min(processorCount, size / max(minimum, 1)))
     }
 
     /// `work(i)` for every `i` in `0..<count`, concurrently, results in index order.
-    static func map<Result>(_ count: Int, _ work: (Int) -> Result) -> [Result] {
+    public static func map<Result>(_ count: Int, _ work: (Int) -> Result) -> [Result] {
         guard count > 1 else { return (0..<count).map(work) }
         var results = [Result?](repeating: nil, count: count)
         results.withUnsafeMutableBufferPointer { buffer in
