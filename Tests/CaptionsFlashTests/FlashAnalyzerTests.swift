@@ -112,6 +112,25 @@ import Testing
         #expect(warned.warnings.map(\.code) == ["flash.sustained"])
     }
 
+    @Test func variableFrameRatesAreCountedByPresentationTime() {
+        // Frames 20 to 45 ms apart; the picture flips every 100 ms (5 Hz) or every 250 ms (2 Hz).
+        func scanVariable(period: Double) -> FlashReport {
+            var analyzer = FlashAnalyzer(width: 64, height: 36, criteria: FlashCriteria())
+            var generator = SystemRandomNumberGenerator()
+            var time = 0.0
+            while time < 3 {
+                let white = Int(time / period) % 2 == 0
+                FrameBuilder(width: 64, height: 36).withFrame(at: time, rgb: { _, _ in white ? (255, 255, 255) : (0, 0, 0) }) {
+                    analyzer.analyze($0)
+                }
+                time += Double.random(in: 0.020...0.045, using: &generator)
+            }
+            return analyzer.finish()
+        }
+        #expect(scanVariable(period: 0.1).verdict == .fail)
+        #expect(scanVariable(period: 0.25).verdict == .pass)
+    }
+
     @Test func ituUsesTheWholeScreen() {
         let halfScreen: (Int) -> (Int, Int) -> (Int, Int, Int) = { frame in
             { x, _ in x < 60 && (frame / 3) % 2 == 0 ? (255, 255, 255) : (0, 0, 0) }
