@@ -113,17 +113,19 @@ import Testing
     }
 
     @Test func variableFrameRatesAreCountedByPresentationTime() {
-        // Frames 20 to 45 ms apart; the picture flips every 100 ms (5 Hz) or every 250 ms (2 Hz).
+        // Frames 21 to 44 ms apart; the picture flips every 100 ms (5 Hz) or every 250 ms (2 Hz).
+        let intervals = [0.021, 0.044, 0.033, 0.027, 0.039, 0.024]
         func scanVariable(period: Double) -> FlashReport {
             var analyzer = FlashAnalyzer(width: 64, height: 36, criteria: FlashCriteria())
-            var generator = SystemRandomNumberGenerator()
+            var frame = 0
             var time = 0.0
             while time < 3 {
                 let white = Int(time / period) % 2 == 0
                 FrameBuilder(width: 64, height: 36).withFrame(at: time, rgb: { _, _ in white ? (255, 255, 255) : (0, 0, 0) }) {
                     analyzer.analyze($0)
                 }
-                time += Double.random(in: 0.020...0.045, using: &generator)
+                time += intervals[frame % intervals.count]
+                frame += 1
             }
             return analyzer.finish()
         }
