@@ -108,7 +108,8 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Orders times by their exact value.
     public static func < (lhs: MediaTime, rhs: MediaTime) -> Bool {
-        Int128(lhs.value) * Int128(rhs.timescale) < Int128(rhs.value) * Int128(lhs.timescale)
+        if lhs.timescale == rhs.timescale { return lhs.value < rhs.value }
+        return Int128(lhs.value) * Int128(rhs.timescale) < Int128(rhs.value) * Int128(lhs.timescale)
     }
 
     /// The exact fraction, for example `"3/2 s"`.
