@@ -23,10 +23,12 @@ let package = Package(
             name: "CCaptionsFFmpeg",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]
         ),
+        // libxml2 for TTML, hardened in XMLTree.swift (no network, no DTD, no entity expansion).
+        .systemLibrary(name: "CCaptionsXML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "CaptionsCore"),
         .target(name: "CaptionsMedia", dependencies: ["CaptionsCore", "CCaptionsFFmpeg"]),
         .target(name: "CaptionsFlash", dependencies: ["CaptionsCore"]),
-        .target(name: "CaptionsFormats", dependencies: ["CaptionsCore"]),
+        .target(name: "CaptionsFormats", dependencies: ["CaptionsCore", "CCaptionsXML"]),
         .target(
             name: "CaptionsCommands",
             dependencies: [

@@ -139,9 +139,9 @@ public struct ConvertCommand: ParsableCommand {
         }
         let outputFormat: CaptionFormat
         if let to {
-            guard let format = CaptionFormat(name: to) else { throw ValidationError("unknown output format '\(to)'") }
+            guard let format = CaptionFormat(name: to), format.isWritable else { throw ValidationError("unknown output format '\(to)'") }
             outputFormat = format
-        } else if output != "-", let format = CaptionFormat(fileExtensionOf: output) {
+        } else if output != "-", let format = CaptionFormat(fileExtensionOf: output), format.isWritable {
             outputFormat = format
         } else {
             throw ValidationError("cannot tell the output format: give --to vtt|srt|json or an output file name with that extension")

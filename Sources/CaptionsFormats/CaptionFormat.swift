@@ -6,6 +6,8 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
     case webvtt
     /// SubRip.
     case srt
+    /// TTML (IMSC1, DFXP, SMPTE-TT, EBU-TT-D); read only for now.
+    case ttml
     /// The JSON dump of the model (write only).
     case json
 
@@ -24,6 +26,7 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
         switch path[path.index(after: dot)...].lowercased() {
         case "vtt", "webvtt": self = .webvtt
         case "srt": self = .srt
+        case "ttml", "dfxp", "xml": self = .ttml
         case "json": self = .json
         default: return nil
         }
@@ -34,6 +37,7 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
         switch name.lowercased() {
         case "vtt", "webvtt": self = .webvtt
         case "srt", "subrip": self = .srt
+        case "ttml", "dfxp", "imsc", "imsc1": self = .ttml
         case "json": self = .json
         default: return nil
         }
@@ -43,7 +47,8 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
     /// anything else is read as SRT.
     public static func sniff(_ bytes: [UInt8]) -> CaptionFormat {
         let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
-        return body.starts(with: Array("WEBVTT".utf8)) ? .webvtt : .srt
+        if body.starts(with: Array("WEBVTT".utf8)) { return .webvtt }
+        return body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "<") ? .ttml : .srt
     }
 
     /// The reader, or `nil` for a write-only format.
@@ -51,16 +56,20 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
         switch self {
         case .webvtt: WebVTTReader()
         case .srt: SRTReader()
+        case .ttml: TTMLReader()
         case .json: nil
         }
     }
+
+    /// Whether ``writer(options:)`` writes this format (TTML is read only for now).
+    public var isWritable: Bool { self != .ttml }
 
     /// The writer, configured with `options`.
     public func writer(options: WriterOptions = WriterOptions()) -> any TimedTextWriter {
         switch self {
         case .webvtt: WebVTTWriter()
         case .srt: SRTWriter(lineEnding: options.crlf ? .crlf : .lf)
-        case .json: JSONDumpWriter()
+        case .json, .ttml: JSONDumpWriter()
         }
     }
 
@@ -69,6 +78,7 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
         switch self {
         case .webvtt: "WebVTT"
         case .srt: "SRT"
+        case .ttml: "TTML"
         case .json: "JSON"
         }
     }
@@ -78,6 +88,7 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
         switch self {
         case .webvtt: "vtt"
         case .srt: "srt"
+        case .ttml: "ttml"
         case .json: "json"
         }
     }
