@@ -119,34 +119,54 @@ private struct TTMLResolver {
         var end: MediaTime? = time("end", of: element).map { reference + $0 }
         if let duration = time("dur", of: element) { end = min(end ?? begin + duration, begin + duration) }
         let isSeq = element.attribute("timeContainer") == "seq"
-        // Without an explicit end: a seq lasts until its last child ends, anything else as long as its parent.
-        let provisionalEnd = end ?? parent.end
-        let clippedBegin = max(begin, parent.begin)
-        var clippedEnd = [provisionalEnd, parent.end].compactMap { $0 }.min()
-        if let end = clippedEnd, end < clippedBegin { clippedEnd = clippedBegin }
-        let node = TimedElement(element: element, parent: parent, begin: clippedBegin, end: clippedEnd)
-        var previousEnd: MediaTime? = begin
-        for child in element.elements where child.name != "set" || true {
-            let childReference: MediaTime
-            if isSeq {
-                guard let previous = previousEnd else { break }
-                childReference = previous
-            } else {
-                childReference = begin
-            }
-            let timedChild = timed(child, parent: node, reference: childReference)
-            node.children.append(timedChild)
-            if isSeq {
-                let explicit = child.attribute("end") != nil || child.attribute("dur") != nil
-                previousEnd = explicit ? timedChild.end : (child.elements.isEmpty ? timedChild.begin : nil)
-            }
-        }
+        let contentChildren = element.elements.filter(Self.isTimedContent)
         if isSeq, end == nil {
-            let lastEnd = previousEnd
-            let sequenceEnd = [lastEnd, parent.end].compactMap { $0 }.min()
-            return TimedElement(element: element, parent: parent, begin: clippedBegin, end: sequenceEnd).adopting(node.children)
+            // A seq without an end lasts until its last child ends.
+            end = Self.sequenceEnd(of: contentChildren, from: begin, resolver: &self)
+        }
+        let clippedBegin = max(begin, parent.begin)
+        var clippedEnd = [end ?? parent.end, parent.end].compactMap { $0 }.min()
+        if let last = clippedEnd, last < clippedBegin { clippedEnd = clippedBegin }
+        let node = TimedElement(element: element, parent: parent, begin: clippedBegin, end: clippedEnd)
+        var childReference: MediaTime? = begin
+        for child in contentChildren {
+            guard let reference = childReference else { break }
+            let timedChild = timed(child, parent: node, reference: reference)
+            node.children.append(timedChild)
+            if isSeq, child.name != "set" { childReference = Self.end(of: child, timed: timedChild, resolver: &self) }
         }
         return node
+    }
+
+    /// TTML elements that take part in timing and presentation; metadata and foreign elements do not.
+    private static func isTimedContent(_ element: XMLElement) -> Bool {
+        element.namespace == TTMLNamespace.ttml && ["div", "p", "span", "br", "set"].contains(element.name)
+    }
+
+    /// Where the next child of a seq begins: this child's end (an element without an end of its
+    /// own and with no children has the implicit duration 0; one with children lasts indefinitely).
+    private static func end(of child: XMLElement, timed: TimedElement, resolver: inout TTMLResolver) -> MediaTime? {
+        let explicit = child.attribute("end") != nil || child.attribute("dur") != nil
+        if explicit || child.attribute("timeContainer") == "seq" { return timed.end }
+        return child.elements.isEmpty ? timed.begin : nil
+    }
+
+    /// The end of a seq container's last child, or nil (indefinite) when one never ends.
+    private static func sequenceEnd(of children: [XMLElement], from begin: MediaTime, resolver: inout TTMLResolver) -> MediaTime? {
+        var time: MediaTime? = begin
+        for child in children where child.name != "set" {
+            guard let start = time else { return nil }
+            let childBegin = start + (resolver.time("begin", of: child) ?? .zero)
+            var childEnd = resolver.time("end", of: child).map { start + $0 }
+            if let duration = resolver.time("dur", of: child) { childEnd = min(childEnd ?? childBegin + duration, childBegin + duration) }
+            if childEnd == nil, child.attribute("timeContainer") == "seq" {
+                childEnd = sequenceEnd(of: child.elements.filter(isTimedContent), from: childBegin, resolver: &resolver)
+            } else if childEnd == nil, child.elements.isEmpty {
+                childEnd = childBegin
+            }
+            time = childEnd
+        }
+        return time
     }
 
     private func paragraphs(in node: TimedElement) -> [TimedElement] {
@@ -169,7 +189,7 @@ private struct TTMLResolver {
             }
             ancestor = current.parent
         }
-        if let region = region(of: paragraph).flatMap({ regions[$0] }) {
+        for region in regions.values {
             times.insert(region.begin)
             if let end = region.end { times.insert(end) }
             collectTimes(region, into: &times)
@@ -181,7 +201,8 @@ private struct TTMLResolver {
                 flush(&previous)
                 continue
             }
-            let content = Self.trimmed(inline(paragraph, at: start, preserve: space(of: paragraph) == "preserve"))
+            let content = Self.trimmed(inline(
+                paragraph, at: start, preserve: space(of: paragraph) == "preserve", region: region(of: paragraph)))
             guard content.contains(where: Self.hasVisibleText) else {
                 flush(&previous)
                 continue
@@ -213,19 +234,22 @@ private struct TTMLResolver {
         }
     }
 
-    /// Whether the element and every ancestor are active and displayed at `time`, in a region that is.
+    /// Whether the element and every ancestor are active and displayed at `time`.
     private func isShown(_ node: TimedElement, at time: MediaTime) -> Bool {
         var current: TimedElement? = node
         while let element = current, element.parent != nil {
             guard element.isActive(at: time), display(of: element, at: time) != "none" else { return false }
             current = element.parent
         }
-        if hasRegions {
-            guard let id = region(of: node), let region = regions[id], region.isActive(at: time),
-                display(of: region, at: time) != "none"
-            else { return false }
-        }
         return true
+    }
+
+    /// Whether text in region `id` is presented at `time`: with regions defined, only inside an
+    /// active, displayed region; without, always (the default region).
+    private func isPresented(inRegion id: String?, at time: MediaTime) -> Bool {
+        guard hasRegions else { return true }
+        guard let id, let region = regions[id] else { return false }
+        return region.isActive(at: time) && display(of: region, at: time) != "none"
     }
 
     /// `tts:display` at `time`: an active `set` wins, then the inline attribute, then referenced styles.
@@ -276,23 +300,26 @@ private struct TTMLResolver {
         return nil
     }
 
-    /// The paragraph's content active at `time`, as inline nodes.
-    private func inline(_ node: TimedElement, at time: MediaTime, preserve: Bool) -> [InlineNode] {
+    /// The content active at `time`, as inline nodes. Text directly inside a `seq` container is an
+    /// anonymous span of duration 0 and never shows; text outside every region does not either.
+    private func inline(_ node: TimedElement, at time: MediaTime, preserve: Bool, region: String?) -> [InlineNode] {
         var nodes: [InlineNode] = []
+        let showsText = node.element.attribute("timeContainer") != "seq" && isPresented(inRegion: region, at: time)
         var timedChildren = node.children.makeIterator()
         for child in node.element.children {
             switch child {
             case .text(let text):
                 let value = preserve ? text : Self.collapse(text)
-                if !value.isEmpty { nodes.append(.text(value)) }
+                if showsText, !value.isEmpty { nodes.append(.text(value)) }
             case .element(let element):
-                guard let timedChild = timedChildren.next() else { continue }
+                guard Self.isTimedContent(element), let timedChild = timedChildren.next() else { continue }
                 guard timedChild.isActive(at: time), display(of: timedChild, at: time) != "none" else { continue }
                 switch element.name {
-                case "br": nodes.append(.text("\n"))
+                case "br": if showsText { nodes.append(.text("\n")) }
                 case "span":
                     let childPreserve = element.attribute("space", namespace: TTMLNamespace.xml).map { $0 == "preserve" } ?? preserve
-                    let children = inline(timedChild, at: time, preserve: childPreserve)
+                    let children = inline(
+                        timedChild, at: time, preserve: childPreserve, region: element.attribute("region") ?? region)
                     nodes.append(contentsOf: styled(children, element))
                 default:
                     break
@@ -354,12 +381,5 @@ private struct TTMLResolver {
             case .element(let inner): text(of: inner)
             }
         }.joined()
-    }
-}
-
-extension TimedElement {
-    fileprivate func adopting(_ children: [TimedElement]) -> TimedElement {
-        self.children = children
-        return self
     }
 }
