@@ -53,6 +53,9 @@ public struct ConvertCommand: ParsableCommand {
     @Flag(help: "End SRT lines with CRLF.")
     var crlf = false
 
+    @Option(help: "TTML profile to write: imsc1 (default), dfxp, ebu-tt-d.")
+    var ttmlProfile: TTMLWriter.Profile = .imsc1
+
     @Flag(help: "Treat warnings as errors: fail instead of writing a lossy or repaired result.")
     var strict = false
 
@@ -139,9 +142,9 @@ public struct ConvertCommand: ParsableCommand {
         }
         let outputFormat: CaptionFormat
         if let to {
-            guard let format = CaptionFormat(name: to), format.isWritable else { throw ValidationError("unknown output format '\(to)'") }
+            guard let format = CaptionFormat(name: to) else { throw ValidationError("unknown output format '\(to)'") }
             outputFormat = format
-        } else if output != "-", let format = CaptionFormat(fileExtensionOf: output), format.isWritable {
+        } else if output != "-", let format = CaptionFormat(fileExtensionOf: output) {
             outputFormat = format
         } else {
             throw ValidationError("cannot tell the output format: give --to vtt|srt|json or an output file name with that extension")
@@ -164,6 +167,7 @@ public struct ConvertCommand: ParsableCommand {
             plan.retime = FrameRateRetime(from: source, to: target)
         }
         plan.writerOptions.crlf = crlf
+        plan.writerOptions.ttmlProfile = ttmlProfile
         return plan
     }
 
@@ -191,3 +195,4 @@ public struct ConvertCommand: ParsableCommand {
         return document
     }
 }
+extension TTMLWriter.Profile: ExpressibleByArgument {}

@@ -6,7 +6,7 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
     case webvtt
     /// SubRip.
     case srt
-    /// TTML (IMSC1, DFXP, SMPTE-TT, EBU-TT-D); read only for now.
+    /// TTML (IMSC1, DFXP, SMPTE-TT, EBU-TT-D).
     case ttml
     /// The JSON dump of the model (write only).
     case json
@@ -15,6 +15,8 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
     public struct WriterOptions: Sendable {
         /// End lines with CRLF instead of LF (SRT only).
         public var crlf = false
+        /// The TTML profile to write.
+        public var ttmlProfile = TTMLWriter.Profile.imsc1
 
         /// The defaults.
         public init() {}
@@ -61,15 +63,13 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
         }
     }
 
-    /// Whether ``writer(options:)`` writes this format (TTML is read only for now).
-    public var isWritable: Bool { self != .ttml }
-
     /// The writer, configured with `options`.
     public func writer(options: WriterOptions = WriterOptions()) -> any TimedTextWriter {
         switch self {
         case .webvtt: WebVTTWriter()
         case .srt: SRTWriter(lineEnding: options.crlf ? .crlf : .lf)
-        case .json, .ttml: JSONDumpWriter()
+        case .ttml: TTMLWriter(profile: options.ttmlProfile)
+        case .json: JSONDumpWriter()
         }
     }
 

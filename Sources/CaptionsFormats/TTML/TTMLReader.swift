@@ -215,7 +215,8 @@ private struct TTMLResolver {
                 let endTime: MediaTime? = paragraph.end == nil && stop == paragraphEnd ? nil : stop
                 previous = Cue(
                     id: paragraph.element.attribute("id", namespace: TTMLNamespace.xml) ?? "", start: start, end: endTime,
-                    speaker: speaker(of: paragraph), content: content, location: paragraph.element.location)
+                    settings: placement(of: paragraph), speaker: speaker(of: paragraph), content: content,
+                    location: paragraph.element.location)
             }
         }
         flush(&previous)
@@ -268,6 +269,60 @@ private struct TTMLResolver {
             if let style = styles[String(id)], let value = styleValue(name, of: style, depth: depth + 1) { return value }
         }
         return nil
+    }
+
+    /// WebVTT cue settings for the paragraph's region (origin, extent, displayAlign) and text
+    /// alignment; the default settings for a region at the bottom across the width.
+    private func placement(of paragraph: TimedElement) -> CueSettings {
+        var settings = CueSettings()
+        var current: TimedElement? = paragraph
+        var textAlign: String?
+        while let node = current, textAlign == nil {
+            textAlign = styleValue("textAlign", of: node.element)
+            current = node.parent
+        }
+        let region = self.region(of: paragraph).flatMap { regions[$0] }?.element
+        if textAlign == nil, let region { textAlign = styleValue("textAlign", of: region) }
+        switch textAlign {
+        case "left": settings.align = .left
+        case "right": settings.align = .right
+        case "start": settings.align = .start
+        case "end": settings.align = .end
+        default: break
+        }
+        guard let region, let origin = Self.pair(styleValue("origin", of: region)),
+            let extent = Self.pair(styleValue("extent", of: region))
+        else { return settings }
+        let bottom = origin.1 + extent.1
+        switch styleValue("displayAlign", of: region) {
+        case "before":
+            settings.line = .value(origin.1)
+            settings.snapToLines = false
+        case "center":
+            settings.line = .value(origin.1 + extent.1 / 2)
+            settings.snapToLines = false
+            settings.lineAlign = .center
+        default:
+            if bottom < 88 {
+                settings.line = .value(bottom)
+                settings.snapToLines = false
+                settings.lineAlign = .end
+            }
+        }
+        if extent.0 < 78 || origin.0 > 12 {
+            settings.size = min(max(extent.0, 0), 100)
+            settings.position = min(max(origin.0 + extent.0 / 2, 0), 100)
+            settings.positionAlign = .center
+        }
+        return settings
+    }
+
+    /// Two percentages such as `"10% 80%"`.
+    private static func pair(_ text: String?) -> (Double, Double)? {
+        guard let parts = text?.split(separator: " "), parts.count == 2, parts.allSatisfy({ $0.hasSuffix("%") }),
+            let x = Double(parts[0].dropLast()), let y = Double(parts[1].dropLast())
+        else { return nil }
+        return (x, y)
     }
 
     private func region(of node: TimedElement) -> String? {

@@ -1,7 +1,8 @@
 import CaptionsCore
 
 /// Writes WebVTT: header, regions, style sheets, comments in place, cues with every non-default
-/// setting, and cue text with voices, classes, ruby, languages and karaoke timestamps.
+/// setting, and cue text with voices, classes, ruby, languages and karaoke timestamps. A cue whose
+/// speaker is known (from TTML `ttm:agent`, say) but has no voice span is written inside `<v Name>`.
 ///
 /// Output is canonical: blocks separated by one blank line, LF line ends, times as
 /// `HH:MM:SS.mmm` rounded to the nearest millisecond (ties away from zero), every span closed.
@@ -74,7 +75,11 @@ public struct WebVTTWriter: TimedTextWriter {
         out.writeClock(cue.end ?? cue.start, fractionSeparator: UInt8(ascii: "."))
         if !cue.settings.isDefault { out.write(settingsText(cue.settings)) }
         out.write(WebVTTSyntax.lineFeed)
-        WebVTTCueTextSerializer.append(cue.content, to: &out)
+        if let speaker = cue.speaker, !speaker.isEmpty, Cue.firstVoice(in: cue.content) == nil {
+            WebVTTCueTextSerializer.append([.span(Span(.voice, annotation: speaker, children: cue.content))], to: &out)
+        } else {
+            WebVTTCueTextSerializer.append(cue.content, to: &out)
+        }
         out.write(WebVTTSyntax.lineFeed)
     }
 

@@ -1,0 +1,231 @@
+import CaptionsCore
+
+/// Writes TTML: IMSC1 text profile by default, or DFXP or EBU-TT-D.
+///
+/// Styles are referential (`<style>` elements in the head, referenced by `style=`), which all three
+/// profiles accept; positions become regions (one per distinct cue placement, plus the document's
+/// WebVTT regions); speakers become `ttm:agent` with a `ttm:name`. Times are clock times to the
+/// millisecond when every time is a whole millisecond, else ticks at an exact `ttp:tickRate`, so
+/// nothing is rounded. Cue identifiers that are XML names are kept as `xml:id`.
+public struct TTMLWriter: TimedTextWriter {
+    /// The TTML profile written.
+    public enum Profile: String, Sendable, CaseIterable {
+        /// W3C IMSC1 text profile (the default).
+        case imsc1
+        /// W3C TTML1 DFXP presentation profile.
+        case dfxp
+        /// EBU-TT-D (EBU Tech 3380).
+        case ebuTTD = "ebu-tt-d"
+    }
+
+    /// What TTML carries here.
+    public let capabilities: FormatCapabilities = [
+        .regions, .placement, .voices, .basicStyles, .colors, .languages, .blankLinesInText, .openEnds,
+    ]
+    /// The profile.
+    public var profile: Profile
+
+    /// A writer for a profile.
+    public init(profile: Profile = .imsc1) { self.profile = profile }
+
+    /// Writes the document as TTML.
+    public func write(_ document: TimedTextDocument, emit: (UnsafeRawBufferPointer) -> Void) {
+        var context = TTMLWriterContext(document: document, profile: profile)
+        var output = context.render()
+        output.withUTF8 { emit(UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// One run of the TTML writer: collects styles, regions and agents, then renders.
+private struct TTMLWriterContext {
+    let document: TimedTextDocument
+    let profile: TTMLWriter.Profile
+    private var styleIDs: [String: String] = [:]
+    private var styleOrder: [String] = []
+    private var regionIDs: [String: String] = [:]
+    private var regionOrder: [(id: String, attributes: String)] = []
+    private var agentIDs: [String: String] = [:]
+    private var agentOrder: [(id: String, name: String)] = []
+    private let tickRate: Int64?
+
+    init(document: TimedTextDocument, profile: TTMLWriter.Profile) {
+        self.document = document
+        self.profile = profile
+        var scale: Int64 = 1000
+        var exact = true
+        for time in document.cues.flatMap({ [$0.start] + ($0.end.map { [$0] } ?? []) }) where 1000 % time.timescale != 0 {
+            exact = false
+            let divisor = Self.gcd(scale, time.timescale)
+            let (product, overflow) = (scale / divisor).multipliedReportingOverflow(by: time.timescale)
+            if !overflow, product <= 1_000_000_000 { scale = product }
+        }
+        tickRate = exact ? nil : scale
+    }
+
+    private static func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
+
+    mutating func render() -> String {
+        var body = ""
+        for cue in document.cues { body += paragraph(cue) }
+        var head = ""
+        if !agentOrder.isEmpty {
+            head += "    <metadata>\n"
+            for agent in agentOrder {
+                head += "      <ttm:agent xml:id=\"\(agent.id)\" type=\"person\"><ttm:name type=\"full\">\(escape(agent.name))</ttm:name></ttm:agent>\n"
+            }
+            head += "    </metadata>\n"
+        }
+        if !styleOrder.isEmpty {
+            head += "    <styling>\n"
+            for attributes in styleOrder { head += "      <style xml:id=\"\(styleIDs[attributes] ?? "")\"\(attributes)/>\n" }
+            head += "    </styling>\n"
+        }
+        head += "    <layout>\n"
+        head += "      <region xml:id=\"bottom\" tts:origin=\"10% 10%\" tts:extent=\"80% 80%\" tts:displayAlign=\"after\" tts:textAlign=\"center\"/>\n"
+        for region in regionOrder { head += "      <region xml:id=\"\(region.id)\"\(region.attributes)/>\n" }
+        head += "    </layout>\n"
+        var root = "<tt xmlns=\"\(TTMLNamespace.ttml)\" xmlns:ttp=\"\(TTMLNamespace.parameter)\" xmlns:tts=\"\(TTMLNamespace.styling)\""
+        root += " xmlns:ttm=\"\(TTMLNamespace.metadata)\""
+        switch profile {
+        case .imsc1: root += " ttp:profile=\"http://www.w3.org/ns/ttml/profile/imsc1/text\""
+        case .dfxp: root += " ttp:profile=\"http://www.w3.org/ns/ttml/profile/dfxp-presentation\""
+        case .ebuTTD: root += " xmlns:ebuttm=\"urn:ebu:tt:metadata\" ttp:cellResolution=\"50 30\""
+        }
+        root += " ttp:timeBase=\"media\""
+        if let tickRate { root += " ttp:tickRate=\"\(tickRate)\"" }
+        root += " xml:lang=\"\(escape(document.language ?? ""))\">\n"
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + root + "  <head>\n" + head + "  </head>\n"
+            + "  <body region=\"bottom\">\n    <div>\n" + body + "    </div>\n  </body>\n</tt>\n"
+    }
+
+    private mutating func paragraph(_ cue: Cue) -> String {
+        var attributes = ""
+        if !cue.id.isEmpty, Self.isName(cue.id) { attributes += " xml:id=\"\(cue.id)\"" }
+        attributes += " begin=\"\(time(cue.start))\""
+        if let end = cue.end { attributes += " end=\"\(time(end))\"" }
+        if let region = region(for: cue.settings) { attributes += " region=\"\(region)\"" }
+        if let speaker = cue.speaker ?? Cue.firstVoice(in: cue.content), !speaker.isEmpty {
+            attributes += " ttm:agent=\"\(agent(speaker))\""
+        }
+        return "      <p\(attributes)>\(inline(cue.content))</p>\n"
+    }
+
+    private mutating func inline(_ nodes: [InlineNode]) -> String {
+        var text = ""
+        for node in nodes {
+            switch node {
+            case .text(let value):
+                text += value.split(separator: "\n", omittingEmptySubsequences: false).map { escape(String($0)) }
+                    .joined(separator: "<br/>")
+            case .timestamp:
+                break
+            case .span(let span):
+                let children = inline(span.children)
+                var style = ""
+                switch span.kind {
+                case .italic: style = " tts:fontStyle=\"italic\""
+                case .bold: style = " tts:fontWeight=\"bold\""
+                case .underline: style = " tts:textDecoration=\"underline\""
+                default: break
+                }
+                if let color = span.style?.color { style += " tts:color=\"\(color)\"" }
+                if let background = span.style?.backgroundColor { style += " tts:backgroundColor=\"\(background)\"" }
+                var spanAttributes = style.isEmpty ? "" : " style=\"\(styleID(style))\""
+                if span.kind == .language, let language = span.annotation { spanAttributes += " xml:lang=\"\(escape(language))\"" }
+                text += spanAttributes.isEmpty ? children : "<span\(spanAttributes)>\(children)</span>"
+            }
+        }
+        return text
+    }
+
+    private mutating func styleID(_ attributes: String) -> String {
+        if let id = styleIDs[attributes] { return id }
+        let id = "s\(styleOrder.count + 1)"
+        styleIDs[attributes] = id
+        styleOrder.append(attributes)
+        return id
+    }
+
+    private mutating func agent(_ name: String) -> String {
+        if let id = agentIDs[name] { return id }
+        let id = "agent\(agentOrder.count + 1)"
+        agentIDs[name] = id
+        agentOrder.append((id, name))
+        return id
+    }
+
+    /// A region for a cue's placement: nil for the default (bottom centre).
+    private mutating func region(for settings: CueSettings) -> String? {
+        var placement = settings
+        placement.region = nil
+        let webVTTRegion = settings.region.flatMap { document.region(id: $0) }
+        guard !placement.isDefault || webVTTRegion != nil else { return nil }
+        let attributes = Self.regionAttributes(placement, in: webVTTRegion)
+        if let id = regionIDs[attributes] { return id }
+        let id = "r\(regionOrder.count + 1)"
+        regionIDs[attributes] = id
+        regionOrder.append((id, attributes))
+        return id
+    }
+
+    /// TTML origin, extent and alignment for WebVTT cue settings (and the WebVTT region they name).
+    static func regionAttributes(_ settings: CueSettings, in region: Region?) -> String {
+        var width = settings.size
+        var left: Double
+        switch settings.positionAlign {
+        case .lineLeft: left = settings.position ?? 0
+        case .lineRight: left = (settings.position ?? 100) - width
+        case .center, .auto: left = (settings.position ?? 50) - width / 2
+        }
+        var top = 10.0
+        var height = 80.0
+        var displayAlign = "after"
+        if case .value(let line) = settings.line {
+            if settings.snapToLines {
+                displayAlign = line >= 0 ? "before" : "after"
+                (top, height) = line >= 0 ? (min(line * 5.33, 90), 100 - min(line * 5.33, 90)) : (0, max(0, 100 + (line + 1) * 5.33))
+            } else {
+                switch settings.lineAlign {
+                case .start: (top, height, displayAlign) = (line, 100 - line, "before")
+                case .center: (top, height, displayAlign) = (0, min(100, line * 2), "center")
+                case .end: (top, height, displayAlign) = (0, line, "after")
+                }
+            }
+        }
+        if let region {
+            width = region.width
+            left = region.viewportAnchorX - region.regionAnchorX * region.width / 100
+            height = min(100, region.lines * 5.33)
+            top = region.viewportAnchorY - region.regionAnchorY * height / 100
+        }
+        func percent(_ value: Double) -> String { NumberFormatting.shortest((min(max(value, 0), 100) * 100).rounded() / 100) + "%" }
+        var attributes = " tts:origin=\"\(percent(left)) \(percent(top))\" tts:extent=\"\(percent(width)) \(percent(height))\""
+        attributes += " tts:displayAlign=\"\(displayAlign)\""
+        let align: String
+        switch settings.align {
+        case .start: align = "start"
+        case .end: align = "end"
+        case .left: align = "left"
+        case .right: align = "right"
+        case .center: align = "center"
+        }
+        attributes += " tts:textAlign=\"\(align)\""
+        if settings.vertical != .horizontal { attributes += " tts:writingMode=\"\(settings.vertical == .rightToLeft ? "tbrl" : "tblr")\"" }
+        return attributes
+    }
+
+    private func time(_ time: MediaTime) -> String {
+        if let tickRate { return "\(time.rounded(toTimescale: tickRate))t" }
+        return ClockTime(roundingToMilliseconds: time).formatted(fractionSeparator: ".")
+    }
+
+    private func escape(_ text: String) -> String {
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
+    }
+
+    /// Whether an id can be an `xml:id` (an NCName: starts with a letter or `_`).
+    private static func isName(_ id: String) -> Bool {
+        guard let first = id.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
+        return id.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || "0123456789._-".unicodeScalars.contains($0) }
+    }
+}
