@@ -201,8 +201,9 @@ private struct TTMLResolver {
                 flush(&previous)
                 continue
             }
-            let content = Self.trimmed(inline(
-                paragraph, at: start, preserve: space(of: paragraph) == "preserve", region: region(of: paragraph)))
+            let preserve = space(of: paragraph) == "preserve"
+            let styled = inheritedStyle(of: paragraph, inline(paragraph, at: start, preserve: preserve, region: region(of: paragraph)))
+            let content = preserve ? styled : Self.trimmed(styled)
             guard content.contains(where: Self.hasVisibleText) else {
                 flush(&previous)
                 continue
@@ -384,15 +385,33 @@ private struct TTMLResolver {
         return nodes
     }
 
-    /// Wraps `children` in spans for the element's italic, bold, underline and colour.
+    /// Wraps `children` in spans for the element's own italic, bold, underline and colour.
     private func styled(_ children: [InlineNode], _ element: XMLElement) -> [InlineNode] {
+        wrapped(children) { styleValue($0, of: element) }
+    }
+
+    /// Wraps a paragraph's content in the inherited styles: the nearest of the paragraph, its
+    /// ancestors and its region that sets each property.
+    private func inheritedStyle(of paragraph: TimedElement, _ content: [InlineNode]) -> [InlineNode] {
+        let region = self.region(of: paragraph).flatMap { regions[$0] }?.element
+        return wrapped(content) { property in
+            var current: TimedElement? = paragraph
+            while let node = current {
+                if let value = styleValue(property, of: node.element) { return value }
+                current = node.parent
+            }
+            return region.flatMap { styleValue(property, of: $0) }
+        }
+    }
+
+    private func wrapped(_ children: [InlineNode], value: (String) -> String?) -> [InlineNode] {
         var nodes = children
-        if let color = styleValue("color", of: element).flatMap(RGBAColor.init(parsing:)) {
+        if let color = value("color").flatMap(RGBAColor.init(parsing:)), color != RGBAColor(red: 255, green: 255, blue: 255) {
             nodes = [.span(Span(.class, style: TextStyle(color: color), children: nodes))]
         }
-        if styleValue("textDecoration", of: element)?.contains("underline") == true { nodes = [.span(Span(.underline, children: nodes))] }
-        if styleValue("fontWeight", of: element) == "bold" { nodes = [.span(Span(.bold, children: nodes))] }
-        if styleValue("fontStyle", of: element) == "italic" { nodes = [.span(Span(.italic, children: nodes))] }
+        if value("textDecoration")?.contains("underline") == true { nodes = [.span(Span(.underline, children: nodes))] }
+        if value("fontWeight") == "bold" { nodes = [.span(Span(.bold, children: nodes))] }
+        if value("fontStyle") == "italic" { nodes = [.span(Span(.italic, children: nodes))] }
         return nodes
     }
 
@@ -412,13 +431,55 @@ private struct TTMLResolver {
         return result
     }
 
-    /// Removes the spaces that collapsing leaves at the start and end of each line.
+    /// Removes the spaces that collapsing leaves at the start and end of each line and between
+    /// adjacent nodes, through spans.
     private static func trimmed(_ nodes: [InlineNode]) -> [InlineNode] {
-        nodes.map { node in
-            guard case .text(let text) = node else { return node }
-            return .text(text.split(separator: "\n", omittingEmptySubsequences: false)
-                .map { $0 == " " ? "" : String($0) }.joined(separator: "\n"))
+        var atLineStart = true
+        var result = trimLeading(nodes, atLineStart: &atLineStart)
+        var atLineEnd = true
+        result = trimTrailing(result, atLineEnd: &atLineEnd)
+        return result
+    }
+
+    private static func trimLeading(_ nodes: [InlineNode], atLineStart: inout Bool) -> [InlineNode] {
+        nodes.compactMap { node in
+            switch node {
+            case .text(let text):
+                var output = ""
+                for character in text {
+                    if character == " ", atLineStart { continue }
+                    output.append(character)
+                    // After a space, a following space (in this node or the next) is dropped too.
+                    atLineStart = character == "\n" || character == " "
+                }
+                return output.isEmpty ? nil : .text(output)
+            case .timestamp:
+                return node
+            case .span(var span):
+                span.children = trimLeading(span.children, atLineStart: &atLineStart)
+                return .span(span)
+            }
         }
+    }
+
+    private static func trimTrailing(_ nodes: [InlineNode], atLineEnd: inout Bool) -> [InlineNode] {
+        nodes.reversed().compactMap { node -> InlineNode? in
+            switch node {
+            case .text(let text):
+                var output = ""
+                for character in text.reversed() {
+                    if character == " ", atLineEnd { continue }
+                    output.append(character)
+                    atLineEnd = character == "\n"
+                }
+                return output.isEmpty ? nil : .text(String(output.reversed()))
+            case .timestamp:
+                return node
+            case .span(var span):
+                span.children = trimTrailing(span.children, atLineEnd: &atLineEnd)
+                return .span(span)
+            }
+        }.reversed()
     }
 
     private static func hasVisibleText(_ node: InlineNode) -> Bool {
