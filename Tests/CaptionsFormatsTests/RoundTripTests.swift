@@ -23,7 +23,7 @@ import Testing
         return nodes
     }
 
-    private static func document(cueCount: Int, seed: Int) -> TimedTextDocument {
+    static func document(cueCount: Int, seed: Int) -> TimedTextDocument {
         var document = TimedTextDocument()
         var start: Int64 = 0
         for index in 0..<cueCount {

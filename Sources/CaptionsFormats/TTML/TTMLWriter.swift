@@ -107,7 +107,15 @@ private struct TTMLWriterContext {
         if let speaker = cue.speaker ?? Cue.firstVoice(in: cue.content), !speaker.isEmpty {
             attributes += " ttm:agent=\"\(agent(speaker))\""
         }
+        if Self.needsPreservedSpace(cue.content) { attributes += " xml:space=\"preserve\"" }
         return "      <p\(attributes)>\(inline(cue.content))</p>\n"
+    }
+
+    /// Whether the text has spaces that TTML's default whitespace handling would collapse.
+    private static func needsPreservedSpace(_ nodes: [InlineNode]) -> Bool {
+        let text = nodes.map(\.plainText).joined()
+        return text.hasPrefix(" ") || text.hasSuffix(" ") || text.contains("  ") || text.contains(" \n")
+            || text.contains("\n ") || text.contains("\t")
     }
 
     private mutating func inline(_ nodes: [InlineNode]) -> String {

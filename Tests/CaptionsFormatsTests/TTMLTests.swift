@@ -1,0 +1,243 @@
+@testable import CaptionsFormats
+import CaptionsCore
+import Foundation
+import PropertyBased
+import Testing
+
+/// `value / timescale` seconds.
+func exact(_ value: Int64, _ timescale: Int64) -> MediaTime { MediaTime(value: value, timescale: timescale) ?? .zero }
+
+/// A TTML document around `body`, with root attributes `parameters`.
+func ttml(_ body: String, parameters: String = "", head: String = "") -> [UInt8] {
+    Array("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <tt xmlns="http://www.w3.org/ns/ttml" xmlns:ttp="http://www.w3.org/ns/ttml#parameter" \
+        xmlns:tts="http://www.w3.org/ns/ttml#styling" xmlns:ttm="http://www.w3.org/ns/ttml#metadata" \(parameters)>
+        <head>\(head)</head><body>\(body)</body></tt>
+        """.utf8)
+}
+
+@Suite struct TTMLTimeExpressionTests {
+    private func timing(_ parameters: String) throws -> TTMLTiming {
+        let root = try XMLTree.parse(ttml("", parameters: parameters), codePrefix: "ttml")
+        return TTMLTiming(root: root) { _, _ in }
+    }
+
+    @Test(arguments: [
+        ("00:00:01", "", MediaTime(seconds: 1)),
+        ("01:02:03.5", "", MediaTime(milliseconds: 3_723_500)),
+        ("00:00:00.123456789", "", exact(123_456_789, 1_000_000_000)),
+        ("00:00:15:12", "ttp:frameRate=\"24\" ttp:frameRateMultiplier=\"1000 1001\"",
+         MediaTime(seconds: 15) + exact(12 * 1001, 24000)),
+        ("00:00:01:10.1", "ttp:frameRate=\"25\" ttp:subFrameRate=\"2\"",
+         MediaTime(seconds: 1) + exact(10, 25) + exact(1, 50)),
+        ("2.5h", "", MediaTime(seconds: 9000)), ("3m", "", MediaTime(seconds: 180)), ("1.5s", "", MediaTime(milliseconds: 1500)),
+        ("250ms", "", MediaTime(milliseconds: 250)), ("48f", "ttp:frameRate=\"24\"", MediaTime(seconds: 2)),
+        ("30f", "", MediaTime(seconds: 1)),
+        ("100t", "ttp:tickRate=\"50\"", MediaTime(seconds: 2)),
+        ("48t", "ttp:frameRate=\"24\"", MediaTime(seconds: 2)),
+        ("10t", "", MediaTime(seconds: 10)),
+        ("00:01:00:00", "ttp:timeBase=\"smpte\" ttp:frameRate=\"30\" ttp:frameRateMultiplier=\"1000 1001\" ttp:dropMode=\"dropNTSC\"",
+         exact(1798 * 1001, 30000)),
+    ])
+    func parsesEveryForm(expression: String, parameters: String, expected: MediaTime?) throws {
+        #expect(try timing(parameters).parse(expression) == expected)
+    }
+
+    @Test(arguments: [
+        ("00:00:01:30", "ttp:frameRate=\"30\"", "ttml.time.frames"), ("00:61:00", "", "ttml.time.range"),
+        ("00:00:61", "", "ttml.time.range"), ("5x", "", "ttml.time.metric"), ("1:2:3", "", "ttml.time.malformed"),
+        ("soon", "", "ttml.time.malformed"), ("00:00:00:01.2", "ttp:subFrameRate=\"2\"", "ttml.time.frames"),
+    ])
+    func rejectsMalformedTimes(expression: String, parameters: String, code: String) throws {
+        let timing = try timing(parameters)
+        do {
+            _ = try timing.parse(expression)
+            Issue.record("\(expression) should not parse")
+        } catch {
+            #expect(error.code.rawValue == code)
+        }
+    }
+}
+
+@Suite struct TTMLReaderTests {
+    private func read(_ body: String, parameters: String = "", head: String = "") throws -> TimedTextDocument {
+        try TTMLReader().read(ttml(body, parameters: parameters, head: head))
+    }
+
+    @Test func seqContainersPlayChildrenOneAfterAnother() throws {
+        let document = try read("""
+            <div timeContainer="seq"><p dur="2s">one</p><p begin="1s" dur="2s">two</p><p dur="1s">three</p></div>
+            """)
+        #expect(document.cues.map(\.plainText) == ["one", "two", "three"])
+        #expect(document.cues.map(\.start) == [.zero, MediaTime(seconds: 3), MediaTime(seconds: 5)])
+        #expect(document.cues.map(\.end) == [MediaTime(seconds: 2), MediaTime(seconds: 5), MediaTime(seconds: 6)])
+    }
+
+    @Test func childrenAreClippedByTheirParentAndSpansSplitCues() throws {
+        let document = try read("""
+            <div begin="1s" end="5s"><p begin="0s" end="10s">Hello <span begin="2s" end="3s">there</span></p></div>
+            """)
+        #expect(document.cues.map(\.plainText) == ["Hello", "Hello there", "Hello"])
+        #expect(document.cues.map(\.start) == [MediaTime(seconds: 1), MediaTime(seconds: 3), MediaTime(seconds: 4)])
+        #expect(document.cues.last?.end == MediaTime(seconds: 5))
+    }
+
+    @Test func displayNoneAndSetAnimations() throws {
+        let document = try read("""
+            <div><p begin="0s" end="10s" tts:display="none"><set begin="4s" end="6s" tts:display="auto"/>shown 4–6</p>
+            <p begin="0s" end="2s" style="hidden">never</p></div>
+            """, head: "<styling><style xml:id=\"hidden\" tts:display=\"none\"/></styling>")
+        #expect(document.cues.map(\.plainText) == ["shown 4–6"])
+        #expect(document.cues.first?.start == MediaTime(seconds: 4))
+        #expect(document.cues.first?.end == MediaTime(seconds: 6))
+    }
+
+    @Test func stylesAreInheritedAndReferenced() throws {
+        let document = try read("""
+            <div tts:fontStyle="italic"><p begin="0s" end="1s">a <span style="loud">b</span></p></div>
+            """, head: "<styling><style xml:id=\"base\" tts:color=\"#ffff00\"/><style xml:id=\"loud\" style=\"base\" tts:fontWeight=\"bold\"/></styling>")
+        let expected: [InlineNode] = [.span(Span(.italic, children: [
+            .text("a "), .span(Span(.bold, children: [.span(Span(.class, style: TextStyle(color: RGBAColor(red: 255, green: 255, blue: 0)), children: [.text("b")]))])),
+        ]))]
+        #expect(document.cues.first?.content == expected)
+    }
+
+    @Test func agentsRegionsAndLanguage() throws {
+        let document = try read("""
+            <div><p begin="0s" end="1s" ttm:agent="a1" region="top">Hi</p><p begin="1s" end="2s" region="nowhere">lost</p></div>
+            """, parameters: "xml:lang=\"fr\"", head: """
+            <metadata><ttm:agent xml:id="a1" type="person"><ttm:name type="full">Ann</ttm:name></ttm:agent></metadata>
+            <layout><region xml:id="top" tts:origin="10% 5%" tts:extent="80% 20%" tts:displayAlign="before"/></layout>
+            """)
+        #expect(document.language == "fr")
+        #expect(document.cues.map(\.plainText) == ["Hi"])
+        #expect(document.cues.first?.speaker == "Ann")
+        #expect(document.cues.first?.settings.line == .value(5))
+        #expect(document.cues.first?.settings.snapToLines == false)
+    }
+
+    @Test func badTimesAreReportedWithTheirLine() throws {
+        let document = try read("<div>\n<p begin=\"0s\" end=\"2x\">a</p></div>")
+        #expect(document.diagnostics.map(\.code) == ["ttml.time.metric"])
+        #expect(document.diagnostics.first?.location?.line == 4)
+    }
+}
+
+@Suite struct TTMLSecurityTests {
+    private func refuses(_ xml: String, codes: Set<String>) {
+        let started = Date()
+        do {
+            _ = try TTMLReader().read(Array(xml.utf8))
+            Issue.record("accepted a hostile document")
+        } catch {
+            #expect(codes.contains(error.code.rawValue), "\(error)")
+        }
+        #expect(Date().timeIntervalSince(started) < 1)
+    }
+
+    @Test func externalEntitiesAreNeverRead() {
+        refuses("""
+            <?xml version="1.0"?><!DOCTYPE tt [<!ENTITY secret SYSTEM "file:///etc/passwd">]>
+            <tt xmlns="http://www.w3.org/ns/ttml"><body><div><p begin="0s" end="1s">&secret;</p></div></body></tt>
+            """, codes: ["ttml.xml.entities"])
+    }
+
+    @Test func billionLaughsIsRefusedAtOnce() {
+        var entities = "<!ENTITY lol0 \"lol\">"
+        for level in 1...9 { entities += "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level - 1);", count: 10) + "\">" }
+        refuses("""
+            <?xml version="1.0"?><!DOCTYPE tt [\(entities)]>
+            <tt xmlns="http://www.w3.org/ns/ttml"><body><div><p begin="0s" end="1s">&lol9;</p></div></body></tt>
+            """, codes: ["ttml.xml.entities", "ttml.xml.malformed"])
+    }
+
+    @Test func deepNestingIsRefused() {
+        let depth = 5000
+        refuses(
+            "<tt xmlns=\"http://www.w3.org/ns/ttml\"><body><div><p>" + String(repeating: "<span>", count: depth)
+                + "x" + String(repeating: "</span>", count: depth) + "</p></div></body></tt>", codes: ["ttml.xml.malformed"])
+    }
+
+    @Test func aHundredMegabyteDocumentIsRefusedBeforeParsing() {
+        var bytes = Array("<tt xmlns=\"http://www.w3.org/ns/ttml\"><body><div><p>".utf8)
+        bytes += [UInt8](repeating: UInt8(ascii: "a"), count: 100 << 20)
+        let started = Date()
+        #expect(throws: CaptionsError.self) { try TTMLReader().read(bytes) }
+        #expect(Date().timeIntervalSince(started) < 1)
+    }
+
+    @Test func malformedXMLGivesALine() {
+        do {
+            _ = try TTMLReader().read(Array("<tt xmlns=\"http://www.w3.org/ns/ttml\">\n<body>\n<p></div>".utf8))
+            Issue.record("accepted malformed XML")
+        } catch {
+            #expect(error.code == "ttml.xml.malformed")
+            #expect(error.location?.line == 3)
+        }
+    }
+}
+
+@Suite struct TTMLRoundTripTests {
+    private static func through(_ format: CaptionFormat, _ document: TimedTextDocument) throws -> TimedTextDocument {
+        var reduced = document
+        let writer = CaptionFormat.ttml.writer()
+        _ = CapabilityReducer(capabilities: writer.capabilities, formatName: "TTML").reduce(&reduced)
+        let ttmlBytes = writer.write(reduced)
+        let back = try TTMLReader().read(ttmlBytes)
+        #expect(back.diagnostics.isEmpty)
+        var again = back
+        let target = format.writer()
+        _ = CapabilityReducer(capabilities: target.capabilities, formatName: format.displayName).reduce(&again)
+        return try #require(format.reader).read(target.write(again))
+    }
+
+    @Test func srtThroughTTMLKeepsTimesAndTextExactly() async throws {
+        await propertyCheck(count: 50, input: Gen.int(in: 1...15), Gen.int(in: 0...1_000_000)) { count, seed in
+            guard let original = try? SRTReader().read(SRTWriter().write(RoundTripTests.document(cueCount: count, seed: seed))),
+                let back = try? Self.through(.srt, original)
+            else {
+                Issue.record("round trip failed")
+                return
+            }
+            #expect(back.cues.map(\.start) == original.cues.map(\.start))
+            #expect(back.cues.map(\.end) == original.cues.map(\.end))
+            #expect(back.cues.map(\.plainText) == original.cues.map(\.plainText))
+        }
+    }
+
+    @Test func webVTTThroughTTMLKeepsTimesTextAndSpeakers() async throws {
+        await propertyCheck(count: 50, input: Gen.int(in: 1...15), Gen.int(in: 0...1_000_000)) { count, seed in
+            guard let original = try? WebVTTReader().read(WebVTTWriter().write(RoundTripTests.document(cueCount: count, seed: seed))),
+                let back = try? Self.through(.webvtt, original)
+            else {
+                Issue.record("round trip failed")
+                return
+            }
+            #expect(back.cues.map(\.start) == original.cues.map(\.start))
+            #expect(back.cues.map(\.end) == original.cues.map(\.end))
+            #expect(back.cues.map(\.plainText) == original.cues.map(\.plainText))
+            #expect(back.cues.map(\.speaker) == original.cues.map(\.speaker))
+        }
+    }
+
+    @Test func timesThatAreNotWholeMillisecondsAreWrittenAsExactTicks() throws {
+        let frame = exact(1001, 24000)
+        let document = TimedTextDocument(cues: [Cue(start: frame, end: frame + frame, content: [.text("x")])])
+        let text = String(decoding: TTMLWriter().write(document), as: UTF8.self)
+        #expect(text.contains("ttp:tickRate=\"24000\""))
+        let back = try TTMLReader().read(Array(text.utf8))
+        #expect(back.cues.first?.start == frame)
+        #expect(back.cues.first?.end == frame + frame)
+    }
+
+    @Test(arguments: TTMLWriter.Profile.allCases)
+    func everyProfileReadsBack(profile: TTMLWriter.Profile) throws {
+        let source = try WebVTTReader().read(Array("WEBVTT\n\n00:00:01.000 --> 00:00:02.000 line:0 align:left\n<v Ann><i>Hi</i> &amp; bye</v>\n".utf8))
+        let text = String(decoding: TTMLWriter(profile: profile).write(source), as: UTF8.self)
+        let back = try TTMLReader().read(Array(text.utf8))
+        #expect(back.cues.map(\.plainText) == ["Hi & bye"])
+        #expect(back.cues.first?.speaker == "Ann")
+        #expect(back.cues.first?.settings.align == .left)
+    }
+}
