@@ -66,6 +66,28 @@ printf '   peak RSS: %d KB (target <= 65536)\n' "$ours_rss"
 printf '   scaling 100k/10k: %s (target <= 12)\n' "$(ratio "$ours_s" "$ours10k_s")"
 
 echo
+echo "== TTML -> WebVTT (the same seeded cues, written as IMSC1 by captions)"
+"$captions" convert "$work/big10k.srt" -o "$work/big10k.ttml" 2>/dev/null
+"$captions" convert "$work/big.srt" -o "$work/big.ttml" 2>/dev/null
+printf '   input: 10,000 cues %s bytes; 100,000 cues %s bytes\n' "$(stat -c %s "$work/big10k.ttml")" "$(stat -c %s "$work/big.ttml")"
+peer=()
+ours=("$captions" convert "$work/big10k.ttml" -o "$work/ttml10k.vtt")
+read -r ttml10k_s ttml10k_rss _ _ < <(versus 5)
+ours=("$captions" convert "$work/big.ttml" -o "$work/ttml100k.vtt")
+read -r ttml100k_s ttml100k_rss _ _ < <(versus 3)
+printf '   captions 10k:  %6.3f s  %7d KB peak (target <= 0.2 s)\n' "$ttml10k_s" "$ttml10k_rss"
+printf '   captions 100k: %6.3f s  %7d KB peak (target: RSS <= %d KB)\n' "$ttml100k_s" "$ttml100k_rss" \
+  "$(( $(stat -c %s "$work/big.ttml") * 10 / 1024 + 32768 ))"
+printf '   scaling 100k/10k: %s (target <= 12)\n' "$(ratio "$ttml100k_s" "$ttml10k_s")"
+if command -v tt >/dev/null && [ -z "${SKIP_TTCONV:-}" ]; then
+  ttconv_s=$(seconds tt convert -i "$work/big10k.ttml" -o "$work/ttconv10k.vtt")
+  printf '   ttconv 10k:    %6.3f s (peer, one run; SKIP_TTCONV=1 skips it)\n' "$ttconv_s"
+  printf '   ratio captions/ttconv 10k: %s\n' "$(ratio "$ttml10k_s" "$ttconv_s")"
+else
+  echo "   ttconv not installed (pip install ttconv): no peer"
+fi
+
+echo
 echo "== Flash scan vs decoding alone (60 s, 1920x1080, 30 fps, H.264 testsrc2)"
 if command -v ffmpeg >/dev/null; then
   ffmpeg -v error -y -f lavfi -i testsrc2=s=1920x1080:r=30:d=60 -c:v libx264 -preset veryfast -pix_fmt yuv420p "$work/clip.mp4"

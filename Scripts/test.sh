@@ -15,3 +15,9 @@ if [ -f "$shared/webvtt/check-webvtt.mjs" ]; then
 else
   echo "== WebVTT conformance skipped: $shared/webvtt not found"
 fi
+if [ -f "$shared/ttml/check-ttml.py" ]; then
+  echo "== TTML conformance (W3C IMSC tests)"
+  python3 "$shared/ttml/check-ttml.py" --cmd '.build/release/captions convert {in} --to json'
+else
+  echo "== TTML conformance skipped: $shared/ttml not found"
+fi

@@ -33,7 +33,10 @@ private final class TimedElement {
     let parent: TimedElement?
     let begin: MediaTime
     let end: MediaTime?
+    /// Timed content children (div, p, span, br).
     var children: [TimedElement] = []
+    /// `set` animations of this element.
+    var sets: [TimedElement] = []
 
     init(element: XMLElement, parent: TimedElement?, begin: MediaTime, end: MediaTime?) {
         self.element = element
@@ -132,7 +135,7 @@ private struct TTMLResolver {
         for child in contentChildren {
             guard let reference = childReference else { break }
             let timedChild = timed(child, parent: node, reference: reference)
-            node.children.append(timedChild)
+            if child.name == "set" { node.sets.append(timedChild) } else { node.children.append(timedChild) }
             if isSeq, child.name != "set" { childReference = Self.end(of: child, timed: timedChild, resolver: &self) }
         }
         return node
@@ -140,7 +143,11 @@ private struct TTMLResolver {
 
     /// TTML elements that take part in timing and presentation; metadata and foreign elements do not.
     private static func isTimedContent(_ element: XMLElement) -> Bool {
-        element.namespace == TTMLNamespace.ttml && ["div", "p", "span", "br", "set"].contains(element.name)
+        guard element.namespace == TTMLNamespace.ttml else { return false }
+        switch element.name {
+        case "div", "p", "span", "br", "set": return true
+        default: return false
+        }
     }
 
     /// Where the next child of a seq begins: this child's end (an element without an end of its
@@ -183,7 +190,7 @@ private struct TTMLResolver {
         collectTimes(paragraph, into: &times)
         var ancestor = paragraph.parent
         while let current = ancestor {
-            for set in current.children where set.element.name == "set" {
+            for set in current.sets {
                 times.insert(set.begin)
                 if let end = set.end { times.insert(end) }
             }
@@ -229,7 +236,7 @@ private struct TTMLResolver {
     }
 
     private func collectTimes(_ node: TimedElement, into times: inout Set<MediaTime>) {
-        for child in node.children {
+        for child in node.children + node.sets {
             times.insert(child.begin)
             if let end = child.end { times.insert(end) }
             collectTimes(child, into: &times)
@@ -256,7 +263,7 @@ private struct TTMLResolver {
 
     /// `tts:display` at `time`: an active `set` wins, then the inline attribute, then referenced styles.
     private func display(of node: TimedElement, at time: MediaTime) -> String? {
-        for set in node.children.reversed() where set.element.name == "set" && set.isActive(at: time) {
+        for set in node.sets.reversed() where set.isActive(at: time) {
             if let value = set.element.attribute("display", namespace: TTMLNamespace.styling) { return value }
         }
         return styleValue("display", of: node.element)
@@ -368,7 +375,7 @@ private struct TTMLResolver {
                 let value = preserve ? text : Self.collapse(text)
                 if showsText, !value.isEmpty { nodes.append(.text(value)) }
             case .element(let element):
-                guard Self.isTimedContent(element), let timedChild = timedChildren.next() else { continue }
+                guard Self.isTimedContent(element), element.name != "set", let timedChild = timedChildren.next() else { continue }
                 guard timedChild.isActive(at: time), display(of: timedChild, at: time) != "none" else { continue }
                 switch element.name {
                 case "br": if showsText { nodes.append(.text("\n")) }
@@ -445,14 +452,15 @@ private struct TTMLResolver {
         nodes.compactMap { node in
             switch node {
             case .text(let text):
-                var output = ""
-                for character in text {
-                    if character == " ", atLineStart { continue }
-                    output.append(character)
+                var output: [UInt8] = []
+                output.reserveCapacity(text.utf8.count)
+                for byte in text.utf8 {
+                    if byte == 0x20, atLineStart { continue }
+                    output.append(byte)
                     // After a space, a following space (in this node or the next) is dropped too.
-                    atLineStart = character == "\n" || character == " "
+                    atLineStart = byte == 0x0A || byte == 0x20
                 }
-                return output.isEmpty ? nil : .text(output)
+                return output.isEmpty ? nil : .text(String(decoding: output, as: UTF8.self))
             case .timestamp:
                 return node
             case .span(var span):
@@ -466,13 +474,19 @@ private struct TTMLResolver {
         nodes.reversed().compactMap { node -> InlineNode? in
             switch node {
             case .text(let text):
-                var output = ""
-                for character in text.reversed() {
-                    if character == " ", atLineEnd { continue }
-                    output.append(character)
-                    atLineEnd = character == "\n"
+                var output = Array(text.utf8)
+                var index = output.count
+                var keep = [Bool](repeating: true, count: output.count)
+                while index > 0 {
+                    index -= 1
+                    if output[index] == 0x20, atLineEnd {
+                        keep[index] = false
+                        continue
+                    }
+                    atLineEnd = output[index] == 0x0A
                 }
-                return output.isEmpty ? nil : .text(String(output.reversed()))
+                output = zip(output, keep).compactMap { $1 ? $0 : nil }
+                return output.isEmpty ? nil : .text(String(decoding: output, as: UTF8.self))
             case .timestamp:
                 return node
             case .span(var span):

@@ -69,9 +69,55 @@ struct TTMLTiming {
     /// Parses a TTML time expression: clock time (`hh:mm:ss`, `hh:mm:ss.fraction`,
     /// `hh:mm:ss:frames`, `hh:mm:ss:frames.subframes`) or an offset (`1.5s`, `20f`, `100t`, …).
     func parse(_ text: String) throws(Failure) -> MediaTime {
+        if let fast = Self.plainClockTime(text) { return fast }
         let expression = text.trimmingASCIIWhitespace()
         if expression.contains(":") { return try clockTime(Substring(expression)) }
         return try offsetTime(Substring(expression))
+    }
+
+    /// `hh:mm:ss` or `hh:mm:ss.fraction` (up to 9 digits) read straight from the bytes: the form
+    /// almost every file uses, whatever the time base. Anything else returns nil.
+    static func plainClockTime(_ text: String) -> MediaTime? {
+        var utf8 = text.utf8.makeIterator()
+        var fields: (Int64, Int64, Int64) = (0, 0, 0)
+        var digitsInField = 0
+        var field = 0
+        var fraction: Int64 = 0
+        var fractionDigits = 0
+        var inFraction = false
+        while let byte = utf8.next() {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let digit = Int64(byte - UInt8(ascii: "0"))
+                if inFraction {
+                    guard fractionDigits < 9 else { return nil }
+                    fraction = fraction * 10 + digit
+                    fractionDigits += 1
+                } else {
+                    guard digitsInField < 9 else { return nil }
+                    switch field {
+                    case 0: fields.0 = fields.0 * 10 + digit
+                    case 1: fields.1 = fields.1 * 10 + digit
+                    default: fields.2 = fields.2 * 10 + digit
+                    }
+                    digitsInField += 1
+                }
+            case UInt8(ascii: ":"):
+                guard !inFraction, field < 2, digitsInField == 2 || (field == 0 && digitsInField > 2) else { return nil }
+                field += 1
+                digitsInField = 0
+            case UInt8(ascii: "."):
+                guard field == 2, digitsInField == 2, !inFraction else { return nil }
+                inFraction = true
+            default:
+                return nil
+            }
+        }
+        guard field == 2, inFraction ? fractionDigits > 0 : digitsInField == 2, fields.1 < 60, fields.2 < 60 else { return nil }
+        var scale: Int64 = 1
+        for _ in 0..<fractionDigits { scale *= 10 }
+        let seconds = (fields.0 * 60 + fields.1) * 60 + fields.2
+        return MediaTime(value: seconds * scale + fraction, timescale: scale)
     }
 
     private func clockTime(_ text: Substring) throws(Failure) -> MediaTime {

@@ -85,29 +85,37 @@ enum XMLTree {
         guard let root = xmlDocGetRootElement(document) else {
             throw CaptionsError(Diagnostic.Code(rawValue: "\(codePrefix).xml.empty"), "the XML document has no root element", at: .start)
         }
-        return try convert(root, document: document)
+        var namespaces = NamespaceTable()
+        return try convert(root, document: document, namespaces: &namespaces)
     }
 
-    private static func convert(_ node: xmlNodePtr, document: xmlDocPtr) throws(CaptionsError) -> XMLElement {
+    private static func convert(_ node: xmlNodePtr, document: xmlDocPtr, namespaces: inout NamespaceTable) throws(CaptionsError) -> XMLElement {
         var attributes: [(namespace: String, name: String, value: String)] = []
+        attributes.reserveCapacity(4)
         var attribute = node.pointee.properties
         while let current = attribute {
             let value = xmlNodeListGetString(document, current.pointee.children, 1)
             attributes.append((
-                namespace: canonicalNamespace(current.pointee.ns.flatMap { $0.pointee.href.map { String(cString: $0) } } ?? ""),
+                namespace: namespaces.uri(current.pointee.ns),
                 name: String(cString: current.pointee.name), value: value.map { String(cString: $0) } ?? ""
             ))
             ccaptions_xml_free(value)
             attribute = current.pointee.next
         }
         let element = XMLElement(
-            namespace: canonicalNamespace(node.pointee.ns.flatMap { $0.pointee.href.map { String(cString: $0) } } ?? ""),
+            namespace: namespaces.uri(node.pointee.ns),
             name: String(cString: node.pointee.name), attributes: attributes, line: Int(xmlGetLineNo(node)))
         var child = node.pointee.children
         while let current = child {
             switch current.pointee.type {
             case XML_ELEMENT_NODE:
-                element.children.append(.element(try convert(current, document: document)))
+                element.children.append(.element(try convert(current, document: document, namespaces: &namespaces)))
+                // Free each converted subtree at once, so the two trees never both sit whole in memory.
+                let next = current.pointee.next
+                xmlUnlinkNode(current)
+                xmlFreeNode(current)
+                child = next
+                continue
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 if let content = current.pointee.content { element.children.append(.text(String(cString: content))) }
             case XML_ENTITY_REF_NODE:
@@ -119,6 +127,23 @@ enum XMLTree {
             child = current.pointee.next
         }
         return element
+    }
+
+    /// One `String` per namespace URI, shared by every element and attribute that uses it. Entries
+    /// are checked against the URI text, since freed namespace declarations may be reused.
+    private struct NamespaceTable {
+        private var known: [UnsafePointer<xmlChar>: (text: [xmlChar], uri: String)] = [:]
+
+        mutating func uri(_ namespace: xmlNsPtr?) -> String {
+            guard let href = namespace?.pointee.href else { return "" }
+            if let entry = known[href], entry.text.withUnsafeBufferPointer({ xmlStrEqual($0.baseAddress, href) == 1 }) {
+                return entry.uri
+            }
+            let text = String(cString: href)
+            let uri = canonicalNamespace(text)
+            known[href] = (Array(text.utf8) + [0], uri)
+            return uri
+        }
     }
 
     /// TTML's namespaces, with the 2006 DFXP ones (`ttaf1`) mapped onto them.
