@@ -5,6 +5,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
+#include <libxml/xmlreader.h>
 
 /// xmlFree, which Swift sees as a mutable global function pointer.
 static inline void ccaptions_xml_free(void *pointer) { xmlFree(pointer); }

@@ -115,7 +115,7 @@ public struct ConvertCommand: ParsableCommand {
         guard let reader = inputFormat.reader else {
             throw ValidationError("\(inputFormat.rawValue) can be written but not read")
         }
-        return try reader.read(bytes)
+        return try reader.read(consume bytes)
     }
 
     private struct Plan {

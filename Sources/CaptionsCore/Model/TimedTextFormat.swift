@@ -3,8 +3,8 @@
 /// Readers never print and never return a partial document silently: what they repair or skip
 /// is a ``Diagnostic`` on the result, and what makes the input unreadable is a thrown ``CaptionsError``.
 public protocol TimedTextReader: Sendable {
-    /// Parses a whole file.
-    func read(_ bytes: [UInt8]) throws(CaptionsError) -> TimedTextDocument
+    /// Parses a whole file; the reader owns the bytes and may release them before it returns.
+    func read(_ bytes: consuming [UInt8]) throws(CaptionsError) -> TimedTextDocument
 }
 
 /// Writes the model as bytes of one format.

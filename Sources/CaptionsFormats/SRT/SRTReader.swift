@@ -24,7 +24,7 @@ public struct SRTReader: TimedTextReader {
     public init() {}
 
     /// Parses an SRT file; throws `srt.cues.none` when nothing in it is a cue.
-    public func read(_ input: [UInt8]) throws(CaptionsError) -> TimedTextDocument {
+    public func read(_ input: consuming [UInt8]) throws(CaptionsError) -> TimedTextDocument {
         guard !input.isEmpty else { throw CaptionsError("input.empty", "the file is empty", at: .start) }
         let (bytes, diagnostics) = TextDecoding.decode(input, invalidUTF8: .windows1252, codePrefix: "srt")
         let (cues, parserDiagnostics) = bytes.withUnsafeBufferPointer { SRTChunkedParse.parse($0) }

@@ -14,8 +14,9 @@ public struct TTMLReader: TimedTextReader {
     public init() {}
 
     /// Parses a TTML document; throws for XML that is not well-formed or not TTML.
-    public func read(_ input: [UInt8]) throws(CaptionsError) -> TimedTextDocument {
+    public func read(_ input: consuming [UInt8]) throws(CaptionsError) -> TimedTextDocument {
         let root = try XMLTree.parse(input, codePrefix: "ttml")
+        _ = consume input  // the bytes are not needed once the tree is built
         guard root.name == "tt", root.namespace == TTMLNamespace.ttml else {
             throw CaptionsError("ttml.root.missing", "not TTML: the root element is not tt in the TTML namespace", at: root.location)
         }
@@ -72,7 +73,12 @@ private struct TTMLResolver {
         for head in root.elements where head.name == "head" { readHead(head, document: documentTime) }
         guard let body = root.elements.first(where: { $0.name == "body" }) else { return }
         let timedBody = timed(body, parent: documentTime, reference: .zero)
-        for paragraph in paragraphs(in: timedBody) { addCues(for: paragraph) }
+        for paragraph in paragraphs(in: timedBody) {
+            addCues(for: paragraph)
+            // The paragraph is in cues now: let its subtree go, so the trees shrink as the cues grow.
+            paragraph.element.children.removeAll()
+            paragraph.children.removeAll()
+        }
         cues.sort { $0.start < $1.start }
     }
 

@@ -41,12 +41,13 @@ enum XMLNode {
     case text(String)
 }
 
-/// Parses XML with libxml2, hardened for untrusted files.
+/// Parses XML with libxml2's streaming reader, hardened for untrusted files.
 ///
 /// No network (`XML_PARSE_NONET`), no external DTD (`XML_PARSE_DTDLOAD` off), no entity
 /// substitution (`XML_PARSE_NOENT` off), libxml2's default depth limit (256) and a 64 MiB size
 /// limit; a document that declares entities at all is refused, so neither external entities (XXE)
-/// nor entity expansion ("billion laughs") can happen. TTML never needs a DTD.
+/// nor entity expansion ("billion laughs") can happen. TTML never needs a DTD. The reader frees
+/// what it has passed, so only the Swift tree stays in memory.
 enum XMLTree {
     static let maximumBytes = 64 << 20
 
@@ -60,88 +61,96 @@ enum XMLTree {
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_NOERROR.rawValue
             | XML_PARSE_NOWARNING.rawValue)
         xmlResetLastError()
-        let document = bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.map { base in
-                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                    xmlReadMemory($0, Int32(buffer.count), "input.xml", nil, options)
-                }
-            } ?? nil
+        return try bytes.withUnsafeBufferPointer { buffer throws(CaptionsError) -> XMLElement in
+            guard let base = buffer.baseAddress,
+                let reader = base.withMemoryRebound(to: CChar.self, capacity: buffer.count, {
+                    xmlReaderForMemory($0, Int32(buffer.count), "input.xml", nil, options)
+                })
+            else { throw CaptionsError(Diagnostic.Code(rawValue: "\(codePrefix).xml.malformed"), "cannot read the XML", at: .start) }
+            defer { xmlFreeTextReader(reader) }
+            return try read(reader, codePrefix: codePrefix)
         }
-        guard let document else {
-            let error = xmlGetLastError()
-            let message = error?.pointee.message.map { String(cString: $0).trimmingASCIIWhitespace() } ?? "unreadable XML"
-            let line = Int(error?.pointee.line ?? 1)
-            throw CaptionsError(
-                Diagnostic.Code(rawValue: "\(codePrefix).xml.malformed"), "not well-formed XML: \(message)",
-                at: SourceLocation(line: max(line, 1), column: Int(max(error?.pointee.int2 ?? 1, 1))))
-        }
-        defer { xmlFreeDoc(document) }
-        if let subset = document.pointee.intSubset, subset.pointee.entities != nil || subset.pointee.pentities != nil {
-            throw CaptionsError(
-                Diagnostic.Code(rawValue: "\(codePrefix).xml.entities"),
-                "the document declares entities; they are refused (no external entities, no entity expansion)",
-                at: SourceLocation(line: Int(xmlGetLineNo(UnsafeMutableRawPointer(subset).assumingMemoryBound(to: xmlNode.self))), column: 1))
-        }
-        guard let root = xmlDocGetRootElement(document) else {
-            throw CaptionsError(Diagnostic.Code(rawValue: "\(codePrefix).xml.empty"), "the XML document has no root element", at: .start)
-        }
-        var namespaces = NamespaceTable()
-        return try convert(root, document: document, namespaces: &namespaces)
     }
 
-    private static func convert(_ node: xmlNodePtr, document: xmlDocPtr, namespaces: inout NamespaceTable) throws(CaptionsError) -> XMLElement {
-        var attributes: [(namespace: String, name: String, value: String)] = []
-        attributes.reserveCapacity(4)
-        var attribute = node.pointee.properties
-        while let current = attribute {
-            let value = xmlNodeListGetString(document, current.pointee.children, 1)
-            attributes.append((
-                namespace: namespaces.uri(current.pointee.ns),
-                name: String(cString: current.pointee.name), value: value.map { String(cString: $0) } ?? ""
-            ))
-            ccaptions_xml_free(value)
-            attribute = current.pointee.next
-        }
-        let element = XMLElement(
-            namespace: namespaces.uri(node.pointee.ns),
-            name: String(cString: node.pointee.name), attributes: attributes, line: Int(xmlGetLineNo(node)))
-        var child = node.pointee.children
-        while let current = child {
-            switch current.pointee.type {
-            case XML_ELEMENT_NODE:
-                element.children.append(.element(try convert(current, document: document, namespaces: &namespaces)))
-                // Free each converted subtree at once, so the two trees never both sit whole in memory.
-                let next = current.pointee.next
-                xmlUnlinkNode(current)
-                xmlFreeNode(current)
-                child = next
-                continue
-            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                if let content = current.pointee.content { element.children.append(.text(String(cString: content))) }
-            case XML_ENTITY_REF_NODE:
+    private static func read(_ reader: xmlTextReaderPtr, codePrefix: String) throws(CaptionsError) -> XMLElement {
+        var namespaces = NamespaceTable()
+        var stack: [XMLElement] = []
+        var root: XMLElement?
+        func line() -> Int { xmlTextReaderCurrentNode(reader).map { Int(xmlGetLineNo($0)) } ?? 1 }
+        while true {
+            let status = xmlTextReaderRead(reader)
+            if status == 0 { break }
+            guard status > 0 else {
+                let error = xmlGetLastError()
+                let message = error?.pointee.message.map { String(cString: $0).trimmingASCIIWhitespace() } ?? "unreadable XML"
                 throw CaptionsError(
-                    "ttml.xml.entities", "entity references are refused", at: SourceLocation(line: Int(xmlGetLineNo(current)), column: 1))
+                    Diagnostic.Code(rawValue: "\(codePrefix).xml.malformed"), "not well-formed XML: \(message)",
+                    at: SourceLocation(line: max(Int(error?.pointee.line ?? 1), 1), column: Int(max(error?.pointee.int2 ?? 1, 1))))
+            }
+            switch xmlTextReaderNodeType(reader) {
+            case Int32(XML_READER_TYPE_ELEMENT.rawValue):
+                let element = XMLElement(
+                    namespace: namespaces.uri(xmlTextReaderConstNamespaceUri(reader)),
+                    name: xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? "",
+                    attributes: attributes(reader, namespaces: &namespaces), line: line())
+                if let parent = stack.last { parent.children.append(.element(element)) } else if root == nil { root = element }
+                if xmlTextReaderIsEmptyElement(reader) != 1 { stack.append(element) }
+            case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
+                _ = stack.popLast()
+            case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue),
+                Int32(XML_READER_TYPE_WHITESPACE.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue):
+                if let parent = stack.last, let value = xmlTextReaderConstValue(reader) {
+                    parent.children.append(.text(String(cString: value)))
+                }
+            case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue):
+                throw CaptionsError(
+                    Diagnostic.Code(rawValue: "\(codePrefix).xml.entities"), "entity references are refused",
+                    at: SourceLocation(line: line(), column: 1))
+            case Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue):
+                if let subset = xmlTextReaderCurrentDoc(reader)?.pointee.intSubset,
+                    subset.pointee.entities != nil || subset.pointee.pentities != nil
+                {
+                    throw CaptionsError(
+                        Diagnostic.Code(rawValue: "\(codePrefix).xml.entities"),
+                        "the document declares entities; they are refused (no external entities, no entity expansion)",
+                        at: SourceLocation(line: line(), column: 1))
+                }
             default:
                 break
             }
-            child = current.pointee.next
         }
-        return element
+        guard let root else {
+            throw CaptionsError(Diagnostic.Code(rawValue: "\(codePrefix).xml.empty"), "the XML document has no root element", at: .start)
+        }
+        return root
     }
 
-    /// One `String` per namespace URI, shared by every element and attribute that uses it. Entries
-    /// are checked against the URI text, since freed namespace declarations may be reused.
-    private struct NamespaceTable {
-        private var known: [UnsafePointer<xmlChar>: (text: [xmlChar], uri: String)] = [:]
+    private static func attributes(
+        _ reader: xmlTextReaderPtr, namespaces: inout NamespaceTable
+    ) -> [(namespace: String, name: String, value: String)] {
+        var attributes: [(namespace: String, name: String, value: String)] = []
+        while xmlTextReaderMoveToNextAttribute(reader) == 1 {
+            let namespace = namespaces.uri(xmlTextReaderConstNamespaceUri(reader))
+            guard namespace != "http://www.w3.org/2000/xmlns/" else { continue }
+            attributes.append((
+                namespace: namespace, name: xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? "",
+                value: xmlTextReaderConstValue(reader).map { String(cString: $0) } ?? ""
+            ))
+        }
+        xmlTextReaderMoveToElement(reader)
+        return attributes
+    }
 
-        mutating func uri(_ namespace: xmlNsPtr?) -> String {
-            guard let href = namespace?.pointee.href else { return "" }
-            if let entry = known[href], entry.text.withUnsafeBufferPointer({ xmlStrEqual($0.baseAddress, href) == 1 }) {
-                return entry.uri
-            }
-            let text = String(cString: href)
-            let uri = canonicalNamespace(text)
-            known[href] = (Array(text.utf8) + [0], uri)
+    /// One `String` per namespace URI, shared by every element and attribute that uses it (the
+    /// reader's URI strings live in its dictionary as long as it does).
+    private struct NamespaceTable {
+        private var known: [UnsafePointer<xmlChar>: String] = [:]
+
+        mutating func uri(_ href: UnsafePointer<xmlChar>?) -> String {
+            guard let href else { return "" }
+            if let uri = known[href] { return uri }
+            let uri = canonicalNamespace(String(cString: href))
+            known[href] = uri
             return uri
         }
     }

@@ -14,7 +14,7 @@ public struct WebVTTReader: TimedTextReader {
     public init() {}
 
     /// Parses a WebVTT file; throws `webvtt.signature.missing` when it does not start with `WEBVTT`.
-    public func read(_ input: [UInt8]) throws(CaptionsError) -> TimedTextDocument {
+    public func read(_ input: consuming [UInt8]) throws(CaptionsError) -> TimedTextDocument {
         let (bytes, diagnostics) = TextDecoding.decode(input, invalidUTF8: .replace, codePrefix: "webvtt")
         var parser = WebVTTFileParser(bytes: bytes)
         parser.document.diagnostics = diagnostics
