@@ -63,4 +63,27 @@ import Testing
         // 0.8 s × 25025/24000 − 0.5 s = 0.334 s; 3.2 s → 2.837 s.
         #expect(io.outputText.hasPrefix("1\n00:00:00,334 --> 00:00:02,837\n{\\an8}"))
     }
+
+    @Test func broadcastTTMLToWebVTT() {
+        let io = MemoryIO()
+        #expect(run(["convert", sample("broadcast.ttml"), "--to", "vtt"], io: io) == 0)
+        let text = io.outputText
+        // Media time base: 00:00:03:12 is 3 s and 12 frames at 24000/1001 fps, 3.5005 s, written 3.501 s.
+        #expect(text.contains("00:00:01.000 --> 00:00:03.501\n<v Anchor>Good evening.\nOur top story tonight:</v>"), "\(text)")
+        #expect(text.contains("<i><c.yellow>[helicopter overhead]</c></i>"))
+        #expect(text.contains("00:00:07.000 --> 00:00:09.000\n<v Reporter>The water rose overnight.</v>"))
+        #expect(text.contains("00:00:09.000 --> 00:00:11.500\n<v Reporter>Residents were <b>told to leave</b> by dawn.</v>"))
+        #expect(text.contains("00:00:13.000 --> 00:00:15.000\nBack to you in the studio."))
+        #expect(io.errors.isEmpty, "\(io.errors)")
+    }
+
+    @Test func dialogueToTTMLAndBack() throws {
+        let ttml = MemoryIO()
+        #expect(run(["convert", sample("dialogue.vtt"), "--to", "ttml"], io: ttml) == 0)
+        #expect(ttml.outputText.contains("ttp:profile=\"http://www.w3.org/ns/ttml/profile/imsc1/text\""))
+        #expect(ttml.outputText.contains("<ttm:name type=\"full\">Keeper</ttm:name>"))
+        let back = MemoryIO(input: ttml.outputText)
+        #expect(run(["convert", "-", "--from", "ttml", "--to", "srt", "--speaker-prefix"], io: back) == 0)
+        #expect(back.outputText.hasPrefix("1\n00:00:01,200 --> 00:00:04,000\nKeeper: Storm's coming in from the west.\n"))
+    }
 }

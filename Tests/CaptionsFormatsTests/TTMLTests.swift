@@ -117,6 +117,18 @@ func ttml(_ body: String, parameters: String = "", head: String = "") -> [UInt8]
         #expect(document.cues.first?.settings.snapToLines == false)
     }
 
+    @Test func droppedAndUnknownStylesAreReported() throws {
+        let document = try read("<div>\n<p begin=\"0s\" end=\"1s\" tts:fontSize=\"120%\" tts:sparkle=\"yes\">a</p></div>")
+        #expect(document.diagnostics.map(\.code.rawValue).sorted() == ["ttml.style.ignored", "ttml.style.unknown"])
+        #expect(document.diagnostics.allSatisfy { $0.location?.line == 4 })
+    }
+
+    @Test func verticalRegionsBecomeVerticalCues() throws {
+        let document = try read("<div><p begin=\"0s\" end=\"1s\" region=\"side\">縦</p></div>",
+                                head: "<layout><region xml:id=\"side\" tts:writingMode=\"tbrl\"/></layout>")
+        #expect(document.cues.first?.settings.vertical == .rightToLeft)
+    }
+
     @Test func badTimesAreReportedWithTheirLine() throws {
         let document = try read("<div>\n<p begin=\"0s\" end=\"2x\">a</p></div>")
         #expect(document.diagnostics.map(\.code) == ["ttml.time.metric"])

@@ -71,6 +71,7 @@ private struct TTMLResolver {
     mutating func resolve() {
         let documentTime = TimedElement(element: root, parent: nil, begin: .zero, end: nil)
         for head in root.elements where head.name == "head" { readHead(head, document: documentTime) }
+        reportStyling(root)
         guard let body = root.elements.first(where: { $0.name == "body" }) else { return }
         let timedBody = timed(body, parent: documentTime, reference: .zero)
         for paragraph in paragraphs(in: timedBody) {
@@ -106,6 +107,42 @@ private struct TTMLResolver {
             default:
                 break
             }
+        }
+    }
+
+    /// TTML styling attributes the reader turns into the model.
+    private static let usedStyles: Set<String> = [
+        "display", "color", "fontStyle", "fontWeight", "textDecoration", "textAlign", "origin", "extent", "displayAlign",
+        "writingMode",
+    ]
+    /// TTML styling attributes that exist but have no equivalent in the model (reported as notes).
+    private static let ignoredStyles: Set<String> = [
+        "backgroundColor", "direction", "fontFamily", "fontSize", "lineHeight", "opacity", "overflow", "padding",
+        "showBackground", "textOutline", "unicodeBidi", "visibility", "wrapOption", "zIndex", "fontVariant", "linePadding",
+        "multiRowAlign", "textCombine", "textEmphasis", "textShadow", "ruby", "rubyAlign", "rubyPosition", "rubyReserve",
+        "shear", "fillLineGap", "luminanceGain", "position", "disparity", "backgroundImage",
+    ]
+
+    /// Reports styling attributes that are dropped (`ttml.style.ignored`, once per attribute) or
+    /// not TTML at all (`ttml.style.unknown`), with the line of their first use.
+    private mutating func reportStyling(_ element: XMLElement) {
+        var first: [String: (line: Int, count: Int)] = [:]
+        func scan(_ element: XMLElement) {
+            for attribute in element.attributes where attribute.namespace == TTMLNamespace.styling {
+                guard !Self.usedStyles.contains(attribute.name) else { continue }
+                let entry = first[attribute.name]
+                first[attribute.name] = (entry?.line ?? element.line, (entry?.count ?? 0) + 1)
+            }
+            for child in element.elements { scan(child) }
+        }
+        scan(element)
+        for (name, entry) in first.sorted(by: { $0.value.line < $1.value.line }) {
+            let known = Self.ignoredStyles.contains(name)
+            diagnostics.append(Diagnostic(
+                known ? .note : .warning, known ? "ttml.style.ignored" : "ttml.style.unknown",
+                known ? "tts:\(name) has no equivalent here and is not kept (\(entry.count) use(s))"
+                    : "tts:\(name) is not a TTML style attribute; ignored (\(entry.count) use(s))",
+                at: SourceLocation(line: entry.line, column: 1)))
         }
     }
 
@@ -302,6 +339,11 @@ private struct TTMLResolver {
         case "right": settings.align = .right
         case "start": settings.align = .start
         case "end": settings.align = .end
+        default: break
+        }
+        switch region.flatMap({ styleValue("writingMode", of: $0) }) {
+        case "tbrl", "tb": settings.vertical = .rightToLeft
+        case "tblr": settings.vertical = .leftToRight
         default: break
         }
         guard let region, let origin = Self.pair(styleValue("origin", of: region)),
