@@ -20,6 +20,9 @@ struct BlockSampler {
     private(set) var blue: [Float]
     /// 1 / samples per block.
     private let weight: [Float]
+    /// The x of each sample in a row, and its block column (so the loop needs no division).
+    private let sampleXs: [Int]
+    private let sampleColumns: [Int]
 
     init(width: Int, height: Int) {
         self.width = width
@@ -38,6 +41,10 @@ struct BlockSampler {
             }
         }
         weight = counts.map { $0 > 0 ? 1 / $0 : 0 }
+        let xs = Array(stride(from: step / 2, to: width, by: step))
+        let size = blockSize
+        sampleXs = xs
+        sampleColumns = xs.map { $0 / size }
     }
 
     var blockCount: Int { columns * rows }
@@ -58,11 +65,7 @@ struct BlockSampler {
         let planes = frame.planes
         switch frame.layout {
         case .planarYUV(let shiftX, let shiftY):
-            guard let cb = planes.1.base, let cr = planes.2.base else { return }
-            sampleYUV(frame, light: light) { x, y in
-                let row = (y >> shiftY)
-                return (cb[row * planes.1.stride + (x >> shiftX)], cr[row * planes.2.stride + (x >> shiftX)])
-            }
+            samplePlanarYUV(frame, light: light, shiftX: shiftX, shiftY: shiftY)
         case .nv12:
             guard let chroma = planes.1.base else { return }
             sampleYUV(frame, light: light) { x, y in
@@ -81,49 +84,72 @@ struct BlockSampler {
         }
     }
 
+    /// The common case, planar 4:2:0, 4:2:2 or 4:4:4: row pointers per line, no per-sample division.
+    private mutating func samplePlanarYUV(_ frame: VideoFrame, light: LinearLight, shiftX: Int, shiftY: Int) {
+        guard let luma = frame.planes.0.base, let cb = frame.planes.1.base, let cr = frame.planes.2.base else { return }
+        let planes = frame.planes
+        let (columns, blockSize, step, height) = (columns, blockSize, step, height)
+        light.withTables { tables in
+            sampleXs.withUnsafeBufferPointer { xs in
+                sampleColumns.withUnsafeBufferPointer { blockColumns in
+                    red.withUnsafeMutableBufferPointer { red in
+                        green.withUnsafeMutableBufferPointer { green in
+                            blue.withUnsafeMutableBufferPointer { blue in
+                                var y = step / 2
+                                while y < height {
+                                    let lumaRow = luma + y * planes.0.stride
+                                    let cbRow = cb + (y >> shiftY) * planes.1.stride
+                                    let crRow = cr + (y >> shiftY) * planes.2.stride
+                                    let blockRow = (y / blockSize) * columns
+                                    for index in 0..<xs.count {
+                                        let x = xs[index]
+                                        let (r, g, b) = tables.linearRGB(y: lumaRow[x], u: cbRow[x >> shiftX], v: crRow[x >> shiftX])
+                                        let block = blockRow + blockColumns[index]
+                                        red[block] += r
+                                        green[block] += g
+                                        blue[block] += b
+                                    }
+                                    y += step
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Sums linear R, G, B per block from Y and the chroma `chroma(x, y)` gives for a luma position.
     @inline(__always)
     private mutating func sampleYUV(
         _ frame: VideoFrame, light: LinearLight, chroma: (Int, Int) -> (UInt8, UInt8)
     ) {
         guard let luma = frame.planes.0.base else { return }
-        let lumaStride = frame.planes.0.stride
-        let columns = columns
-        let blockSize = blockSize
-        let step = step
-        let width = width
-        let height = height
-        light.luma.withUnsafeBufferPointer { lumaTable in
-        light.crToRed.withUnsafeBufferPointer { crToRed in
-        light.crToGreen.withUnsafeBufferPointer { crToGreen in
-        light.cbToGreen.withUnsafeBufferPointer { cbToGreen in
-        light.cbToBlue.withUnsafeBufferPointer { cbToBlue in
-        light.toLinear.withUnsafeBufferPointer { toLinear in
-        red.withUnsafeMutableBufferPointer { red in
-        green.withUnsafeMutableBufferPointer { green in
-        blue.withUnsafeMutableBufferPointer { blue in
-            let scale = Float(LinearLight.steps)
-            let top = LinearLight.steps
-            @inline(__always) func linear(_ value: Float) -> Float {
-                toLinear[min(max(Int(value * scale + 0.5), 0), top)]
-            }
-            var y = step / 2
-            while y < height {
-                let row = luma + y * lumaStride
-                let blockRow = (y / blockSize) * columns
-                var x = step / 2
-                while x < width {
-                    let (u, v) = chroma(x, y)
-                    let lumaValue = lumaTable[Int(row[x])]
-                    let block = blockRow + x / blockSize
-                    red[block] += linear(lumaValue + crToRed[Int(v)])
-                    green[block] += linear(lumaValue + crToGreen[Int(v)] + cbToGreen[Int(u)])
-                    blue[block] += linear(lumaValue + cbToBlue[Int(u)])
-                    x += step
+        let (lumaStride, columns, blockSize, step, width, height) = (frame.planes.0.stride, columns, blockSize, step, width, height)
+        light.withTables { tables in
+            red.withUnsafeMutableBufferPointer { red in
+                green.withUnsafeMutableBufferPointer { green in
+                    blue.withUnsafeMutableBufferPointer { blue in
+                        var y = step / 2
+                        while y < height {
+                            let row = luma + y * lumaStride
+                            let blockRow = (y / blockSize) * columns
+                            var x = step / 2
+                            while x < width {
+                                let (u, v) = chroma(x, y)
+                                let (r, g, b) = tables.linearRGB(y: row[x], u: u, v: v)
+                                let block = blockRow + x / blockSize
+                                red[block] += r
+                                green[block] += g
+                                blue[block] += b
+                                x += step
+                            }
+                            y += step
+                        }
+                    }
                 }
-                y += step
             }
-        }}}}}}}}}
+        }
     }
 
     private mutating func sampleRGB(_ frame: VideoFrame, light: LinearLight) {

@@ -4,8 +4,50 @@ import CaptionsCore
 ///
 /// YUV goes through the stream's matrix (BT.601 or BT.709) and range (limited or full) to R′G′B′,
 /// then through the sRGB transfer curve to linear R, G, B. Lookup tables keep the per-sample cost
-/// to a few additions and three table reads.
+/// to a few additions and three table reads; ``tables`` hands them out as raw pointers for the
+/// sampling loop, which runs 30,000 times a frame.
 struct LinearLight {
+    /// The tables as pointers, valid while `body` runs.
+    func withTables<Result>(_ body: (Tables) -> Result) -> Result {
+        lumaSteps.withUnsafeBufferPointer { luma in
+            crToRedSteps.withUnsafeBufferPointer { crToRed in
+                crToGreenSteps.withUnsafeBufferPointer { crToGreen in
+                    cbToGreenSteps.withUnsafeBufferPointer { cbToGreen in
+                        cbToBlueSteps.withUnsafeBufferPointer { cbToBlue in
+                            toLinear.withUnsafeBufferPointer { toLinear in
+                                body(Tables(
+                                    luma: luma.baseAddress!, crToRed: crToRed.baseAddress!, crToGreen: crToGreen.baseAddress!,
+                                    cbToGreen: cbToGreen.baseAddress!, cbToBlue: cbToBlue.baseAddress!,
+                                    toLinear: toLinear.baseAddress!))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Raw pointers to the lookup tables, in integer steps of 1/1023.
+    struct Tables {
+        let luma, crToRed, crToGreen, cbToGreen, cbToBlue: UnsafePointer<Int32>
+        let toLinear: UnsafePointer<Float>
+
+        /// Linear R, G, B of one Y, U, V sample.
+        @inline(__always)
+        func linearRGB(y: UInt8, u: UInt8, v: UInt8) -> (Float, Float, Float) {
+            let lumaValue = luma[Int(y)]
+            return (
+                linear(lumaValue &+ crToRed[Int(v)]), linear(lumaValue &+ crToGreen[Int(v)] &+ cbToGreen[Int(u)]),
+                linear(lumaValue &+ cbToBlue[Int(u)])
+            )
+        }
+
+        @inline(__always)
+        private func linear(_ step: Int32) -> Float {
+            toLinear[Int(min(max(step, 0), Int32(LinearLight.steps)))]
+        }
+    }
+
     /// Y code → Y′ (0–1).
     private(set) var luma = [Float](repeating: 0, count: 256)
     /// V code → contribution to R′.
@@ -18,6 +60,12 @@ struct LinearLight {
     private(set) var cbToBlue = [Float](repeating: 0, count: 256)
     /// Non-linear value (0–1, in 1/1023 steps) → linear.
     private(set) var toLinear = [Float](repeating: 0, count: Self.steps + 1)
+    /// The same tables in 1/1023 steps, as integers, for the sampling loop.
+    private var lumaSteps = [Int32](repeating: 0, count: 256)
+    private var crToRedSteps = [Int32](repeating: 0, count: 256)
+    private var crToGreenSteps = [Int32](repeating: 0, count: 256)
+    private var cbToGreenSteps = [Int32](repeating: 0, count: 256)
+    private var cbToBlueSteps = [Int32](repeating: 0, count: 256)
 
     static let steps = 1023
 
@@ -36,6 +84,14 @@ struct LinearLight {
         }
         for step in 0...Self.steps {
             toLinear[step] = Self.linearize(Float(step) / Float(Self.steps))
+        }
+        let scale = Float(Self.steps)
+        for code in 0..<256 {
+            lumaSteps[code] = Int32((luma[code] * scale).rounded())
+            crToRedSteps[code] = Int32((crToRed[code] * scale).rounded())
+            crToGreenSteps[code] = Int32((crToGreen[code] * scale).rounded())
+            cbToGreenSteps[code] = Int32((cbToGreen[code] * scale).rounded())
+            cbToBlueSteps[code] = Int32((cbToBlue[code] * scale).rounded())
         }
     }
 
