@@ -53,17 +53,7 @@ struct WebVTTCueTextParser {
             index += 1
             return tag()
         }
-        var text: [UInt8] = []
-        while let byte = current, byte != UInt8(ascii: "<") {
-            index += 1
-            if byte == UInt8(ascii: "&"), let (decoded, next) = HTMLCharacterReference.consume(bytes, from: index) {
-                text.append(contentsOf: decoded.utf8)
-                index = next
-            } else {
-                text.append(byte)
-            }
-        }
-        return .text(String(decoding: text, as: UTF8.self))
+        return .text(String(decoding: collectDecoding(until: UInt8(ascii: "<")), as: UTF8.self))
     }
 
     /// The tag state, entered after `<`.
@@ -138,8 +128,15 @@ struct WebVTTCueTextParser {
 
     /// The start tag annotation state: text up to `>`, references decoded, whitespace collapsed.
     private mutating func annotation() -> String {
+        let buffer = collectDecoding(until: UInt8(ascii: ">"))
+        if current != nil { index += 1 }
+        return buffer.split(whereSeparator: WebVTTSyntax.isWhitespace).map(\.string).joined(separator: " ")
+    }
+
+    /// The bytes up to `terminator` (not consumed), character references decoded.
+    private mutating func collectDecoding(until terminator: UInt8) -> [UInt8] {
         var buffer: [UInt8] = []
-        while let byte = current, byte != UInt8(ascii: ">") {
+        while let byte = current, byte != terminator {
             index += 1
             if byte == UInt8(ascii: "&"), let (decoded, next) = HTMLCharacterReference.consume(bytes, from: index) {
                 buffer.append(contentsOf: decoded.utf8)
@@ -148,8 +145,7 @@ struct WebVTTCueTextParser {
                 buffer.append(byte)
             }
         }
-        if current != nil { index += 1 }
-        return buffer.split(whereSeparator: WebVTTSyntax.isWhitespace).map(\.string).joined(separator: " ")
+        return buffer
     }
 
     private mutating func collect(until terminator: UInt8) -> [UInt8] {
