@@ -225,10 +225,12 @@ private struct TTMLResolver {
 
     // MARK: Cues
 
+    /// How far an indefinite paragraph is followed; its last cue is then written without an end.
+    private static let openEndHorizon = MediaTime(seconds: 86_400 * 365)
+
     private mutating func addCues(for paragraph: TimedElement) {
-        guard let paragraphEnd = paragraph.end ?? Optional(paragraph.begin + MediaTime(seconds: 86_400 * 365)),
-            paragraph.begin < paragraphEnd
-        else { return }
+        let paragraphEnd = paragraph.end ?? paragraph.begin + Self.openEndHorizon
+        guard paragraph.begin < paragraphEnd else { return }
         var times: Set<MediaTime> = [paragraph.begin, paragraphEnd]
         collectTimes(paragraph, into: &times)
         var ancestor = paragraph.parent
