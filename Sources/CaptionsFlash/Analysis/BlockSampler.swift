@@ -65,15 +65,15 @@ struct BlockSampler {
         let planes = frame.planes
         switch frame.layout {
         case .planarYUV(let shiftX, let shiftY):
-            samplePlanarYUV(frame, light: light, shiftX: shiftX, shiftY: shiftY)
+            guard let cb = planes.1.base, let cr = planes.2.base else { return }
+            sampleYUV(frame, light: light) { y in
+                PlanarChroma(cb: cb + (y >> shiftY) * planes.1.stride, cr: cr + (y >> shiftY) * planes.2.stride, shift: shiftX)
+            }
         case .nv12:
             guard let chroma = planes.1.base else { return }
-            sampleYUV(frame, light: light) { x, y in
-                let offset = (y >> 1) * planes.1.stride + (x >> 1) * 2
-                return (chroma[offset], chroma[offset + 1])
-            }
+            sampleYUV(frame, light: light) { y in InterleavedChroma(uv: chroma + (y >> 1) * planes.1.stride) }
         case .gray:
-            sampleYUV(frame, light: light) { _, _ in (128, 128) }
+            sampleYUV(frame, light: light) { _ in NeutralChroma() }
         case .rgb24:
             sampleRGB(frame, light: light)
         }
@@ -84,10 +84,13 @@ struct BlockSampler {
         }
     }
 
-    /// The common case, planar 4:2:0, 4:2:2 or 4:4:4: row pointers per line, no per-sample division.
-    private mutating func samplePlanarYUV(_ frame: VideoFrame, light: LinearLight, shiftX: Int, shiftY: Int) {
-        guard let luma = frame.planes.0.base, let cb = frame.planes.1.base, let cr = frame.planes.2.base else { return }
-        let planes = frame.planes
+    /// Sums linear R, G, B per block from the Y plane and the chroma row `chromaRow(y)` gives for
+    /// luma line `y`: row pointers per line, no per-sample division (the loop runs 30,000 times a
+    /// frame at 1080p, specialised for each chroma layout).
+    @inline(__always)
+    private mutating func sampleYUV<Row: ChromaRow>(_ frame: VideoFrame, light: LinearLight, chromaRow: (Int) -> Row) {
+        guard let luma = frame.planes.0.base else { return }
+        let lumaStride = frame.planes.0.stride
         let (columns, blockSize, step, height) = (columns, blockSize, step, height)
         light.withTables { tables in
             sampleXs.withUnsafeBufferPointer { xs in
@@ -97,13 +100,13 @@ struct BlockSampler {
                             blue.withUnsafeMutableBufferPointer { blue in
                                 var y = step / 2
                                 while y < height {
-                                    let lumaRow = luma + y * planes.0.stride
-                                    let cbRow = cb + (y >> shiftY) * planes.1.stride
-                                    let crRow = cr + (y >> shiftY) * planes.2.stride
+                                    let lumaRow = luma + y * lumaStride
+                                    let chroma = chromaRow(y)
                                     let blockRow = (y / blockSize) * columns
                                     for index in 0..<xs.count {
                                         let x = xs[index]
-                                        let (r, g, b) = tables.linearRGB(y: lumaRow[x], u: cbRow[x >> shiftX], v: crRow[x >> shiftX])
+                                        let (u, v) = chroma.uv(at: x)
+                                        let (r, g, b) = tables.linearRGB(y: lumaRow[x], u: u, v: v)
                                         let block = blockRow + blockColumns[index]
                                         red[block] += r
                                         green[block] += g
@@ -112,39 +115,6 @@ struct BlockSampler {
                                     y += step
                                 }
                             }
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// Sums linear R, G, B per block from Y and the chroma `chroma(x, y)` gives for a luma position.
-    @inline(__always)
-    private mutating func sampleYUV(
-        _ frame: VideoFrame, light: LinearLight, chroma: (Int, Int) -> (UInt8, UInt8)
-    ) {
-        guard let luma = frame.planes.0.base else { return }
-        let (lumaStride, columns, blockSize, step, width, height) = (frame.planes.0.stride, columns, blockSize, step, width, height)
-        light.withTables { tables in
-            red.withUnsafeMutableBufferPointer { red in
-                green.withUnsafeMutableBufferPointer { green in
-                    blue.withUnsafeMutableBufferPointer { blue in
-                        var y = step / 2
-                        while y < height {
-                            let row = luma + y * lumaStride
-                            let blockRow = (y / blockSize) * columns
-                            var x = step / 2
-                            while x < width {
-                                let (u, v) = chroma(x, y)
-                                let (r, g, b) = tables.linearRGB(y: row[x], u: u, v: v)
-                                let block = blockRow + x / blockSize
-                                red[block] += r
-                                green[block] += g
-                                blue[block] += b
-                                x += step
-                            }
-                            y += step
                         }
                     }
                 }
@@ -166,4 +136,33 @@ struct BlockSampler {
             }
         }
     }
+}
+
+/// The chroma samples of one line, for a luma x.
+protocol ChromaRow {
+    func uv(at x: Int) -> (UInt8, UInt8)
+}
+
+/// Separate U and V planes, subsampled horizontally by `1 << shift`.
+private struct PlanarChroma: ChromaRow {
+    let cb: UnsafePointer<UInt8>
+    let cr: UnsafePointer<UInt8>
+    let shift: Int
+
+    @inline(__always)
+    func uv(at x: Int) -> (UInt8, UInt8) { (cb[x >> shift], cr[x >> shift]) }
+}
+
+/// NV12: U and V interleaved at half resolution.
+private struct InterleavedChroma: ChromaRow {
+    let uv: UnsafePointer<UInt8>
+
+    @inline(__always)
+    func uv(at x: Int) -> (UInt8, UInt8) { (uv[(x >> 1) * 2], uv[(x >> 1) * 2 + 1]) }
+}
+
+/// Grey: no chroma.
+private struct NeutralChroma: ChromaRow {
+    @inline(__always)
+    func uv(at x: Int) -> (UInt8, UInt8) { (128, 128) }
 }
