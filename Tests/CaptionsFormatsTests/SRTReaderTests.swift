@@ -68,6 +68,13 @@ import Testing
         #expect(throws: CaptionsError.self) { try readSRT(text) }
     }
 
+    @Test func aFileThatEndsInsideACueIsAnError() throws {
+        let document = try readSRT("1\n00:00:01,000 --> 00:00:02,000\nx\n\n2\n00:00:03,000 --> 00:00:0")
+        #expect(document.diagnostics.contains { $0.severity == .error && $0.code == "srt.input.truncated" })
+        let complete = try readSRT("1\n00:00:01,000 --> 00:00:02,000\nx")
+        #expect(complete.diagnostics.isEmpty)
+    }
+
     @Test func implausibleTimesAreErrors() throws {
         let document = try readSRT("1\n999999:00:00,000 --> 999999:00:01,000\nx\n")
         #expect(document.diagnostics.contains { $0.severity == .error && $0.code == "time.outOfRange" })

@@ -184,6 +184,11 @@ struct SRTParser {
             tally.add(severity, code, message, at: SourceLocation(line: timing.line.number, column: column))
         }
         textLines.removeAll(keepingCapacity: true)
+        if isAtEnd, let last = bytes.last, last != 0x0A, last != 0x0D {
+            diagnostics.append(Diagnostic(
+                .error, "srt.input.truncated", "the file ends inside a cue: nothing follows its times (truncated?)",
+                at: SourceLocation(line: timing.line.number, column: 1)))
+        }
         while !isAtEnd {
             guard let next = peekLine(), !next.isBlank else { break }
             if SRTTimingParser(bytes: bytes, line: next) != nil {
