@@ -100,6 +100,23 @@ public struct ConvertCommand: ParsableCommand {
         }
     }
 
+    /// Reads the input as `convert` would (format from the name, the content or `--from`; media
+    /// files through their subtitle stream), printing the reader's diagnostics; throws `ExitCode` 1
+    /// when it cannot be read. Other commands start from here.
+    func readDocument(io: CommandIO) throws -> TimedTextDocument {
+        let plan = try makePlan(requireOutputFormat: false)
+        let printer = DiagnosticPrinter(path: input == "-" ? "<stdin>" : input, showNotes: verbose)
+        do {
+            let document = try read(plan, io: io)
+            printer.print(document.diagnostics, to: io)
+            if document.diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
+            return document
+        } catch let error as CaptionsError {
+            printer.print([error.diagnostic], to: io)
+            throw ExitCode(1)
+        }
+    }
+
     /// Reads and parses the input; the bytes are released as soon as the model is built.
     private func read(_ plan: Plan, io: CommandIO) throws -> TimedTextDocument {
         if plan.inputIsMedia {
@@ -128,7 +145,7 @@ public struct ConvertCommand: ParsableCommand {
     }
 
     /// Checks the options and works out formats and transforms; throws usage errors.
-    private func makePlan() throws -> Plan {
+    private func makePlan(requireOutputFormat: Bool = true) throws -> Plan {
         let inputFormat: CaptionFormat?
         let inputIsMedia = from?.lowercased() == "media" || (from == nil && Self.isMediaFile(input))
         if inputIsMedia {
@@ -146,8 +163,10 @@ public struct ConvertCommand: ParsableCommand {
             outputFormat = format
         } else if output != "-", let format = CaptionFormat(fileExtensionOf: output) {
             outputFormat = format
+        } else if requireOutputFormat {
+            throw ValidationError("cannot tell the output format: give --to vtt|srt|ttml|json or an output file name with that extension")
         } else {
-            throw ValidationError("cannot tell the output format: give --to vtt|srt|json or an output file name with that extension")
+            outputFormat = .json
         }
         if FileAccess.isSameFile(input, output) {
             throw ValidationError("the output is the input file; refusing to overwrite it")

@@ -29,6 +29,8 @@ func run(_ arguments: [String], io: MemoryIO) -> Int32 {
             try convert.execute(io: io)
         } else if let flashes = command as? FlashesCommand {
             try flashes.execute(io: io)
+        } else if let transcript = command as? TranscriptCommand {
+            try transcript.execute(io: io)
         } else {
             try command.run()
         }

@@ -86,4 +86,11 @@ import Testing
         #expect(run(["convert", "-", "--from", "ttml", "--to", "srt", "--speaker-prefix"], io: back) == 0)
         #expect(back.outputText.hasPrefix("1\n00:00:01,200 --> 00:00:04,000\nKeeper: Storm's coming in from the west.\n"))
     }
+
+    @Test func transcriptOfTheBroadcast() {
+        let io = MemoryIO()
+        #expect(run(["transcript", sample("broadcast.ttml"), "--format", "md"], io: io) == 0)
+        #expect(io.outputText.contains("**Anchor** · 0:01\n\nGood evening. Our top story tonight: floods along the river valley.\n"))
+        #expect(run(["transcript", sample("broadcast.ttml"), "--pause", "soon"], io: MemoryIO()) == 64)
+    }
 }

@@ -1,0 +1,69 @@
+import ArgumentParser
+import CaptionsCore
+import CaptionsFormats
+
+extension TranscriptFormat: ExpressibleByArgument {}
+
+/// `captions transcript`: captions as a readable transcript for podcasts and articles.
+public struct TranscriptCommand: ParsableCommand {
+    /// Names and help.
+    public static let configuration = CommandConfiguration(
+        commandName: "transcript",
+        abstract: "Turn captions into a transcript: text, Markdown, HTML or Podcasting 2.0 JSON.",
+        discussion: """
+            One paragraph per speaker turn, the speaker named once, a timestamp at each turn. A new paragraph \
+            starts when the speaker changes or after a pause (--pause, default 2s).
+            """
+    )
+
+    @Argument(help: "The captions (WebVTT, SRT, TTML, or a media file with a subtitle stream), or '-'.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default).")
+    var output: String = "-"
+
+    @Option(help: "txt (default), md, html, podcast-json.")
+    var format: TranscriptFormat = .txt
+
+    @Option(help: ArgumentHelp("A silence this long starts a new paragraph, such as 2s.", valueName: "duration"))
+    var pause: String = "2s"
+
+    @Flag(help: "Drop sound tags such as [music] and (laughs).")
+    var dropSoundTags = false
+
+    @Flag(help: "No timestamps.")
+    var noTimestamps = false
+
+    @Option(help: "The title (default: the input's file name).")
+    var title: String?
+
+    /// Used by ArgumentParser.
+    public init() {}
+
+    /// Runs against the real standard streams.
+    public func run() throws {
+        try execute(io: ProcessIO())
+    }
+
+    /// Runs against `io`.
+    public func execute(io: CommandIO) throws {
+        guard let pauseTime = MediaTime(parsingDuration: pause), !pauseTime.isNegative else {
+            throw ValidationError("--pause '\(pause)' is not a duration such as 2s")
+        }
+        let document = try ConvertCommand.parse([input]).readDocument(io: io)
+        var options = Transcript.Options()
+        options.pause = pauseTime
+        options.keepSoundTags = !dropSoundTags
+        let name = title ?? String(input.split(separator: "/").last ?? "Transcript")
+        let text = format.render(document, title: name, options: options, timestamps: !noTimestamps)
+        do {
+            try FileAccess.write(to: output, io: io) { emit in
+                var text = text
+                text.withUTF8 { emit(UnsafeRawBufferPointer($0)) }
+            }
+        } catch {
+            io.writeStandardError("\(output): error: \(error.message) [\(error.code)]\n")
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import CaptionsCore
+
+/// Captions turned back into prose: one paragraph per speaker turn.
+///
+/// Consecutive cues of one speaker join into a paragraph (caption line breaks become spaces); a
+/// new paragraph starts when the speaker changes or after a pause. Sound tags such as `[music]`
+/// can be kept or dropped.
+public struct Transcript: Sendable, Equatable {
+    /// One speaker turn.
+    public struct Paragraph: Sendable, Equatable {
+        /// Who speaks, when known.
+        public var speaker: String?
+        /// When the turn starts.
+        public var start: MediaTime
+        /// The text, as prose.
+        public var text: String
+    }
+
+    /// How cues are grouped.
+    public struct Options: Sendable {
+        /// A silence at least this long starts a new paragraph (default 2 s).
+        public var pause = MediaTime(seconds: 2)
+        /// Keep sound tags such as `[music]` or `(laughs)` (default true).
+        public var keepSoundTags = true
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// The paragraphs, in time order.
+    public var paragraphs: [Paragraph]
+
+    /// Groups the cues of `document` into paragraphs.
+    public init(_ document: TimedTextDocument, options: Options = Options()) {
+        paragraphs = []
+        var lastEnd: MediaTime?
+        for cue in document.cues.sorted(by: { $0.start < $1.start }) {
+            var text = Self.prose(cue.plainText)
+            if !options.keepSoundTags { text = Self.withoutSoundTags(text) }
+            guard !text.isEmpty else { continue }
+            let speaker = cue.speaker ?? Cue.firstVoice(in: cue.content)
+            let paused = lastEnd.map { cue.start - $0 >= options.pause } ?? true
+            if let last = paragraphs.last, last.speaker == speaker, !paused {
+                paragraphs[paragraphs.count - 1].text += " " + text
+            } else {
+                paragraphs.append(Paragraph(speaker: speaker, start: cue.start, text: text))
+            }
+            lastEnd = max(lastEnd ?? cue.start, cue.end ?? cue.start)
+        }
+    }
+
+    /// Caption lines joined into one line of prose, spaces collapsed, dialogue dashes removed.
+    static func prose(_ text: String) -> String {
+        text.split(whereSeparator: { $0 == "\n" || $0 == " " || $0 == "\t" })
+            .filter { $0 != "-" }
+            .joined(separator: " ")
+    }
+
+    /// The text without `[…]` and `(…)` sound tags.
+    static func withoutSoundTags(_ text: String) -> String {
+        var result = ""
+        var depth = 0
+        for character in text {
+            if character == "[" || character == "(" { depth += 1; continue }
+            if character == "]" || character == ")" { depth = max(0, depth - 1); continue }
+            if depth == 0 { result.append(character) }
+        }
+        return prose(result)
+    }
+
+    /// `M:SS`, or `H:MM:SS` from an hour on.
+    public static func stamp(_ time: MediaTime) -> String {
+        let total = max(0, time.rounded(toTimescale: 1))
+        let (hours, minutes, seconds) = (total / 3600, total / 60 % 60, total % 60)
+        let twoDigits = { (value: Int64) in value < 10 ? "0\(value)" : "\(value)" }
+        return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(seconds))" : "\(total / 60):\(twoDigits(seconds))"
+    }
+}
