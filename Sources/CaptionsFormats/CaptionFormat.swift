@@ -8,8 +8,10 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
     case srt
     /// TTML (IMSC1, DFXP, SMPTE-TT, EBU-TT-D).
     case ttml
-    /// The JSON dump of the model (write only).
+    /// The JSON dump of the model when written; read as a Podcasting 2.0 transcript.
     case json
+    /// A Podcasting 2.0 JSON transcript.
+    case podcastJSON = "podcast-json"
 
     /// Options that change how a writer lays out its output.
     public struct WriterOptions: Sendable {
@@ -41,6 +43,7 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
         case "srt", "subrip": self = .srt
         case "ttml", "dfxp", "imsc", "imsc1": self = .ttml
         case "json": self = .json
+        case "podcast-json", "podcast": self = .podcastJSON
         default: return nil
         }
     }
@@ -53,13 +56,13 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
         return body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "<") ? .ttml : .srt
     }
 
-    /// The reader, or `nil` for a write-only format.
+    /// The reader (`nil` for a write-only format).
     public var reader: (any TimedTextReader)? {
         switch self {
         case .webvtt: WebVTTReader()
         case .srt: SRTReader()
         case .ttml: TTMLReader()
-        case .json: nil
+        case .json, .podcastJSON: PodcastTranscriptReader()
         }
     }
 
@@ -70,6 +73,7 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
         case .srt: SRTWriter(lineEnding: options.crlf ? .crlf : .lf)
         case .ttml: TTMLWriter(profile: options.ttmlProfile)
         case .json: JSONDumpWriter()
+        case .podcastJSON: PodcastTranscriptWriter()
         }
     }
 
@@ -80,6 +84,7 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
         case .srt: "SRT"
         case .ttml: "TTML"
         case .json: "JSON"
+        case .podcastJSON: "Podcasting 2.0 JSON"
         }
     }
 
@@ -89,7 +94,7 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
         case .webvtt: "vtt"
         case .srt: "srt"
         case .ttml: "ttml"
-        case .json: "json"
+        case .json, .podcastJSON: "json"
         }
     }
 }

@@ -57,3 +57,47 @@ import Testing
         #expect(segments[4]["speaker"] == nil)
     }
 }
+
+@Suite struct PodcastTranscriptTests {
+    private let episode = """
+        {"version": "1.0.0", "segments": [
+          {"speaker": "Ann", "startTime": 0.5, "endTime": 1.25, "body": "Hello"},
+          {"speaker": "Ann", "startTime": 0.5, "endTime": 1.25, "body": "world"},
+          {"speaker": "Ben", "startTime": 2.2, "endTime": 3.333, "body": "Hi & bye"}
+        ]}
+        """
+
+    @Test func segmentsWithTheSameTimesAreMerged() throws {
+        let document = try PodcastTranscriptReader().read(Array(episode.utf8))
+        #expect(document.cues.map(\.plainText) == ["Hello world", "Hi & bye"])
+        #expect(document.cues.map(\.speaker) == ["Ann", "Ben"])
+        #expect(document.cues[1].start == MediaTime(milliseconds: 2200))
+        #expect(document.cues[1].end == MediaTime(milliseconds: 3333))
+    }
+
+    @Test func podcastJSONThroughWebVTTKeepsSpeakersTimesAndText() throws {
+        let original = try PodcastTranscriptReader().read(Array(episode.utf8))
+        let webVTT = try WebVTTReader().read(WebVTTWriter().write(original))
+        let back = try PodcastTranscriptReader().read(PodcastTranscriptWriter().write(webVTT))
+        #expect(back.cues.map(\.speaker) == original.cues.map(\.speaker))
+        #expect(back.cues.map(\.start) == original.cues.map(\.start))
+        #expect(back.cues.map(\.end) == original.cues.map(\.end))
+        #expect(back.cues.map(\.plainText) == original.cues.map(\.plainText))
+    }
+
+    @Test(arguments: [
+        ("{\"version\": \"1.0.0\"}", "missing \"segments\""),
+        ("{\"segments\": [{\"startTime\": \"1\", \"body\": \"x\"}]}", "segments[0].startTime"),
+        ("{\"segments\": [{\"startTime\": -1, \"body\": \"x\"}]}", "segments[0].startTime"),
+        ("not json", "not JSON"),
+    ])
+    func badTranscriptsAreClearErrors(text: String, mention: String) {
+        do {
+            _ = try PodcastTranscriptReader().read(Array(text.utf8))
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect(error.code == "podcast.json.invalid")
+            #expect(error.message.contains(mention), "\(error.message)")
+        }
+    }
+}

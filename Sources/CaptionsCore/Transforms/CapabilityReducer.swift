@@ -14,6 +14,9 @@ public struct CapabilityReducer: Sendable {
         self.formatName = formatName
     }
 
+    /// How long the last cue lasts when it has no end and no cue follows it.
+    static let lastOpenCueDuration = MediaTime(seconds: 5)
+
     /// Reduces the document in place to the capabilities; returns one diagnostic per kind of loss.
     public func reduce(_ reduced: inout TimedTextDocument) -> [Diagnostic] {
         var tally = LossTally()
@@ -61,7 +64,7 @@ public struct CapabilityReducer: Sendable {
         }
         if cue.end == nil, !capabilities.contains(.openEnds) {
             tally.add(.openEnds, at: location)
-            cue.end = max(cue.start, nextStart ?? cue.start)
+            cue.end = max(cue.start, nextStart ?? cue.start + Self.lastOpenCueDuration)
         }
         if !capabilities.contains(.regions), cue.settings.region != nil {
             cue.settings.region = nil
@@ -196,7 +199,7 @@ private struct LossTally {
             case .comments: ("comments (NOTE blocks)", "dropped")
             case .header: ("header text", "dropped")
             case .cueIdentifiers: ("cue identifiers", "replaced by numbers")
-            case .openEnds: ("cues without an end time", "now end where the next cue starts")
+            case .openEnds: ("cues without an end time", "now end where the next cue starts (the last one after 5 s)")
             case .placement: ("cue positions", "dropped")
             case .placementApproximated: ("exact cue positions", "moved to the nearest of nine screen positions")
             case .voices: ("voice spans (speaker names)", "dropped; --speaker-prefix writes names into the text")

@@ -94,3 +94,18 @@ public enum TranscriptFormat: String, Sendable, CaseIterable {
         text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
     }
 }
+
+/// Writes cues as a Podcasting 2.0 JSON transcript (``TranscriptFormat/podcastJSON``).
+public struct PodcastTranscriptWriter: TimedTextWriter {
+    /// Speakers, and text as prose.
+    public let capabilities: FormatCapabilities = [.voices, .openEnds]
+
+    /// A writer.
+    public init() {}
+
+    /// Writes `{"version": "1.0.0", "segments": […]}`.
+    public func write(_ document: TimedTextDocument, emit: (UnsafeRawBufferPointer) -> Void) {
+        var text = TranscriptFormat.podcastJSON.render(document, title: "")
+        text.withUTF8 { emit(UnsafeRawBufferPointer($0)) }
+    }
+}

@@ -1,0 +1,77 @@
+import CaptionsCore
+import FoundationEssentials
+
+/// Reads a Podcasting 2.0 JSON transcript: `{"version": "1.0.0", "segments": [{"speaker",
+/// "startTime", "endTime", "body"}]}`, times in seconds (`endTime` optional).
+///
+/// Segments that share the same times (some hosts emit one per word group) are merged into one
+/// cue. Times are read exactly from their decimal form.
+public struct PodcastTranscriptReader: TimedTextReader {
+    /// A reader.
+    public init() {}
+
+    private struct File: Decodable {
+        var segments: [Segment]
+    }
+
+    private struct Segment: Decodable {
+        var speaker: String?
+        var startTime: Double
+        var endTime: Double?
+        var body: String
+    }
+
+    /// Parses a transcript; throws `podcast.json.invalid` with the JSON path of the problem.
+    public func read(_ input: consuming [UInt8]) throws(CaptionsError) -> TimedTextDocument {
+        let file: File
+        do {
+            file = try JSONDecoder().decode(File.self, from: Data(input))
+        } catch let error as DecodingError {
+            throw CaptionsError("podcast.json.invalid", Self.describe(error), at: .start)
+        } catch {
+            throw CaptionsError("podcast.json.invalid", "not JSON: \(error)", at: .start)
+        }
+        var document = TimedTextDocument(sourceFormat: "podcast-json")
+        for (index, segment) in file.segments.enumerated() {
+            guard let start = Self.time(segment.startTime) else {
+                throw CaptionsError("podcast.json.invalid", "segments[\(index)].startTime is not a time in seconds", at: .start)
+            }
+            let end = segment.endTime.flatMap(Self.time)
+            if var last = document.cues.last, last.start == start, last.end == end, last.speaker == segment.speaker {
+                last.content = [.text(last.plainText + " " + segment.body)]
+                document.cues[document.cues.count - 1] = last
+                continue
+            }
+            document.cues.append(Cue(
+                start: start, end: end, speaker: segment.speaker, content: [.text(segment.body)],
+                location: SourceLocation(line: index + 1, column: 1)))
+        }
+        return document
+    }
+
+    /// Seconds as an exact time, from the shortest decimal that reads back as `seconds`.
+    private static func time(_ seconds: Double) -> MediaTime? {
+        guard seconds.isFinite, seconds >= 0 else { return nil }
+        return MediaTime(decimalSeconds: Substring(NumberFormatting.shortest(seconds)))
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let parts: [String] = context.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? "." + key.stringValue }
+            let joined: String = parts.joined()
+            return joined.hasPrefix(".") ? String(joined.dropFirst()) : joined
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "missing \"\(key.stringValue)\"" + (context.codingPath.isEmpty ? "" : " in \(path(context))")
+        case .typeMismatch(let type, let context):
+            return "\(path(context)): expected \(type == Double.self ? "a number" : "\(type)")"
+        case .valueNotFound(_, let context):
+            return "\(path(context)): missing value"
+        case .dataCorrupted(let context):
+            return "not JSON: \(context.debugDescription)"
+        @unknown default:
+            return "unreadable transcript"
+        }
+    }
+}
