@@ -50,6 +50,9 @@ public struct ConvertCommand: ParsableCommand {
     @Flag(help: "Write speakers into SRT text as 'Name: ' (SRT has no voices).")
     var speakerPrefix = false
 
+    @Option(help: ArgumentHelp("Rename speakers with a JSON map such as {\"SPEAKER_1\": \"Ann\"}.", valueName: "map.json"))
+    var speakers: String?
+
     @Flag(help: "End SRT lines with CRLF.")
     var crlf = false
 
@@ -75,6 +78,8 @@ public struct ConvertCommand: ParsableCommand {
         let plan = try makePlan()
         let printer = DiagnosticPrinter(path: input == "-" ? "<stdin>" : input, showNotes: verbose)
         do {
+            var plan = plan
+            if let speakers { plan.speakerNames = try JSONFiles.decode([String: String].self, from: speakers, io: io) }
             var document = try read(plan, io: io)
             var diagnostics = document.diagnostics
             document = applyTransforms(plan, to: document, diagnostics: &diagnostics)
@@ -107,7 +112,10 @@ public struct ConvertCommand: ParsableCommand {
         let plan = try makePlan(requireOutputFormat: false)
         let printer = DiagnosticPrinter(path: input == "-" ? "<stdin>" : input, showNotes: verbose)
         do {
-            let document = try read(plan, io: io)
+            var document = try read(plan, io: io)
+            if let speakers {
+                document = SpeakerRenamer(names: try JSONFiles.decode([String: String].self, from: speakers, io: io)).apply(to: document)
+            }
             printer.print(document.diagnostics, to: io)
             if document.diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
             return document
@@ -141,6 +149,7 @@ public struct ConvertCommand: ParsableCommand {
         var outputFormat: CaptionFormat
         var shift: MediaTime?
         var retime: FrameRateRetime?
+        var speakerNames: [String: String]?
         var writerOptions = CaptionFormat.WriterOptions()
     }
 
@@ -210,6 +219,7 @@ public struct ConvertCommand: ParsableCommand {
             document = merged
             diagnostics += notes
         }
+        if let names = plan.speakerNames { document = SpeakerRenamer(names: names).apply(to: document) }
         if speakerPrefix { document = SpeakerPrefixer().apply(to: document) }
         return document
     }

@@ -37,6 +37,9 @@ public struct TranscriptCommand: ParsableCommand {
     @Option(help: "The title (default: the input's file name).")
     var title: String?
 
+    @Option(help: ArgumentHelp("Rename speakers with a JSON map such as {\"SPEAKER_1\": \"Ann\"}.", valueName: "map.json"))
+    var speakers: String?
+
     /// Used by ArgumentParser.
     public init() {}
 
@@ -50,7 +53,7 @@ public struct TranscriptCommand: ParsableCommand {
         guard let pauseTime = MediaTime(parsingDuration: pause), !pauseTime.isNegative else {
             throw ValidationError("--pause '\(pause)' is not a duration such as 2s")
         }
-        let document = try ConvertCommand.parse([input]).readDocument(io: io)
+        let document = try ConvertCommand.parse([input] + (speakers.map { ["--speakers", $0] } ?? [])).readDocument(io: io)
         var options = Transcript.Options()
         options.pause = pauseTime
         options.keepSoundTags = !dropSoundTags

@@ -93,4 +93,17 @@ import Testing
         #expect(io.outputText.contains("**Anchor** · 0:01\n\nGood evening. Our top story tonight: floods along the river valley.\n"))
         #expect(run(["transcript", sample("broadcast.ttml"), "--pause", "soon"], io: MemoryIO()) == 64)
     }
+
+    @Test func speakersAreRenamedFromAMap() throws {
+        let map = try temporaryFolder().appendingPathComponent("speakers.json")
+        try #"{"Keeper": "Old Tom"}"#.write(to: map, atomically: true, encoding: .utf8)
+        let io = MemoryIO()
+        #expect(run(["transcript", sample("dialogue.vtt"), "--speakers", map.path], io: io) == 0)
+        #expect(io.outputText.hasPrefix("Old Tom (0:01)\n"))
+        #expect(io.outputText.contains("Mara (0:04)"))
+        let converted = MemoryIO()
+        #expect(run(["convert", sample("dialogue.vtt"), "--to", "vtt", "--speakers", map.path], io: converted) == 0)
+        #expect(converted.outputText.contains("<v Old Tom>Storm's coming"))
+        #expect(run(["convert", sample("dialogue.vtt"), "--to", "vtt", "--speakers", sample("dialogue.vtt")], io: MemoryIO()) == 1)
+    }
 }
