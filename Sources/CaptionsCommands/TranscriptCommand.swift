@@ -40,6 +40,18 @@ public struct TranscriptCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Rename speakers with a JSON map such as {\"SPEAKER_1\": \"Ann\"}.", valueName: "map.json"))
     var speakers: String?
 
+    @Option(help: ArgumentHelp("Podcasting 2.0 chapters: a heading at each (entries with \"toc\": false are skipped).", valueName: "chapters.json"))
+    var chapters: String?
+
+    private struct ChapterFile: Decodable {
+        struct Entry: Decodable {
+            var startTime: Double
+            var title: String?
+            var toc: Bool?
+        }
+        var chapters: [Entry]
+    }
+
     /// Used by ArgumentParser.
     public init() {}
 
@@ -58,7 +70,20 @@ public struct TranscriptCommand: ParsableCommand {
         options.pause = pauseTime
         options.keepSoundTags = !dropSoundTags
         let name = title ?? String(input.split(separator: "/").last ?? "Transcript")
-        let text = format.render(document, title: name, options: options, timestamps: !noTimestamps)
+        var headings: [Transcript.Chapter] = []
+        if let chapters {
+            do {
+                headings = try JSONFiles.decode(ChapterFile.self, from: chapters, io: io).chapters.compactMap { entry in
+                    guard entry.toc != false, let title = entry.title, entry.startTime >= 0 else { return nil }
+                    let start = MediaTime(decimalSeconds: Substring(NumberFormatting.shortest(entry.startTime))) ?? .zero
+                    return Transcript.Chapter(start: start, title: title)
+                }
+            } catch {
+                io.writeStandardError("\(chapters): error: \(error.message) [\(error.code)]\n")
+                throw ExitCode(1)
+            }
+        }
+        let text = format.render(document, title: name, options: options, timestamps: !noTimestamps, chapters: headings)
         do {
             try FileAccess.write(to: output, io: io) { emit in
                 var text = text

@@ -106,4 +106,23 @@ import Testing
         #expect(converted.outputText.contains("<v Old Tom>Storm's coming"))
         #expect(run(["convert", sample("dialogue.vtt"), "--to", "vtt", "--speakers", sample("dialogue.vtt")], io: MemoryIO()) == 1)
     }
+
+    @Test func podcastTranscriptWithChaptersAndSpeakers() {
+        let io = MemoryIO()
+        #expect(run([
+            "transcript", sample("podcast.vtt"), "--format", "md", "--chapters", sample("podcast.chapters.json"),
+            "--speakers", sample("podcast.speakers.json"),
+        ], io: io) == 0)
+        let text = io.outputText
+        #expect(text.contains("## Welcome\n\n**Nia** · 0:01\n\nWelcome back to Small Harbours, the show about coastal towns. Today I'm talking to a lighthouse keeper."))
+        #expect(text.contains("**Tom Hale** · 0:06\n\nThanks for having me. [laughs] I've kept the light on Gull Rock for almost forty years."))
+        #expect(text.contains("## The storm of 1987\n\n**Nia** · 0:15"))
+        #expect(!text.contains("Sponsor"))
+    }
+
+    @Test func buzzsproutSegmentsMergeIntoCues() {
+        let io = MemoryIO()
+        #expect(run(["convert", sample("podcast-buzzsprout.json"), "--to", "vtt"], io: io) == 0)
+        #expect(io.outputText.contains("00:00:00.500 --> 00:00:03.200\n<v Nia>Welcome back to Small Harbours, the show about coastal towns.</v>"))
+    }
 }

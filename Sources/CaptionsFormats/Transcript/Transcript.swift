@@ -27,8 +27,49 @@ public struct Transcript: Sendable, Equatable {
         public init() {}
     }
 
+    /// A chapter heading (Podcasting 2.0 chapters).
+    public struct Chapter: Sendable, Equatable {
+        /// Where the chapter starts.
+        public var start: MediaTime
+        /// Its title.
+        public var title: String
+
+        /// A chapter.
+        public init(start: MediaTime, title: String) {
+            self.start = start
+            self.title = title
+        }
+    }
+
+    /// Paragraphs under a chapter heading (nil before the first chapter).
+    public struct Section: Sendable, Equatable {
+        /// The chapter title.
+        public var title: String?
+        /// The paragraphs that start in the chapter.
+        public var paragraphs: [Paragraph]
+    }
+
     /// The paragraphs, in time order.
     public var paragraphs: [Paragraph]
+
+    /// The paragraphs grouped under `chapters` (sorted by start); chapters without paragraphs are kept.
+    public func sections(_ chapters: [Chapter]) -> [Section] {
+        let sorted = chapters.sorted { $0.start < $1.start }
+        var sections: [Section] = []
+        var chapterIndex = 0
+        var current = Section(title: nil, paragraphs: [])
+        for paragraph in paragraphs {
+            while chapterIndex < sorted.count, sorted[chapterIndex].start <= paragraph.start {
+                if current.title != nil || !current.paragraphs.isEmpty { sections.append(current) }
+                current = Section(title: sorted[chapterIndex].title, paragraphs: [])
+                chapterIndex += 1
+            }
+            current.paragraphs.append(paragraph)
+        }
+        if current.title != nil || !current.paragraphs.isEmpty { sections.append(current) }
+        for chapter in sorted[chapterIndex...] { sections.append(Section(title: chapter.title, paragraphs: [])) }
+        return sections
+    }
 
     /// Groups the cues of `document` into paragraphs.
     public init(_ document: TimedTextDocument, options: Options = Options()) {

@@ -12,38 +12,52 @@ public enum TranscriptFormat: String, Sendable, CaseIterable {
     /// `{"version": "1.0.0", "segments": [{"speaker", "startTime", "endTime", "body"}]}`.
     case podcastJSON = "podcast-json"
 
-    /// Renders `document` (grouped with `options` for the prose formats), titled `title`.
+    /// Renders `document` (grouped with `options` for the prose formats), titled `title`, with a
+    /// heading at each of `chapters` (the prose formats).
     public func render(_ document: TimedTextDocument, title: String, options: Transcript.Options = Transcript.Options(),
-                       timestamps: Bool = true) -> String {
+                       timestamps: Bool = true, chapters: [Transcript.Chapter] = []) -> String {
         let transcript = Transcript(document, options: options)
         switch self {
         case .txt:
-            return transcript.paragraphs.map { paragraph in
-                let heading = [paragraph.speaker, timestamps ? "(\(Transcript.stamp(paragraph.start)))" : nil]
-                    .compactMap { $0 }.joined(separator: " ")
-                return (heading.isEmpty ? "" : heading + "\n") + paragraph.text
+            return transcript.sections(chapters).map { section in
+                let heading = section.title.map { $0 + "\n" + String(repeating: "=", count: $0.count) + "\n\n" } ?? ""
+                return heading + section.paragraphs.map { paragraph in
+                    let heading = [paragraph.speaker, timestamps ? "(\(Transcript.stamp(paragraph.start)))" : nil]
+                        .compactMap { $0 }.joined(separator: " ")
+                    return (heading.isEmpty ? "" : heading + "\n") + paragraph.text
+                }.joined(separator: "\n\n")
             }.joined(separator: "\n\n") + "\n"
         case .md:
-            return "# \(title)\n\n" + transcript.paragraphs.map { paragraph in
-                let parts = [paragraph.speaker.map { "**\($0)**" }, timestamps ? Transcript.stamp(paragraph.start) : nil].compactMap { $0 }
-                return (parts.isEmpty ? "" : parts.joined(separator: " · ") + "\n\n") + paragraph.text
+            return "# \(title)\n\n" + transcript.sections(chapters).map { section in
+                let heading = section.title.map { "## \($0)\n\n" } ?? ""
+                return heading + section.paragraphs.map { paragraph in
+                    let parts = [paragraph.speaker.map { "**\($0)**" }, timestamps ? Transcript.stamp(paragraph.start) : nil]
+                        .compactMap { $0 }
+                    return (parts.isEmpty ? "" : parts.joined(separator: " · ") + "\n\n") + paragraph.text
+                }.joined(separator: "\n\n")
             }.joined(separator: "\n\n") + "\n"
         case .html:
-            return html(transcript, title: title, language: document.language ?? "en", timestamps: timestamps)
+            return html(transcript, title: title, language: document.language ?? "en", timestamps: timestamps, chapters: chapters)
         case .podcastJSON:
             return podcastJSON(document)
         }
     }
 
-    private func html(_ transcript: Transcript, title: String, language: String, timestamps: Bool) -> String {
-        let paragraphs = transcript.paragraphs.map { paragraph -> String in
-            var heading = ""
-            if let speaker = paragraph.speaker { heading += "<cite>\(escape(speaker))</cite> " }
-            if timestamps {
-                let seconds = paragraph.start.rounded(toTimescale: 1)
-                heading += "<time datetime=\"PT\(seconds)S\">\(Transcript.stamp(paragraph.start))</time> "
-            }
-            return "<p>\(heading)\(escape(paragraph.text))</p>"
+    private func html(
+        _ transcript: Transcript, title: String, language: String, timestamps: Bool, chapters: [Transcript.Chapter]
+    ) -> String {
+        let paragraphs = transcript.sections(chapters).map { section -> String in
+            let body = section.paragraphs.map { paragraph -> String in
+                var heading = ""
+                if let speaker = paragraph.speaker { heading += "<cite>\(escape(speaker))</cite> " }
+                if timestamps {
+                    let seconds = paragraph.start.rounded(toTimescale: 1)
+                    heading += "<time datetime=\"PT\(seconds)S\">\(Transcript.stamp(paragraph.start))</time> "
+                }
+                return "<p>\(heading)\(escape(paragraph.text))</p>"
+            }.joined(separator: "\n")
+            guard let title = section.title else { return body }
+            return "<section>\n<h2>\(escape(title))</h2>\n\(body)\n</section>"
         }.joined(separator: "\n")
         return """
             <!doctype html>
