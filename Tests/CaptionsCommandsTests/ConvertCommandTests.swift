@@ -31,6 +31,8 @@ func run(_ arguments: [String], io: MemoryIO) -> Int32 {
             try flashes.execute(io: io)
         } else if let transcript = command as? TranscriptCommand {
             try transcript.execute(io: io)
+        } else if let describe = command as? DescribeCommand {
+            try describe.execute(io: io)
         } else {
             try command.run()
         }

@@ -71,7 +71,7 @@ private struct TTMLWriterContext {
         if !agentOrder.isEmpty {
             head += "    <metadata>\n"
             for agent in agentOrder {
-                head += "      <ttm:agent xml:id=\"\(agent.id)\" type=\"person\"><ttm:name type=\"full\">\(escape(agent.name))</ttm:name></ttm:agent>\n"
+                head += "      <ttm:agent xml:id=\"\(agent.id)\" type=\"person\"><ttm:name type=\"full\">\(XMLText.escape(agent.name))</ttm:name></ttm:agent>\n"
             }
             head += "    </metadata>\n"
         }
@@ -93,7 +93,7 @@ private struct TTMLWriterContext {
         }
         root += " ttp:timeBase=\"media\""
         if let tickRate { root += " ttp:tickRate=\"\(tickRate)\"" }
-        root += " xml:lang=\"\(escape(document.language ?? ""))\">\n"
+        root += " xml:lang=\"\(XMLText.escape(document.language ?? ""))\">\n"
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + root + "  <head>\n" + head + "  </head>\n"
             + "  <body region=\"bottom\">\n    <div>\n" + body + "    </div>\n  </body>\n</tt>\n"
     }
@@ -123,7 +123,7 @@ private struct TTMLWriterContext {
         for node in nodes {
             switch node {
             case .text(let value):
-                text += value.split(separator: "\n", omittingEmptySubsequences: false).map { escape(String($0)) }
+                text += value.split(separator: "\n", omittingEmptySubsequences: false).map { XMLText.escape(String($0)) }
                     .joined(separator: "<br/>")
             case .timestamp:
                 break
@@ -139,7 +139,7 @@ private struct TTMLWriterContext {
                 if let color = span.style?.color { style += " tts:color=\"\(color)\"" }
                 if let background = span.style?.backgroundColor { style += " tts:backgroundColor=\"\(background)\"" }
                 var spanAttributes = style.isEmpty ? "" : " style=\"\(styleID(style))\""
-                if span.kind == .language, let language = span.annotation { spanAttributes += " xml:lang=\"\(escape(language))\"" }
+                if span.kind == .language, let language = span.annotation { spanAttributes += " xml:lang=\"\(XMLText.escape(language))\"" }
                 text += spanAttributes.isEmpty ? children : "<span\(spanAttributes)>\(children)</span>"
             }
         }
@@ -227,9 +227,6 @@ private struct TTMLWriterContext {
         return ClockTime(roundingToMilliseconds: time).formatted(fractionSeparator: ".")
     }
 
-    private func escape(_ text: String) -> String {
-        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
-    }
 
     /// Whether an id can be an `xml:id` (an NCName: starts with a letter or `_`).
     private static func isName(_ id: String) -> Bool {

@@ -49,23 +49,23 @@ public enum TranscriptFormat: String, Sendable, CaseIterable {
         let paragraphs = transcript.sections(chapters).map { section -> String in
             let body = section.paragraphs.map { paragraph -> String in
                 var heading = ""
-                if let speaker = paragraph.speaker { heading += "<cite>\(escape(speaker))</cite> " }
+                if let speaker = paragraph.speaker { heading += "<cite>\(XMLText.escape(speaker))</cite> " }
                 if timestamps {
                     let seconds = paragraph.start.rounded(toTimescale: 1)
                     heading += "<time datetime=\"PT\(seconds)S\">\(Transcript.stamp(paragraph.start))</time> "
                 }
-                return "<p>\(heading)\(escape(paragraph.text))</p>"
+                return "<p>\(heading)\(XMLText.escape(paragraph.text))</p>"
             }.joined(separator: "\n")
             guard let title = section.title else { return body }
-            return "<section>\n<h2>\(escape(title))</h2>\n\(body)\n</section>"
+            return "<section>\n<h2>\(XMLText.escape(title))</h2>\n\(body)\n</section>"
         }.joined(separator: "\n")
         return """
             <!doctype html>
-            <html lang="\(escape(language))">
+            <html lang="\(XMLText.escape(language))">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(escape(title))</title>
+            <title>\(XMLText.escape(title))</title>
             <style>
             :root { color-scheme: light dark; }
             body { font: 18px/1.6 Georgia, serif; max-width: 40rem; margin: 2rem auto; padding: 0 1rem; }
@@ -75,7 +75,7 @@ public enum TranscriptFormat: String, Sendable, CaseIterable {
             </head>
             <body>
             <main>
-            <h1>\(escape(title))</h1>
+            <h1>\(XMLText.escape(title))</h1>
             \(paragraphs)
             </main>
             </body>
@@ -104,9 +104,6 @@ public enum TranscriptFormat: String, Sendable, CaseIterable {
         return json.output + "\n"
     }
 
-    private func escape(_ text: String) -> String {
-        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
-    }
 }
 
 /// Writes cues as a Podcasting 2.0 JSON transcript (``TranscriptFormat/podcastJSON``).

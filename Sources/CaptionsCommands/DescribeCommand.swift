@@ -1,0 +1,156 @@
+import ArgumentParser
+import CaptionsCore
+import CaptionsFormats
+
+/// `captions describe`: audio-description cues placed in the pauses of the dialogue.
+public struct DescribeCommand: ParsableCommand {
+    /// Names and help.
+    public static let configuration = CommandConfiguration(
+        commandName: "describe",
+        abstract: "Place audio descriptions in the pauses of the dialogue (WebVTT descriptions or W3C DAPT).",
+        discussion: """
+            The script is CSV (start,end,text; times optional) or text (one description per paragraph, an \
+            optional [mm:ss] anchor first). Each description goes into the first pause at or after its anchor \
+            where it fits at --wpm; one that does not fit is split at sentence ends, or reported as needing \
+            extended description (WCAG 1.2.7). --times-only writes the pauses as empty events for a describer.
+            """
+    )
+
+    /// Output formats.
+    enum Format: String, ExpressibleByArgument {
+        case vtt, dapt
+    }
+
+    @Option(help: ArgumentHelp("The description script (.csv or text).", valueName: "file"))
+    var script: String?
+
+    @Option(help: ArgumentHelp("The dialogue captions (any format `convert` reads).", valueName: "file"))
+    var dialogue: String
+
+    @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default).")
+    var output: String = "-"
+
+    @Option(help: "vtt or dapt (default: dapt for .ttml/.xml/.dapt outputs, else vtt).")
+    var format: Format?
+
+    @Option(help: ArgumentHelp("Space kept between dialogue and a description, each side.", valueName: "duration"))
+    var margin: String = "0.25s"
+
+    @Option(help: "Speaking rate in words per minute.")
+    var wpm: Double = 160
+
+    @Option(help: ArgumentHelp("The media's length (default: the end of the last dialogue cue).", valueName: "duration"))
+    var duration: String?
+
+    @Option(help: "The language of the descriptions (default: the dialogue's, else en).")
+    var language: String?
+
+    @Flag(help: "Write the pauses as empty timed events to be filled in (no --script).")
+    var timesOnly = false
+
+    @Option(help: ArgumentHelp("With --times-only, the shortest pause worth describing.", valueName: "duration"))
+    var minGap: String = "1s"
+
+    @Flag(help: "DAPT: mark texts to be spoken by text-to-speech (tta:speak).")
+    var speakTag = false
+
+    @Flag(help: "Exit 1 when a description fits no pause.")
+    var strict = false
+
+    /// Used by ArgumentParser.
+    public init() {}
+
+    /// Checks the options before running.
+    public func validate() throws {
+        guard wpm > 0, wpm.isFinite else { throw ValidationError("--wpm must be a positive number") }
+        if timesOnly, script != nil { throw ValidationError("--times-only writes empty events; leave out --script") }
+        if !timesOnly, script == nil { throw ValidationError("give --script, or --times-only for empty events") }
+    }
+
+    /// Runs against the real standard streams.
+    public func run() throws {
+        try execute(io: ProcessIO())
+    }
+
+    /// Runs against `io`.
+    public func execute(io: CommandIO) throws {
+        let marginTime = try Self.duration(margin, option: "--margin")
+        let minimumGap = try Self.duration(minGap, option: "--min-gap")
+        let dialogueDocument = try ConvertCommand.parse([dialogue]).readDocument(io: io)
+        let lastEnd = dialogueDocument.cues.compactMap { $0.end ?? $0.start }.max() ?? .zero
+        let mediaLength = try duration.map { try Self.duration($0, option: "--duration") } ?? lastEnd
+        let placer = DescriptionPlacer(margin: marginTime, wordsPerMinute: wpm)
+        let languageTag = language ?? dialogueDocument.language ?? "en"
+        let outputFormat = format ?? (["ttml", "xml", "dapt"].contains(output.split(separator: ".").last.map(String.init) ?? "") ? .dapt : .vtt)
+
+        var events: [(id: String, start: MediaTime, end: MediaTime, text: String)]
+        var unplaced: [DescriptionScript.Entry] = []
+        var total = 0
+        if let script {
+            let entries = try readScript(script, io: io)
+            let result = placer.place(entries, dialogue: dialogueDocument.cues, duration: mediaLength)
+            events = result.placements.map { ($0.identifier, $0.interval.start, $0.interval.end, $0.text) }
+            unplaced = result.unplaced.map { entries.entries[$0] }
+            total = entries.entries.count
+        } else {
+            events = placer.gaps(around: dialogueDocument.cues, duration: mediaLength).filter { !($0.length < minimumGap) }
+                .enumerated().map { ("gap\($0.offset + 1)", $0.element.start, $0.element.end, "") }
+        }
+
+        let text: String
+        switch outputFormat {
+        case .dapt:
+            text = DAPTWriter(language: languageTag, speak: speakTag).write(events: events)
+        case .vtt:
+            let cues = events.map { Cue(id: $0.id, start: $0.start, end: $0.end, content: $0.text.isEmpty ? [] : [.text($0.text)]) }
+            let document = TimedTextDocument(kind: .descriptions, language: languageTag, headerLines: ["Kind: descriptions", "Language: \(languageTag)"], cues: cues)
+            var bytes: [UInt8] = []
+            WebVTTWriter().write(document) { bytes.append(contentsOf: $0) }
+            text = String(decoding: bytes, as: UTF8.self)
+        }
+        do {
+            try FileAccess.write(to: output, io: io) { emit in
+                var text = text
+                text.withUTF8 { emit(UnsafeRawBufferPointer($0)) }
+            }
+        } catch {
+            io.writeStandardError("\(output): error: \(error.message) [\(error.code)]\n")
+            throw ExitCode(1)
+        }
+        report(placed: events.count, total: total, unplaced: unplaced, io: io)
+        if strict, !unplaced.isEmpty { throw ExitCode(1) }
+    }
+
+    private func readScript(_ path: String, io: CommandIO) throws -> DescriptionScript {
+        let printer = DiagnosticPrinter(path: path, showNotes: false)
+        do {
+            let text = String(decoding: try FileAccess.read(path, io: io), as: UTF8.self)
+            return path.lowercased().hasSuffix(".csv") ? try DescriptionScript(csv: text) : try DescriptionScript(plainText: text)
+        } catch {
+            printer.print([error.diagnostic], to: io)
+            throw ExitCode(1)
+        }
+    }
+
+    private func report(placed: Int, total: Int, unplaced: [DescriptionScript.Entry], io: CommandIO) {
+        guard let script else {
+            io.writeStandardError("\(placed) pauses of at least \(minGap) written as empty events\n")
+            return
+        }
+        let printer = DiagnosticPrinter(path: script, showNotes: false)
+        printer.print(unplaced.map { entry in
+            let anchor = entry.start.map { " at \(ClockTime(roundingToMilliseconds: $0).formatted(fractionSeparator: "."))" } ?? ""
+            return Diagnostic(strict ? .error : .warning, "describe.no-fit",
+                              "no pause fits this description\(anchor); it needs extended description (WCAG 1.2.7): \(entry.text)",
+                              at: entry.location)
+        }, to: io)
+        io.writeStandardError("\(total - unplaced.count) of \(total) descriptions placed in \(placed) cues\n")
+    }
+
+    private static func duration(_ text: String, option: String) throws -> MediaTime {
+        guard let time = MediaTime(parsingDuration: text), !time.isNegative else {
+            throw ValidationError("\(option) '\(text)' is not a duration such as 0.25s")
+        }
+        return time
+    }
+}
