@@ -77,6 +77,10 @@ public struct DescribeCommand: ParsableCommand {
         let marginTime = try Self.duration(margin, option: "--margin")
         let minimumGap = try Self.duration(minGap, option: "--min-gap")
         let dialogueDocument = try ConvertCommand.parse([dialogue]).readDocument(io: io)
+        if dialogueDocument.cues.isEmpty, duration == nil {
+            io.writeStandardError("\(dialogue): error: the dialogue has no cues, so there is no timeline; give --duration [describe.dialogue.empty]\n")
+            throw ExitCode(1)
+        }
         let lastEnd = dialogueDocument.cues.compactMap { $0.end ?? $0.start }.max() ?? .zero
         let mediaLength = try duration.map { try Self.duration($0, option: "--duration") } ?? lastEnd
         let placer = DescriptionPlacer(margin: marginTime, wordsPerMinute: wpm)

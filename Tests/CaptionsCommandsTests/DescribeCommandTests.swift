@@ -1,0 +1,81 @@
+import CaptionsCore
+import CaptionsFormats
+import Foundation
+import Testing
+
+/// `captions describe` on the film sample, as Samples/README.md shows it.
+@Suite struct DescribeCommandTests {
+    func sample(_ name: String) -> String { SampleTests.samples.appendingPathComponent(name).path }
+
+    private func describe(_ extra: [String]) -> MemoryIO {
+        let io = MemoryIO()
+        let status = run(["describe", "--script", sample("film.descriptions.csv"), "--dialogue", sample("film.vtt"), "--duration", "40s"] + extra, io: io)
+        #expect(status == 0, "\(io.errors)")
+        return io
+    }
+
+    @Test func webVTTDescriptionsFitThePausesAndTheMisfitIsReported() throws {
+        let io = describe([])
+        let document = try WebVTTReader().read(io.output)
+        #expect(io.outputText.hasPrefix("WEBVTT\nKind: descriptions\n"))
+        #expect(document.cues.map(\.id) == ["d1", "d2", "d4.1", "d4.2", "d5"])
+        let dialogue = try WebVTTReader().read(Array(try Data(contentsOf: URL(fileURLWithPath: sample("film.vtt")))))
+        for description in document.cues {
+            for line in dialogue.cues { #expect(description.end! <= line.start || description.start >= line.end!) }
+        }
+        #expect(io.errors.contains("film.descriptions.csv:4:1: warning: no pause fits this description at 00:00:18.000"))
+        #expect(io.errors.contains("[describe.no-fit]"))
+        #expect(io.errors.contains("4 of 5 descriptions placed in 5 cues"))
+    }
+
+    @Test func strictExitsOneWhenADescriptionDoesNotFit() {
+        let io = MemoryIO()
+        #expect(run(["describe", "--script", sample("film.descriptions.csv"), "--dialogue", sample("film.vtt"), "--strict"], io: io) == 1)
+        #expect(io.errors.contains(": error: no pause fits"))
+    }
+
+    @Test func daptCarriesEveryMandatoryAttributeAndTheSameTimes() throws {
+        let vtt = try WebVTTReader().read(describe([]).output)
+        let io = describe(["--format", "dapt", "--speak-tag"])
+        for attribute in ["ttp:contentProfiles=\"\(DAPTWriter.contentProfile)\"", "daptm:scriptType=\"preRecording\"",
+                          "daptm:scriptRepresents=\"visual.nonText visual.text\"", "daptm:langSrc=\"zxx\"", "xml:lang=\"en\"",
+                          "xml:id=\"d4.2\"", "tta:speak=\"normal\""] {
+            #expect(io.outputText.contains(attribute), "\(attribute)")
+        }
+        let dapt = try TTMLReader().read(io.output)
+        #expect(dapt.cues.map(\.plainText) == vtt.cues.map(\.plainText))
+        #expect(dapt.cues.map(\.start) == vtt.cues.map(\.start))
+        #expect(dapt.cues.map(\.end) == vtt.cues.map(\.end))
+    }
+
+    @Test func timesOnlyWritesThePausesAsEmptyEvents() throws {
+        let io = MemoryIO()
+        #expect(run(["describe", "--times-only", "--dialogue", sample("film.vtt"), "--duration", "40s", "--format", "dapt"], io: io) == 0)
+        #expect(io.outputText.components(separatedBy: "<div xml:id=\"gap").count - 1 == 5)
+        #expect(io.outputText.contains("<div xml:id=\"gap3\" begin=\"00:00:18.250\" end=\"00:00:19.250\"/>"))
+    }
+
+    @Test func aBadScriptRowIsAnErrorWithItsPosition() throws {
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("describe-\(UUID()).csv")
+        try "start,end,text\n00:00:10,00:00:05,Backwards.\n".write(to: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: script) }
+        let io = MemoryIO()
+        #expect(run(["describe", "--script", script.path, "--dialogue", sample("film.vtt")], io: io) == 1)
+        #expect(io.errors.contains("\(script.path):2:1: error: the end is not after the start [describe.script.end-before-start]"))
+        #expect(io.output.isEmpty)
+    }
+}
+
+extension DescribeCommandTests {
+    @Test func anEmptyDialogueWithoutADurationIsAnError() throws {
+        let dialogue = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID()).vtt")
+        try "WEBVTT\n".write(to: dialogue, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: dialogue) }
+        let io = MemoryIO()
+        #expect(run(["describe", "--script", sample("film.descriptions.csv"), "--dialogue", dialogue.path], io: io) == 1)
+        #expect(io.errors.contains("[describe.dialogue.empty]"))
+        let withDuration = MemoryIO()
+        #expect(run(["describe", "--script", sample("film.descriptions.csv"), "--dialogue", dialogue.path, "--duration", "60s"], io: withDuration) == 0)
+        #expect(withDuration.errors.contains("5 of 5 descriptions placed"))
+    }
+}
