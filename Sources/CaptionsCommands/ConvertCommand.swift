@@ -53,6 +53,9 @@ public struct ConvertCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Rename speakers with a JSON map such as {\"SPEAKER_1\": \"Ann\"}.", valueName: "map.json"))
     var speakers: String?
 
+    @Option(help: ArgumentHelp("Re-break plain cues into lines of N characters, at most L lines a cue (split in time beyond), such as 32x2 (default for podcast JSON: 65 for WebVTT, 32x2 for SRT).", valueName: "NxL"))
+    var wrap: String?
+
     @Flag(help: "End SRT lines with CRLF.")
     var crlf = false
 
@@ -150,6 +153,7 @@ public struct ConvertCommand: ParsableCommand {
         var shift: MediaTime?
         var retime: FrameRateRetime?
         var speakerNames: [String: String]?
+        var wrapper: CueLineWrapper?
         var writerOptions = CaptionFormat.WriterOptions()
     }
 
@@ -194,6 +198,13 @@ public struct ConvertCommand: ParsableCommand {
             }
             plan.retime = FrameRateRetime(from: source, to: target)
         }
+        if let wrap {
+            let parts = wrap.split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
+            guard (1...2).contains(parts.count), let length = parts[0], length > 0, parts.count == 1 || (parts[1] ?? 0) > 0 else {
+                throw ValidationError("--wrap '\(wrap)' must be a line length, optionally with a line count, such as 65 or 32x2")
+            }
+            plan.wrapper = CueLineWrapper(lineLength: length, maxLines: parts.count == 2 ? parts[1]! : .max)
+        }
         plan.writerOptions.crlf = crlf
         plan.writerOptions.ttmlProfile = ttmlProfile
         return plan
@@ -220,8 +231,21 @@ public struct ConvertCommand: ParsableCommand {
             diagnostics += notes
         }
         if let names = plan.speakerNames { document = SpeakerRenamer(names: names).apply(to: document) }
-        if speakerPrefix { document = SpeakerPrefixer().apply(to: document) }
+        let isPodcast = input.sourceFormat == "podcast-json"
+        if speakerPrefix || (isPodcast && plan.outputFormat == .srt) { document = SpeakerPrefixer().apply(to: document) }
+        if let wrapper = plan.wrapper ?? (isPodcast ? Self.podcastWrapper(for: plan.outputFormat) : nil) {
+            document = wrapper.apply(to: document)
+        }
         return document
+    }
+
+    /// Podcast caption shapes: WebVTT lines of at most 65 characters; SRT at most two lines of 32.
+    private static func podcastWrapper(for format: CaptionFormat) -> CueLineWrapper? {
+        switch format {
+        case .webvtt: CueLineWrapper(lineLength: 65)
+        case .srt: CueLineWrapper(lineLength: 32, maxLines: 2)
+        default: nil
+        }
     }
 }
 extension TTMLWriter.Profile: ExpressibleByArgument {}

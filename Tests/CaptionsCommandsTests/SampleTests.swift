@@ -125,4 +125,17 @@ import Testing
         #expect(run(["convert", sample("podcast-buzzsprout.json"), "--to", "vtt"], io: io) == 0)
         #expect(io.outputText.contains("00:00:00.500 --> 00:00:03.200\n<v Nia>Welcome back to Small Harbours, the show about coastal towns.</v>"))
     }
+
+    @Test func podcastJSONToSRTHasTwoLinesOf32AndNamePrefixes() {
+        let io = MemoryIO()
+        #expect(run(["convert", sample("podcast-buzzsprout.json"), "--to", "srt"], io: io) == 0)
+        let cues = io.outputText.components(separatedBy: "\n\n").filter { !$0.isEmpty }
+        #expect(cues.count == 5)
+        for cue in cues {
+            let text = cue.split(separator: "\n").dropFirst(2)
+            #expect(text.count <= 2 && text.allSatisfy { $0.count <= 32 }, "\(cue)")
+        }
+        #expect(io.outputText.hasPrefix("1\n00:00:00,500 --> 00:00:01,995\nNia: Welcome back to Small\nHarbours,\n\n2\n00:00:01,995 --> 00:00:03,200\nthe show about coastal towns.\n"))
+        #expect(!io.errors.contains("convert.lost.voices"))
+    }
 }
