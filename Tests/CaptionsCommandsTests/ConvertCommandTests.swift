@@ -49,6 +49,26 @@ func temporaryFolder() throws -> URL {
     return url
 }
 
+/// Headless Chromium, when installed, to check that HTML pages render.
+enum Chromium {
+    static let path = "/usr/bin/chromium"
+    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: path) }
+
+    /// A PNG screenshot of `page` at 1000×900.
+    static func screenshot(of page: URL, in folder: URL) throws -> Data {
+        let shot = folder.appendingPathComponent(page.deletingPathExtension().lastPathComponent + ".png")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--window-size=1000,900",
+                             "--screenshot=\(shot.path)", page.absoluteString]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return try Data(contentsOf: shot)
+    }
+}
+
 let sampleSRT = "1\n00:00:01,000 --> 00:00:02,000\n<i>Hello</i>\n\n2\n00:00:03,000 --> 00:00:04,000\nWorld\n"
 
 @Suite struct ConvertCommandTests {

@@ -109,21 +109,12 @@ struct FlashesCommandTests {
         #expect(!html.contains("<script"))
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"), "needs chromium"))
+    @Test(.enabled(if: Chromium.isInstalled, "needs chromium"))
     func htmlReportRendersInHeadlessChromium() throws {
         let folder = try temporaryFolder()
         let page = folder.appendingPathComponent("report.html")
-        let shot = folder.appendingPathComponent("report.png")
         run(["flashes", FlashSamples.path("d-red-grey-4hz-fail"), "--format", "html", "-o", page.path], io: MemoryIO())
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/chromium")
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--window-size=1000,900",
-                             "--screenshot=\(shot.path)", page.absoluteString]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        let png = try Data(contentsOf: shot)
+        let png = try Chromium.screenshot(of: page, in: folder)
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         #expect(png.count > 10_000)
     }

@@ -138,4 +138,15 @@ import Testing
         #expect(io.outputText.hasPrefix("1\n00:00:00,500 --> 00:00:01,995\nNia: Welcome back to Small\nHarbours,\n\n2\n00:00:01,995 --> 00:00:03,200\nthe show about coastal towns.\n"))
         #expect(!io.errors.contains("convert.lost.voices"))
     }
+
+    @Test(.enabled(if: Chromium.isInstalled, "needs chromium"))
+    func podcastTranscriptPageRendersInHeadlessChromium() throws {
+        let folder = try temporaryFolder()
+        let page = folder.appendingPathComponent("podcast.html")
+        #expect(run(["transcript", sample("podcast.vtt"), "--format", "html", "--chapters", sample("podcast.chapters.json"),
+                     "--speakers", sample("podcast.speakers.json"), "-o", page.path], io: MemoryIO()) == 0)
+        let png = try Chromium.screenshot(of: page, in: folder)
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(png.count > 10_000)
+    }
 }
