@@ -1,6 +1,7 @@
 import ArgumentParser
 import CaptionsCore
 import CaptionsFormats
+import CaptionsMedia
 
 /// `captions describe`: audio-description cues placed in the pauses of the dialogue.
 public struct DescribeCommand: ParsableCommand {
@@ -21,7 +22,7 @@ public struct DescribeCommand: ParsableCommand {
         case vtt, dapt
     }
 
-    @Option(help: ArgumentHelp("The description script (.csv or text).", valueName: "file"))
+    @Option(help: ArgumentHelp("The description script (.csv, .json or text).", valueName: "file"))
     var script: String?
 
     @Option(help: ArgumentHelp("The dialogue captions (any format `convert` reads).", valueName: "file"))
@@ -41,6 +42,9 @@ public struct DescribeCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The media's length (default: the end of the last dialogue cue).", valueName: "duration"))
     var duration: String?
+
+    @Option(help: ArgumentHelp("The video, to take the timeline's length from (instead of --duration).", valueName: "file"))
+    var media: String?
 
     @Option(help: "The language of the descriptions (default: the dialogue's, else en).")
     var language: String?
@@ -77,12 +81,13 @@ public struct DescribeCommand: ParsableCommand {
         let marginTime = try Self.duration(margin, option: "--margin")
         let minimumGap = try Self.duration(minGap, option: "--min-gap")
         let dialogueDocument = try ConvertCommand.parse([dialogue]).readDocument(io: io)
-        if dialogueDocument.cues.isEmpty, duration == nil {
+        let mediaDuration = try media.map { try Self.length(of: $0, io: io) }
+        if dialogueDocument.cues.isEmpty, duration == nil, mediaDuration == nil {
             io.writeStandardError("\(dialogue): error: the dialogue has no cues, so there is no timeline; give --duration [describe.dialogue.empty]\n")
             throw ExitCode(1)
         }
         let lastEnd = dialogueDocument.cues.compactMap { $0.end ?? $0.start }.max() ?? .zero
-        let mediaLength = try duration.map { try Self.duration($0, option: "--duration") } ?? lastEnd
+        let mediaLength = try duration.map { try Self.duration($0, option: "--duration") } ?? mediaDuration ?? lastEnd
         let placer = DescriptionPlacer(margin: marginTime, wordsPerMinute: wpm)
         let languageTag = language ?? dialogueDocument.language ?? "en"
         let outputFormat = format ?? (["ttml", "xml", "dapt"].contains(output.split(separator: ".").last.map(String.init) ?? "") ? .dapt : .vtt)
@@ -128,8 +133,11 @@ public struct DescribeCommand: ParsableCommand {
     private func readScript(_ path: String, io: CommandIO) throws -> DescriptionScript {
         let printer = DiagnosticPrinter(path: path, showNotes: false)
         do {
-            let text = String(decoding: try FileAccess.read(path, io: io), as: UTF8.self)
-            return path.lowercased().hasSuffix(".csv") ? try DescriptionScript(csv: text) : try DescriptionScript(plainText: text)
+            let bytes = try FileAccess.read(path, io: io)
+            let name = path.lowercased()
+            if name.hasSuffix(".json") { return try DescriptionScript(json: bytes) }
+            let text = String(decoding: bytes, as: UTF8.self)
+            return name.hasSuffix(".csv") ? try DescriptionScript(csv: text) : try DescriptionScript(plainText: text)
         } catch {
             printer.print([error.diagnostic], to: io)
             throw ExitCode(1)
@@ -149,6 +157,21 @@ public struct DescribeCommand: ParsableCommand {
                               at: entry.location)
         }, to: io)
         io.writeStandardError("\(total - unplaced.count) of \(total) descriptions placed in \(placed) cues\n")
+    }
+
+    /// The length of the video in `path`, through FFmpeg.
+    private static func length(of path: String, io: CommandIO) throws -> MediaTime {
+        do {
+            guard let seconds = try VideoDecoder(path: path).info.duration, seconds > 0,
+                  let time = MediaTime(decimalSeconds: Substring(NumberFormatting.shortest(seconds))) else {
+                io.writeStandardError("\(path): error: the container does not say how long it is; give --duration [media.duration.unknown]\n")
+                throw ExitCode(1)
+            }
+            return time
+        } catch let error as MediaError {
+            io.writeStandardError("\(path): error: \(error.message) [\(error.code)]\n")
+            throw ExitCode(1)
+        }
     }
 
     private static func duration(_ text: String, option: String) throws -> MediaTime {

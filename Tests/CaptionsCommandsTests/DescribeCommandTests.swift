@@ -78,4 +78,16 @@ extension DescribeCommandTests {
         #expect(run(["describe", "--script", sample("film.descriptions.csv"), "--dialogue", dialogue.path, "--duration", "60s"], io: withDuration) == 0)
         #expect(withDuration.errors.contains("5 of 5 descriptions placed"))
     }
+
+    @Test func theTimelineLengthComesFromTheVideo() throws {
+        let folder = try temporaryFolder()
+        let video = folder.appendingPathComponent("film.mp4")
+        #expect(FlashSamples.ffmpeg(["-f", "lavfi", "-i", "color=c=gray:s=64x36:r=10:d=40", video.path]))
+        let io = MemoryIO()
+        #expect(run(["describe", "--script", sample("film.descriptions.csv"), "--dialogue", sample("film.vtt"), "--media", video.path], io: io) == 0)
+        #expect(io.outputText.contains("d5\n00:00:31.500 --> 00:00:37.875\n"))
+        let missing = MemoryIO()
+        #expect(run(["describe", "--script", sample("film.descriptions.csv"), "--dialogue", sample("film.vtt"), "--media", folder.appendingPathComponent("none.mp4").path], io: missing) == 1)
+        #expect(missing.errors.contains("[media.open]"))
+    }
 }

@@ -33,6 +33,19 @@ import Testing
         }
     }
 
+    @Test func jsonScriptWithSecondsAndClockTimes() throws {
+        let script = try DescriptionScript(json: Array(#"{"descriptions": [{"text": "Rain.", "start": 1.5}, {"text": "Dawn.", "start": "00:01:00", "end": 65}]}"#.utf8))
+        #expect(script.entries.map(\.text) == ["Rain.", "Dawn."])
+        #expect(script.entries.map(\.start) == [MediaTime(milliseconds: 1_500), MediaTime(seconds: 60)])
+        #expect(script.entries[1].end == MediaTime(seconds: 65))
+    }
+
+    @Test func jsonScriptWithAStringThatIsNotATimeIsAnError() {
+        #expect(throws: CaptionsError("describe.script.time", "[1].start is not a time in seconds or such as 00:01:05.5", at: .start)) {
+            try DescriptionScript(json: Array(#"[{"text": "A."}, {"text": "B.", "start": "soon"}]"#.utf8))
+        }
+    }
+
     @Test func textScriptParagraphsWithAnchors() throws {
         let script = try DescriptionScript(plainText: "[00:05] A door\nopens.\n\n\nRain falls.\n")
         #expect(script.entries == [
