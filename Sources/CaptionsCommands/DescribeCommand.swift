@@ -58,6 +58,9 @@ public struct DescribeCommand: ParsableCommand {
     @Flag(help: "DAPT: mark texts to be spoken by text-to-speech (tta:speak).")
     var speakTag = false
 
+    @Flag(help: "Estimate spoken length from --wpm only, even when espeak-ng is installed.")
+    var noSpeechTiming = false
+
     @Flag(help: "Exit 1 when a description fits no pause.")
     var strict = false
 
@@ -88,8 +91,14 @@ public struct DescribeCommand: ParsableCommand {
         }
         let lastEnd = dialogueDocument.cues.compactMap { $0.end ?? $0.start }.max() ?? .zero
         let mediaLength = try duration.map { try Self.duration($0, option: "--duration") } ?? mediaDuration ?? lastEnd
-        let placer = DescriptionPlacer(margin: marginTime, wordsPerMinute: wpm)
         let languageTag = language ?? dialogueDocument.language ?? "en"
+        var placer = DescriptionPlacer(margin: marginTime, wordsPerMinute: wpm)
+        if !noSpeechTiming, let timer = SpeechTimer(voice: languageTag, wordsPerMinute: wpm) {
+            let estimate = placer.spokenLength
+            nonisolated(unsafe) let timer = timer
+            placer.spokenLength = { text in timer.length(of: text) ?? estimate(text) }
+            io.writeStandardError("spoken lengths measured with espeak-ng at \(NumberFormatting.shortest(wpm)) words per minute\n")
+        }
         let outputFormat = format ?? (["ttml", "xml", "dapt"].contains(output.split(separator: ".").last.map(String.init) ?? "") ? .dapt : .vtt)
 
         var events: [(id: String, start: MediaTime, end: MediaTime, text: String)]

@@ -9,7 +9,7 @@ import Testing
 
     private func describe(_ extra: [String]) -> MemoryIO {
         let io = MemoryIO()
-        let status = run(["describe", "--script", sample("film.descriptions.csv"), "--dialogue", sample("film.vtt"), "--duration", "40s"] + extra, io: io)
+        let status = run(["describe", "--script", sample("film.descriptions.csv"), "--dialogue", sample("film.vtt"), "--duration", "40s", "--no-speech-timing"] + extra, io: io)
         #expect(status == 0, "\(io.errors)")
         return io
     }
@@ -84,10 +84,26 @@ extension DescribeCommandTests {
         let video = folder.appendingPathComponent("film.mp4")
         #expect(FlashSamples.ffmpeg(["-f", "lavfi", "-i", "color=c=gray:s=64x36:r=10:d=40", video.path]))
         let io = MemoryIO()
-        #expect(run(["describe", "--script", sample("film.descriptions.csv"), "--dialogue", sample("film.vtt"), "--media", video.path], io: io) == 0)
+        #expect(run(["describe", "--script", sample("film.descriptions.csv"), "--dialogue", sample("film.vtt"), "--media", video.path, "--no-speech-timing"], io: io) == 0)
         #expect(io.outputText.contains("d5\n00:00:31.500 --> 00:00:37.875\n"))
         let missing = MemoryIO()
         #expect(run(["describe", "--script", sample("film.descriptions.csv"), "--dialogue", sample("film.vtt"), "--media", folder.appendingPathComponent("none.mp4").path], io: missing) == 1)
         #expect(missing.errors.contains("[media.open]"))
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/espeak-ng"), "needs espeak-ng"))
+    func espeakMeasuresSpokenLengths() throws {
+        let estimated = try WebVTTReader().read(describe([]).output)
+        let io = MemoryIO()
+        #expect(run(["describe", "--script", sample("film.descriptions.csv"), "--dialogue", sample("film.vtt"), "--duration", "40s"], io: io) == 0)
+        #expect(io.errors.contains("spoken lengths measured with espeak-ng"))
+        let measured = try WebVTTReader().read(io.output)
+        #expect(measured.cues.map(\.plainText) == estimated.cues.map(\.plainText))
+        #expect(measured.cues.map(\.end) != estimated.cues.map(\.end))
+        let dialogue = try WebVTTReader().read(Array(try Data(contentsOf: URL(fileURLWithPath: sample("film.vtt")))))
+        for description in measured.cues {
+            #expect(description.end! > description.start)
+            for line in dialogue.cues { #expect(description.end! <= line.start || description.start >= line.end!) }
+        }
     }
 }
