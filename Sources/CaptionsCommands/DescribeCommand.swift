@@ -58,6 +58,9 @@ public struct DescribeCommand: ParsableCommand {
     @Flag(help: "DAPT: mark texts to be spoken by text-to-speech (tta:speak).")
     var speakTag = false
 
+    @Option(help: ArgumentHelp("Also render an audio preview of the descriptions (needs espeak-ng and ffmpeg).", valueName: "out.wav"))
+    var speak: String?
+
     @Flag(help: "Estimate spoken length from --wpm only, even when espeak-ng is installed.")
     var noSpeechTiming = false
 
@@ -93,7 +96,8 @@ public struct DescribeCommand: ParsableCommand {
         let mediaLength = try duration.map { try Self.duration($0, option: "--duration") } ?? mediaDuration ?? lastEnd
         let languageTag = language ?? dialogueDocument.language ?? "en"
         var placer = DescriptionPlacer(margin: marginTime, wordsPerMinute: wpm)
-        if !noSpeechTiming, let timer = SpeechTimer(voice: languageTag, wordsPerMinute: wpm) {
+        let speech = SpeechTimer(voice: languageTag, wordsPerMinute: wpm)
+        if !noSpeechTiming, let timer = speech {
             let estimate = placer.spokenLength
             nonisolated(unsafe) let timer = timer
             placer.spokenLength = { text in timer.length(of: text) ?? estimate(text) }
@@ -136,6 +140,15 @@ public struct DescribeCommand: ParsableCommand {
             throw ExitCode(1)
         }
         report(placed: events.count, total: total, unplaced: unplaced, io: io)
+        if let speak {
+            let problem = speech.map { SpeechPreview.render(events.map { ($0.start, $0.text) }, length: mediaLength, speech: $0, to: speak) }
+                ?? "espeak-ng is not installed, so no audio preview was made"
+            if let problem {
+                io.writeStandardError("\(speak): warning: \(problem) [describe.speak.skipped]\n")
+            } else {
+                io.writeStandardError("audio preview written to \(speak)\n")
+            }
+        }
         if strict, !unplaced.isEmpty { throw ExitCode(1) }
     }
 

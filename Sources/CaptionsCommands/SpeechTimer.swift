@@ -16,7 +16,7 @@ final class SpeechTimer {
     /// A timer for `voice` (an espeak-ng voice or language such as `en`) at `wordsPerMinute`; nil
     /// when espeak-ng is not on the `PATH`.
     init?(voice: String, wordsPerMinute: Double) {
-        guard Self.findOnPath("espeak-ng") else { return nil }
+        guard ExternalTool.isInstalled("espeak-ng") else { return nil }
         self.voice = voice
         self.wordsPerMinute = Int(wordsPerMinute.rounded())
     }
@@ -26,10 +26,15 @@ final class SpeechTimer {
         if let known = lengths[text] { return known }
         let path = "/tmp/captions-speech-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).wav"
         defer { unlink(path) }
-        guard Self.spawnAndWait(["espeak-ng", "-v", voice, "-s", "\(wordsPerMinute)", "-w", path, "--", text]),
+        guard synthesize(text, to: path),
               let length = Self.wavLength(path) else { return nil }
         lengths[text] = length
         return length
+    }
+
+    /// Speaks `text` into the WAV file at `path`; false when espeak-ng fails.
+    func synthesize(_ text: String, to path: String) -> Bool {
+        ExternalTool.run(["espeak-ng", "-v", voice, "-s", "\(wordsPerMinute)", "-w", path, "--", text])
     }
 
     /// The duration of a PCM WAV file: the data chunk's size over the byte rate.
@@ -55,25 +60,5 @@ final class SpeechTimer {
             offset += 8 + Int(size) + Int(size & 1)
         }
         return nil
-    }
-
-    private static func findOnPath(_ name: String) -> Bool {
-        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
-        return path.split(separator: ":").contains { access("\($0)/\(name)", X_OK) == 0 }
-    }
-
-    private static func spawnAndWait(_ arguments: [String]) -> Bool {
-        var fileActions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&fileActions)
-        defer { posix_spawn_file_actions_destroy(&fileActions) }
-        posix_spawn_file_actions_addopen(&fileActions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&fileActions, 2, "/dev/null", O_WRONLY, 0)
-        var cArguments = arguments.map { strdup($0) } + [nil]
-        defer { for argument in cArguments { free(argument) } }
-        var pid: pid_t = 0
-        guard posix_spawnp(&pid, arguments[0], &fileActions, nil, &cArguments, environ) == 0 else { return false }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
-        return status == 0
     }
 }

@@ -106,4 +106,17 @@ extension DescribeCommandTests {
             for line in dialogue.cues { #expect(description.end! <= line.start || description.start >= line.end!) }
         }
     }
+
+    @Test(.enabled(if: ["espeak-ng", "ffmpeg"].allSatisfy { FileManager.default.isExecutableFile(atPath: "/usr/bin/" + $0) }, "needs espeak-ng and ffmpeg"))
+    func speakRendersAPreviewTrackAsLongAsTheMedia() throws {
+        let folder = try temporaryFolder()
+        let preview = folder.appendingPathComponent("preview.wav")
+        let io = describe(["--speak", preview.path])
+        #expect(io.errors.contains("audio preview written to"))
+        let wav = try Data(contentsOf: preview)
+        #expect(wav.starts(with: Array("RIFF".utf8)))
+        // 40 s of 16-bit mono at 22050 Hz, plus the header.
+        #expect((1_764_000...1_764_200).contains(wav.count), "\(wav.count)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["preview.wav"])
+    }
 }
