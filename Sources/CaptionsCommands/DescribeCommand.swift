@@ -130,15 +130,7 @@ public struct DescribeCommand: ParsableCommand {
             WebVTTWriter().write(document) { bytes.append(contentsOf: $0) }
             text = String(decoding: bytes, as: UTF8.self)
         }
-        do {
-            try FileAccess.write(to: output, io: io) { emit in
-                var text = text
-                text.withUTF8 { emit(UnsafeRawBufferPointer($0)) }
-            }
-        } catch {
-            io.writeStandardError("\(output): error: \(error.message) [\(error.code)]\n")
-            throw ExitCode(1)
-        }
+        try FileAccess.writeText(text, to: output, io: io)
         report(placed: events.count, total: total, unplaced: unplaced, io: io)
         if let speak {
             let problem = speech.map { SpeechPreview.render(events.map { ($0.start, $0.text) }, length: mediaLength, speech: $0, to: speak) }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import CaptionsCore
 
 #if canImport(Glibc)
@@ -38,6 +39,20 @@ enum FileAccess {
         var b = stat()
         guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
         return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+
+    /// Writes `text` to `path` (or standard output for `-`) as ``write(to:io:producing:)`` does;
+    /// on failure prints `path: error: …` and throws `ExitCode` 1.
+    static func writeText(_ text: String, to path: String, io: CommandIO) throws {
+        do {
+            try write(to: path, io: io) { emit in
+                var text = text
+                text.withUTF8 { emit(UnsafeRawBufferPointer($0)) }
+            }
+        } catch {
+            io.writeStandardError("\(path): error: \(error.message) [\(error.code)]\n")
+            throw ExitCode(1)
+        }
     }
 
     /// Writes what `produce` emits to `path` through a temporary file and a rename, or to standard

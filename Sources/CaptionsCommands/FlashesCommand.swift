@@ -79,15 +79,7 @@ public struct FlashesCommand: ParsableCommand {
             io.writeStandardError("\(video): warning: partial scan: \(reason) [media.partial]\n")
         }
         let text = format.render(report, source: video)
-        do {
-            try FileAccess.write(to: output, io: io) { emit in
-                var text = text
-                text.withUTF8 { emit(UnsafeRawBufferPointer($0)) }
-            }
-        } catch {
-            io.writeStandardError("\(output): error: \(error.message) [\(error.code)]\n")
-            throw ExitCode(1)
-        }
+        try FileAccess.writeText(text, to: output, io: io)
         if report.verdict == .fail { throw ExitCode(2) }
         if report.partial { throw ExitCode(1) }
     }

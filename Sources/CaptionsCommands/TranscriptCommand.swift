@@ -84,14 +84,6 @@ public struct TranscriptCommand: ParsableCommand {
             }
         }
         let text = format.render(document, title: name, options: options, timestamps: !noTimestamps, chapters: headings)
-        do {
-            try FileAccess.write(to: output, io: io) { emit in
-                var text = text
-                text.withUTF8 { emit(UnsafeRawBufferPointer($0)) }
-            }
-        } catch {
-            io.writeStandardError("\(output): error: \(error.message) [\(error.code)]\n")
-            throw ExitCode(1)
-        }
+        try FileAccess.writeText(text, to: output, io: io)
     }
 }
