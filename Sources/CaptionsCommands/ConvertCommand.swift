@@ -230,6 +230,7 @@ public struct ConvertCommand: ParsableCommand {
             document = merged
             diagnostics += notes
         }
+        if plan.outputFormat == .podcastJSON { document = SpeakerPrefixParser().apply(to: document) }
         if let names = plan.speakerNames { document = SpeakerRenamer(names: names).apply(to: document) }
         let isPodcast = input.sourceFormat == "podcast-json"
         if speakerPrefix || (isPodcast && plan.outputFormat == .srt) { document = SpeakerPrefixer().apply(to: document) }

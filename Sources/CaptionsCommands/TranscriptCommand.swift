@@ -65,7 +65,15 @@ public struct TranscriptCommand: ParsableCommand {
         guard let pauseTime = MediaTime(parsingDuration: pause), !pauseTime.isNegative else {
             throw ValidationError("--pause '\(pause)' is not a duration such as 2s")
         }
-        let document = try ConvertCommand.parse([input] + (speakers.map { ["--speakers", $0] } ?? [])).readDocument(io: io)
+        var document = SpeakerPrefixParser().apply(to: try ConvertCommand.parse([input]).readDocument(io: io))
+        if let speakers {
+            do {
+                document = SpeakerRenamer(names: try JSONFiles.decode([String: String].self, from: speakers, io: io)).apply(to: document)
+            } catch {
+                io.writeStandardError("\(speakers): error: \(error.message) [\(error.code)]\n")
+                throw ExitCode(1)
+            }
+        }
         var options = Transcript.Options()
         options.pause = pauseTime
         options.keepSoundTags = !dropSoundTags

@@ -149,4 +149,19 @@ import Testing
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         #expect(png.count > 10_000)
     }
+
+    @Test func srtNamePrefixesBecomeTranscriptSpeakers() throws {
+        let folder = try temporaryFolder()
+        let srt = folder.appendingPathComponent("talk.srt")
+        let names = folder.appendingPathComponent("names.json")
+        try "1\n00:00:01,000 --> 00:00:02,000\nSPEAKER_1: Hello there.\n\n2\n00:00:03,000 --> 00:00:04,000\nAt 10:30: the tide turns.\n"
+            .write(to: srt, atomically: true, encoding: .utf8)
+        try #"{"SPEAKER_1": "Ann"}"#.write(to: names, atomically: true, encoding: .utf8)
+        let io = MemoryIO()
+        #expect(run(["transcript", srt.path, "--speakers", names.path], io: io) == 0)
+        #expect(io.outputText == "Ann (0:01)\nHello there.\n\n(0:03)\nAt 10:30: the tide turns.\n")
+        let json = MemoryIO()
+        #expect(run(["convert", srt.path, "--to", "podcast-json"], io: json) == 0)
+        #expect(json.outputText.contains(#""speaker":"SPEAKER_1""#) || json.outputText.contains(#""speaker": "SPEAKER_1""#))
+    }
 }
