@@ -55,7 +55,8 @@ let package = Package(
         ),
         .testTarget(
             name: "CaptionsCommandsTests",
-            dependencies: ["CaptionsCommands", "CaptionsCore", "CaptionsFormats", "CaptionsFlash"]
+            dependencies: ["CaptionsCommands", "CaptionsCore", "CaptionsFormats", "CaptionsFlash"],
+            exclude: ["Goldens"]
         ),
     ]
 )
