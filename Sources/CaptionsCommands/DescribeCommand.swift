@@ -105,7 +105,7 @@ public struct DescribeCommand: ParsableCommand {
         }
         let outputFormat = format ?? (["ttml", "xml", "dapt"].contains(output.split(separator: ".").last.map(String.init) ?? "") ? .dapt : .vtt)
 
-        var events: [(id: String, start: MediaTime, end: MediaTime, text: String)]
+        var events: [DAPTWriter.Event]
         var unplaced: [DescriptionScript.Entry] = []
         var total = 0
         if let script {
@@ -119,17 +119,7 @@ public struct DescribeCommand: ParsableCommand {
                 .enumerated().map { ("gap\($0.offset + 1)", $0.element.start, $0.element.end, "") }
         }
 
-        let text: String
-        switch outputFormat {
-        case .dapt:
-            text = DAPTWriter(language: languageTag, speak: speakTag).write(events: events)
-        case .vtt:
-            let cues = events.map { Cue(id: $0.id, start: $0.start, end: $0.end, content: $0.text.isEmpty ? [] : [.text($0.text)]) }
-            let document = TimedTextDocument(kind: .descriptions, language: languageTag, headerLines: ["Kind: descriptions", "Language: \(languageTag)"], cues: cues)
-            var bytes: [UInt8] = []
-            WebVTTWriter().write(document) { bytes.append(contentsOf: $0) }
-            text = String(decoding: bytes, as: UTF8.self)
-        }
+        let text = Self.render(events, as: outputFormat, language: languageTag, speakTag: speakTag)
         try FileAccess.writeText(text, to: output, io: io)
         report(placed: events.count, total: total, unplaced: unplaced, io: io)
         if let speak {
@@ -142,6 +132,21 @@ public struct DescribeCommand: ParsableCommand {
             }
         }
         if strict, !unplaced.isEmpty { throw ExitCode(1) }
+    }
+
+    /// The events as a WebVTT `descriptions` track or a DAPT script.
+    private static func render(_ events: [DAPTWriter.Event], as format: Format, language: String, speakTag: Bool) -> String {
+        switch format {
+        case .dapt:
+            return DAPTWriter(language: language, speak: speakTag).write(events: events)
+        case .vtt:
+            let cues = events.map { Cue(id: $0.id, start: $0.start, end: $0.end, content: $0.text.isEmpty ? [] : [.text($0.text)]) }
+            let document = TimedTextDocument(kind: .descriptions, language: language,
+                                             headerLines: ["Kind: descriptions", "Language: \(language)"], cues: cues)
+            var bytes: [UInt8] = []
+            WebVTTWriter().write(document) { bytes.append(contentsOf: $0) }
+            return String(decoding: bytes, as: UTF8.self)
+        }
     }
 
     private func readScript(_ path: String, io: CommandIO) throws -> DescriptionScript {

@@ -12,6 +12,9 @@ public struct DAPTWriter: Sendable {
     /// The DAPT content profile designator.
     public static let contentProfile = "http://www.w3.org/ns/ttml/profile/dapt1.0/content"
 
+    /// One timed script event: its `xml:id`, its times, and its text (empty for an opportunity).
+    public typealias Event = (id: String, start: MediaTime, end: MediaTime, text: String)
+
     /// The script's language.
     public var language: String
     /// Whether to mark each text to be spoken by a text-to-speech engine (`tta:speak="normal"`).
@@ -25,7 +28,7 @@ public struct DAPTWriter: Sendable {
 
     /// A pre-recording script with one `div` per event: `(identifier, start, end, text)`; an empty
     /// text gives an empty event (an audio-description opportunity).
-    public func write(events: [(id: String, start: MediaTime, end: MediaTime, text: String)]) -> String {
+    public func write(events: [Event]) -> String {
         var xml = """
             <?xml version="1.0" encoding="UTF-8"?>
             <tt xmlns="http://www.w3.org/ns/ttml"
