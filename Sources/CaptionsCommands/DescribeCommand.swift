@@ -84,8 +84,8 @@ public struct DescribeCommand: ParsableCommand {
 
     /// Runs against `io`.
     public func execute(io: CommandIO) throws {
-        let marginTime = try Self.duration(margin, option: "--margin")
-        let minimumGap = try Self.duration(minGap, option: "--min-gap")
+        let marginTime = try nonNegativeDuration(margin, option: "--margin")
+        let minimumGap = try nonNegativeDuration(minGap, option: "--min-gap")
         let dialogueDocument = try ConvertCommand.parse([dialogue]).readDocument(io: io)
         let mediaDuration = try media.map { try Self.length(of: $0, io: io) }
         if dialogueDocument.cues.isEmpty, duration == nil, mediaDuration == nil {
@@ -93,7 +93,7 @@ public struct DescribeCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let lastEnd = dialogueDocument.cues.compactMap { $0.end ?? $0.start }.max() ?? .zero
-        let mediaLength = try duration.map { try Self.duration($0, option: "--duration") } ?? mediaDuration ?? lastEnd
+        let mediaLength = try duration.map { try nonNegativeDuration($0, option: "--duration") } ?? mediaDuration ?? lastEnd
         let languageTag = language ?? dialogueDocument.language ?? "en"
         var placer = DescriptionPlacer(margin: marginTime, wordsPerMinute: wpm)
         let speech = SpeechTimer(voice: languageTag, wordsPerMinute: wpm)
@@ -191,12 +191,5 @@ public struct DescribeCommand: ParsableCommand {
             io.writeStandardError("\(path): error: \(error.message) [\(error.code)]\n")
             throw ExitCode(1)
         }
-    }
-
-    private static func duration(_ text: String, option: String) throws -> MediaTime {
-        guard let time = MediaTime(parsingDuration: text), !time.isNegative else {
-            throw ValidationError("\(option) '\(text)' is not a duration such as 0.25s")
-        }
-        return time
     }
 }

@@ -62,9 +62,7 @@ public struct TranscriptCommand: ParsableCommand {
 
     /// Runs against `io`.
     public func execute(io: CommandIO) throws {
-        guard let pauseTime = MediaTime(parsingDuration: pause), !pauseTime.isNegative else {
-            throw ValidationError("--pause '\(pause)' is not a duration such as 2s")
-        }
+        let pauseTime = try nonNegativeDuration(pause, option: "--pause")
         var document = SpeakerPrefixParser().apply(to: try ConvertCommand.parse([input]).readDocument(io: io))
         if let speakers {
             do {

@@ -69,7 +69,7 @@ public struct CueLineWrapper: Sendable {
         let lines = Self.lines(of: text, length: lineLength)
         let count = lines.count / maxLines + (lines.count % maxLines == 0 ? 0 : 1)
         guard count > 1 else { return lines.isEmpty ? [] : [lines] }
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
+        let words = Self.words(of: text)
         let target = Double(words.reduce(0) { $0 + $1.count + 1 }) / Double(count)
         var balanced: [[String]] = []
         var group: [Substring] = []
@@ -88,11 +88,16 @@ public struct CueLineWrapper: Sendable {
         return stride(from: 0, to: lines.count, by: maxLines).map { Array(lines[$0..<min($0 + maxLines, lines.count)]) }
     }
 
+    /// The words of `text`, split at spaces, tabs and line breaks.
+    private static func words(of text: String) -> [Substring] {
+        text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
+    }
+
     /// Greedy word wrap of `text` (existing line breaks are joined first).
     static func lines(of text: String, length: Int) -> [String] {
         var lines: [String] = []
         var line = ""
-        for word in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }) {
+        for word in Self.words(of: text) {
             if line.isEmpty {
                 line = String(word)
             } else if line.count + 1 + word.count <= length {
