@@ -47,7 +47,7 @@ public final class ProcessIO: CommandIO {
     /// Writes to standard error.
     public func writeStandardError(_ text: String) {
         var text = text
-        text.withUTF8 { FileDescriptorIO.writeAll(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
+        _ = text.withUTF8 { FileDescriptorIO.writeAll(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
     }
 
     /// Keeps `result` until the process exits. Freeing a 100,000-cue document object by object

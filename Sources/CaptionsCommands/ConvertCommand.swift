@@ -128,7 +128,8 @@ public struct ConvertCommand: ParsableCommand {
         }
     }
 
-    /// Reads and parses the input; the bytes are released as soon as the model is built.
+    /// Reads and parses the input: in place from the mapped file when the reader can, else from a
+    /// copy that the reader releases as soon as it can.
     private func read(_ plan: Plan, io: CommandIO) throws -> TimedTextDocument {
         if plan.inputIsMedia {
             do {
@@ -138,12 +139,15 @@ public struct ConvertCommand: ParsableCommand {
                 throw CaptionsError(Diagnostic.Code(rawValue: error.code), error.message)
             }
         }
-        let bytes = try FileAccess.read(input, io: io)
-        let inputFormat = plan.inputFormat ?? CaptionFormat.sniff(bytes)
+        let file = try InputFile(input, io: io)
+        let inputFormat = plan.inputFormat ?? file.withBytes { CaptionFormat.sniff($0) }
         guard let reader = inputFormat.reader else {
             throw ValidationError("\(inputFormat.rawValue) can be written but not read")
         }
-        return try reader.read(consume bytes)
+        if let inPlace = reader as? any InPlaceTimedTextReader {
+            return try file.withBytes { bytes throws(CaptionsError) in try inPlace.read(borrowing: bytes) }
+        }
+        return try reader.read(file.takeBytes())
     }
 
     private struct Plan {

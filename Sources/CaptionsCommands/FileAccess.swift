@@ -13,22 +13,7 @@ import Darwin
 enum FileAccess {
     /// The bytes of `path`, or of standard input for `-`.
     static func read(_ path: String, io: CommandIO) throws(CaptionsError) -> [UInt8] {
-        if path == "-" {
-            do { return try io.readStandardInput() } catch {
-                throw CaptionsError("input.unreadable", "cannot read standard input: \(error)")
-            }
-        }
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw CaptionsError(errno == ENOENT ? "input.missing" : "input.unreadable", String(cString: strerror(errno)))
-        }
-        guard info.st_mode & S_IFMT != S_IFDIR else { throw CaptionsError("input.unreadable", "is a folder, not a file") }
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw CaptionsError("input.unreadable", String(cString: strerror(errno))) }
-        defer { close(descriptor) }
-        do { return try FileDescriptorIO.readAll(descriptor, sizeHint: Int(info.st_size)) } catch {
-            throw CaptionsError("input.unreadable", "cannot read: \(error)")
-        }
+        try InputFile(path, io: io).takeBytes()
     }
 
     /// Whether two paths name the same existing file (same device and inode), so that an output

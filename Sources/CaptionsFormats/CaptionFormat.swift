@@ -49,10 +49,10 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
     }
 
     /// Guesses the format of content whose name says nothing: `WEBVTT` at the start means WebVTT,
-    /// anything else is read as SRT.
-    public static func sniff(_ bytes: [UInt8]) -> CaptionFormat {
-        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
-        if body.starts(with: Array("WEBVTT".utf8)) { return .webvtt }
+    /// `<` first (after white space) means TTML, anything else is read as SRT.
+    public static func sniff(_ bytes: some Collection<UInt8>) -> CaptionFormat {
+        let body = bytes.dropFirst(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
+        if body.starts(with: "WEBVTT".utf8) { return .webvtt }
         return body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "<") ? .ttml : .srt
     }
 

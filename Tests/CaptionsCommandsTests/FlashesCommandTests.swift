@@ -122,7 +122,7 @@ struct FlashesCommandTests {
     @Test func unreadableInputExitsOne() throws {
         let folder = try temporaryFolder()
         let empty = folder.appendingPathComponent("empty.mp4")
-        FileManager.default.createFile(atPath: empty.path, contents: Data())
+        _ = FileManager.default.createFile(atPath: empty.path, contents: Data())
         let audio = folder.appendingPathComponent("audio.m4a")
         #expect(FlashSamples.ffmpeg(["-f", "lavfi", "-i", "sine=d=1", audio.path]))
         for (path, code) in [(folder.appendingPathComponent("missing.mp4").path, "media.open"), (empty.path, "media.open"),

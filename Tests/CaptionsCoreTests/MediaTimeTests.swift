@@ -19,6 +19,14 @@ import Testing
         #expect(MediaTime(milliseconds: 1500) - MediaTime(seconds: 2) == MediaTime(milliseconds: -500))
     }
 
+    @Test func millisecondsReduceLikeAnyFraction() throws {
+        for count in Array(-2_000...2_000) + [Int64.max / 1000, 999_999 * 3_600_000, 123_456_789_000] {
+            let time = MediaTime(milliseconds: count)
+            #expect(time == MediaTime(value: count, timescale: 1000), "\(count) ms")
+            #expect(time.value * 1000 == count * time.timescale && 1000 % time.timescale == 0, "\(count) ms")
+        }
+    }
+
     @Test func comparesAcrossTimescales() throws {
         let third = try #require(MediaTime(value: 1, timescale: 3))
         #expect(third < MediaTime(milliseconds: 334))

@@ -22,6 +22,32 @@ import Testing
         #expect(document.cues[1].content == [.span(Span(.class, style: TextStyle(color: RGBAColor(red: 255, green: 255, blue: 0)), children: [.text("Yellow")]))])
     }
 
+    /// Mapped files are parsed in place when clean and from a decoded copy otherwise; either way the
+    /// document is the one an owned array gives.
+    @Test(arguments: [[UInt8]]([
+        Array("1\n00:00:01,000 --> 00:00:02,000\nclean <i>text</i> & more\n".utf8),
+        [0xEF, 0xBB, 0xBF] + Array("1\n00:00:01,000 --> 00:00:02,000\nwith a byte order mark\n".utf8),
+        Array("1\n00:00:01,000 --> 00:00:02,000\ncaf".utf8) + [0xE9, 0x0A],
+        Array("1\n00:00:01,000 --> 00:00:02,000\nnul".utf8) + [0x00, 0x0A],
+        [0xFF, 0xFE] + "1\n00:00:01,000 --> 00:00:02,000\nwide\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] },
+        [],
+    ]))
+    func readsBorrowedBytesLikeOwnedOnes(bytes: [UInt8]) {
+        let owned = Result { () throws(CaptionsError) in try SRTReader().read(bytes) }
+        let borrowed = Result { () throws(CaptionsError) in
+            try bytes.withUnsafeBufferPointer { buffer throws(CaptionsError) in try SRTReader().read(borrowing: buffer) }
+        }
+        switch (owned, borrowed) {
+        case (.success(let owned), .success(let borrowed)):
+            #expect(owned.cues == borrowed.cues)
+            #expect(owned.diagnostics == borrowed.diagnostics)
+        case (.failure(let owned), .failure(let borrowed)):
+            #expect(owned.diagnostic == borrowed.diagnostic)
+        default:
+            Issue.record("owned \(owned), borrowed \(borrowed)")
+        }
+    }
+
     @Test func eachLeniencyIsReportedWithItsPosition() throws {
         let document = try readSRT(
             "1\n00:00:01.5 -> 00:00:02,000  X1:10 X2:20\nfirst   \n\n\n\n5\n00:00:03,000 --> 00:00:04,000\nsecond\n"

@@ -1,19 +1,27 @@
 /// One timed piece of text.
 public struct Cue: Sendable, Hashable {
+    // Stored so that a cue packs into 96 bytes: large files hold hundreds of thousands of cues.
+
     /// The identifier (WebVTT cue id or SRT index as written); may be empty.
     public var id: String
     /// When the cue appears.
     public var start: MediaTime
     /// When it disappears; `nil` means "until the end of the media".
     public var end: MediaTime?
-    /// Placement and alignment, in WebVTT's terms.
-    public var settings: CueSettings
+    /// Where the cue starts in the source.
+    public var location: SourceLocation?
+    /// Non-default settings, held out of line: most cues have none.
+    private var placement: Placement?
     /// Who speaks, when known (from a WebVTT voice span, TTML `ttm:agent`, …).
     public var speaker: String?
     /// The text as a tree of inline nodes.
     public var content: [InlineNode]
-    /// Where the cue starts in the source.
-    public var location: SourceLocation?
+
+    /// Placement and alignment, in WebVTT's terms.
+    public var settings: CueSettings {
+        get { placement?.settings ?? CueSettings() }
+        set { placement = newValue.isDefault ? nil : Placement(newValue) }
+    }
 
     /// A cue with default settings.
     public init(
@@ -23,10 +31,20 @@ public struct Cue: Sendable, Hashable {
         self.id = id
         self.start = start
         self.end = end
-        self.settings = settings
+        self.location = location
+        self.placement = settings.isDefault ? nil : Placement(settings)
         self.speaker = speaker
         self.content = content
-        self.location = location
+    }
+
+    /// Settings that are not the defaults, shared between copies of a cue.
+    private final class Placement: Sendable, Hashable {
+        let settings: CueSettings
+
+        init(_ settings: CueSettings) { self.settings = settings }
+
+        static func == (lhs: Placement, rhs: Placement) -> Bool { lhs.settings == rhs.settings }
+        func hash(into hasher: inout Hasher) { hasher.combine(settings) }
     }
 
     /// The cue's text without markup, line breaks kept as LF.

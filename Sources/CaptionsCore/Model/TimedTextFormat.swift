@@ -7,6 +7,13 @@ public protocol TimedTextReader: Sendable {
     func read(_ bytes: consuming [UInt8]) throws(CaptionsError) -> TimedTextDocument
 }
 
+/// A reader that can parse bytes it does not own (a memory-mapped file, say) without copying
+/// them when they need no decoding; the document is the same as ``TimedTextReader/read(_:)``'s.
+public protocol InPlaceTimedTextReader: TimedTextReader {
+    /// Parses a whole file from bytes that stay valid for the duration of the call.
+    func read(borrowing bytes: UnsafeBufferPointer<UInt8>) throws(CaptionsError) -> TimedTextDocument
+}
+
 /// Writes the model as bytes of one format.
 ///
 /// A writer writes what it is given; run ``CapabilityReducer`` first so that what the format

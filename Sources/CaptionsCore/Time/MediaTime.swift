@@ -35,9 +35,12 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// A whole number of milliseconds.
     public init(milliseconds: Int64) {
-        var (a, b) = (milliseconds.magnitude, UInt64(1000))
-        while b != 0 { (a, b) = (b, a % b) }
-        let divisor = Int64(a == 0 ? 1000 : a)
+        // The greatest common divisor with 1000 = 2³·5³, from the powers of 2 and 5 dividing the
+        // count (every caption time goes through here, so no Euclid loop).
+        let remainder = milliseconds.magnitude % 1000
+        let twos: Int64 = remainder % 8 == 0 ? 8 : remainder % 4 == 0 ? 4 : remainder % 2 == 0 ? 2 : 1
+        let fives: Int64 = remainder % 125 == 0 ? 125 : remainder % 25 == 0 ? 25 : remainder % 5 == 0 ? 5 : 1
+        let divisor = twos * fives
         self.init(normalisedValue: milliseconds / divisor, timescale: 1000 / divisor)
     }
 

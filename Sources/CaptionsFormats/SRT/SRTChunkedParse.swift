@@ -17,12 +17,12 @@ struct CueSlots {
 
     var isEmpty: Bool { count == 0 }
 
-    mutating func append(_ cue: Cue) {
+    mutating func append(_ cue: consuming Cue) {
         guard let base, count < capacity else {
             overflowed = true
             return
         }
-        (base + count).initialize(to: cue)
+        (base + count).initialize(to: consume cue)
         count += 1
     }
 

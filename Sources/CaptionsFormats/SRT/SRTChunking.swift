@@ -73,13 +73,7 @@ enum SRTChunking {
     }
 
     static func count(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
-        var count = 0
-        var index = range.lowerBound
-        while let found = find(byte, in: bytes, from: index), found < range.upperBound {
-            count += 1
-            index = found + 1
-        }
-        return count
+        ByteScan.count(byte, in: UnsafeBufferPointer(rebasing: bytes[range]))
     }
 
     private static func hasLoneCarriageReturn(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

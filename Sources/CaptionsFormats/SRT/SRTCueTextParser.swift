@@ -50,8 +50,10 @@ struct SRTCueTextParser {
         }
     }
 
+    private static let markup = ByteScan(UInt8(ascii: "<"), UInt8(ascii: "{"), UInt8(ascii: "{"))
+
     private static func hasMarkup(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-        text.contains { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "{") }
+        markup.occurs(in: UnsafeBufferPointer(rebasing: text))
     }
 
     private mutating func parseLine(_ line: SRTParserLine) {

@@ -19,7 +19,7 @@ import Darwin
 /// Line breaks are CR, LF and CRLF, each counting as one line.
 ///
 /// - Complexity: O(n) in the input size.
-public struct SRTReader: TimedTextReader {
+public struct SRTReader: InPlaceTimedTextReader {
     /// A reader.
     public init() {}
 
@@ -27,7 +27,17 @@ public struct SRTReader: TimedTextReader {
     public func read(_ input: consuming [UInt8]) throws(CaptionsError) -> TimedTextDocument {
         guard !input.isEmpty else { throw CaptionsError("input.empty", "the file is empty", at: .start) }
         let (bytes, diagnostics) = TextDecoding.decode(input, invalidUTF8: .windows1252, codePrefix: "srt")
-        let (cues, parserDiagnostics) = bytes.withUnsafeBufferPointer { SRTChunkedParse.parse($0) }
+        return try bytes.withUnsafeBufferPointer { text throws(CaptionsError) in try document(parsing: text, diagnostics: diagnostics) }
+    }
+
+    /// Parses an SRT file in place when it is clean UTF-8, else from a decoded copy.
+    public func read(borrowing bytes: UnsafeBufferPointer<UInt8>) throws(CaptionsError) -> TimedTextDocument {
+        guard !bytes.isEmpty, let text = TextDecoding.cleanText(bytes) else { return try read(Array(bytes)) }
+        return try document(parsing: text, diagnostics: [])
+    }
+
+    private func document(parsing text: UnsafeBufferPointer<UInt8>, diagnostics: [Diagnostic]) throws(CaptionsError) -> TimedTextDocument {
+        let (cues, parserDiagnostics) = SRTChunkedParse.parse(text)
         var document = TimedTextDocument(cues: cues, sourceFormat: "srt")
         document.diagnostics = diagnostics + parserDiagnostics
         document.diagnostics.sort { ($0.location ?? .start) < ($1.location ?? .start) }
@@ -81,15 +91,7 @@ struct SRTParser {
 
     /// Counts `>` after `-` in `range`: about one per cue, to size the cue storage once.
     static func countArrows(_ buffer: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> Int {
-        guard let base = buffer.baseAddress else { return 0 }
-        var count = 0
-        var index = max(range.lowerBound, 1)
-        while index < range.upperBound, let found = memchr(base + index, Int32(UInt8(ascii: ">")), range.upperBound - index) {
-            let offset = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            if buffer[offset - 1] == UInt8(ascii: "-") { count += 1 }
-            index = offset + 1
-        }
-        return count
+        ByteScan.countPairs(UInt8(ascii: "-"), UInt8(ascii: ">"), in: UnsafeBufferPointer(rebasing: buffer[range]))
     }
 
     // MARK: Lines

@@ -24,11 +24,9 @@ public struct SRTWriter: TimedTextWriter {
     /// Writes the document as SRT bytes.
     public func write(_ document: TimedTextDocument, emit: (UnsafeRawBufferPointer) -> Void) {
         let newline = lineEnding == .crlf ? "\r\n" : "\n"
-        document.cues.withUnsafeBufferPointer { cues in
-            nonisolated(unsafe) let cues = cues
-            ParallelSerialization.write(count: cues.count, state: { ByteWriter() }, emit: emit) { index, out, text in
-                write(cues[index], number: index + 1, newline: newline, to: &out, scratch: &text)
-            }
+        let cues = document.cues
+        ParallelSerialization.write(count: cues.count, state: { ByteWriter() }, emit: emit) { index, out, text in
+            write(cues[index], number: index + 1, newline: newline, to: &out, scratch: &text)
         }
     }
 

@@ -28,7 +28,7 @@ enum TextDecoding {
                 .note, Diagnostic.Code(rawValue: "\(codePrefix).encoding.utf16"),
                 "read as UTF-16 (byte order mark); written back as UTF-8", at: .start))
         }
-        var scan = UTF8Scan(bytes)
+        var scan = bytes.withUnsafeBufferPointer(UTF8Scan.init)
         if let bad = scan.firstInvalidOffset {
             let location = LineIndex(bytes).location(ofByte: bad)
             switch invalidUTF8 {
@@ -43,7 +43,7 @@ enum TextDecoding {
                     .warning, Diagnostic.Code(rawValue: "\(codePrefix).encoding.windows1252"),
                     "not UTF-8; read as Windows-1252 (check accented letters)", at: location))
             }
-            scan = UTF8Scan(bytes)
+            scan = bytes.withUnsafeBufferPointer(UTF8Scan.init)
         }
         if let firstNull = scan.firstNullOffset {
             let location = LineIndex(bytes).location(ofByte: firstNull)
@@ -53,6 +53,15 @@ enum TextDecoding {
                 "NUL characters replaced by U+FFFD", at: location))
         }
         return (bytes, diagnostics)
+    }
+
+    /// The text of `bytes` without a UTF-8 byte order mark when they need no other decoding (valid
+    /// UTF-8, no NUL, not UTF-16), so that a reader can parse them in place; `nil` otherwise.
+    static func cleanText(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return nil }
+        let text = UnsafeBufferPointer(rebasing: bytes.dropFirst(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0))
+        let scan = UTF8Scan(text)
+        return scan.firstInvalidOffset == nil && scan.firstNullOffset == nil ? text : nil
     }
 
     private static func transcodeUTF16(_ bytes: [UInt8], littleEndian: Bool) -> [UInt8] {
@@ -98,34 +107,32 @@ private struct UTF8Scan {
     var firstInvalidOffset: Int?
     var firstNullOffset: Int?
 
-    init(_ bytes: [UInt8]) {
-        bytes.withUnsafeBufferPointer { buffer in
-            var index = 0
-            let count = buffer.count
-            let raw = UnsafeRawBufferPointer(buffer)
-            while index < count {
-                if index + 8 <= count {
-                    let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                    let hasHighBit = word & 0x8080_8080_8080_8080 != 0
-                    let hasZeroByte = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0
-                    if !hasHighBit && !hasZeroByte {
-                        index += 8
-                        continue
-                    }
-                }
-                let byte = buffer[index]
-                if byte < 0x80 {
-                    if byte == 0, firstNullOffset == nil { firstNullOffset = index }
-                    index += 1
+    init(_ buffer: UnsafeBufferPointer<UInt8>) {
+        var index = 0
+        let count = buffer.count
+        let raw = UnsafeRawBufferPointer(buffer)
+        while index < count {
+            if index + 8 <= count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let hasHighBit = word & 0x8080_8080_8080_8080 != 0
+                let hasZeroByte = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0
+                if !hasHighBit && !hasZeroByte {
+                    index += 8
                     continue
                 }
-                let length = Self.sequenceLength(buffer, at: index)
-                if length == 0 {
-                    firstInvalidOffset = index
-                    return
-                }
-                index += length
             }
+            let byte = buffer[index]
+            if byte < 0x80 {
+                if byte == 0, firstNullOffset == nil { firstNullOffset = index }
+                index += 1
+                continue
+            }
+            let length = Self.sequenceLength(buffer, at: index)
+            if length == 0 {
+                firstInvalidOffset = index
+                return
+            }
+            index += length
         }
     }
 

@@ -53,19 +53,19 @@ enum WebVTTCueTextSerializer {
         color.webVTTClassName ?? "color-" + color.description.dropFirst()
     }
 
+    private static let escaped = ByteScan(UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"))
+
     private static func appendEscaped(_ text: String, to output: inout ByteWriter) {
         var text = text
         text.withUTF8 { utf8 in
             var runStart = 0
-            for index in utf8.indices where utf8[index] <= UInt8(ascii: ">") {
-                let escape: StaticString
-                switch utf8[index] {
-                case UInt8(ascii: "&"): escape = "&amp;"
-                case UInt8(ascii: "<"): escape = "&lt;"
-                case UInt8(ascii: ">"): escape = "&gt;"
-                default: continue
-                }
+            while let index = escaped.firstIndex(in: utf8, from: runStart) {
                 output.write(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                let escape: StaticString = switch utf8[index] {
+                case UInt8(ascii: "&"): "&amp;"
+                case UInt8(ascii: "<"): "&lt;"
+                default: "&gt;"
+                }
                 escape.withUTF8Buffer { output.write($0) }
                 runStart = index + 1
             }

@@ -29,12 +29,10 @@ public struct WebVTTWriter: TimedTextWriter {
         let comments = Dictionary(grouping: document.comments) { min(max($0.beforeCue, 0), document.cues.count) }
         for comment in comments[0] ?? [] { writeComment(comment, to: &out) }
         out.flush(to: emit)
-        document.cues.withUnsafeBufferPointer { cues in
-            nonisolated(unsafe) let cues = cues
-            ParallelSerialization.write(count: cues.count, state: {}, emit: emit) { index, out, _ in
-                if index > 0, !comments.isEmpty { for comment in comments[index] ?? [] { writeComment(comment, to: &out) } }
-                writeCue(cues[index], to: &out)
-            }
+        let cues = document.cues
+        ParallelSerialization.write(count: cues.count, state: {}, emit: emit) { index, out, _ in
+            if index > 0, !comments.isEmpty { for comment in comments[index] ?? [] { writeComment(comment, to: &out) } }
+            writeCue(cues[index], to: &out)
         }
         if !document.cues.isEmpty { for comment in comments[document.cues.count] ?? [] { writeComment(comment, to: &out) } }
         out.flush(to: emit)
@@ -115,7 +113,7 @@ public struct WebVTTWriter: TimedTextWriter {
                 collect(span.children)
             }
         }
-        for cue in cues { collect(cue.content) }
+        for index in cues.indices { collect(cues[index].content) }
         return colors.map { color in
             "::cue(.\(WebVTTCueTextSerializer.colorClass(color))) { color: \(color); }"
         }

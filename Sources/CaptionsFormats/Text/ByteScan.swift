@@ -1,0 +1,87 @@
+/// Finds the first of up to three byte values in UTF-8 text, and counts bytes and byte pairs,
+/// eight bytes at a time.
+///
+/// Readers and writers use it to skip runs of plain text at once: cue text rarely holds the
+/// characters that need work (`<`, `&`, `{`), so the common case is one pass of word compares.
+struct ByteScan {
+    private let targets: (UInt8, UInt8, UInt8)
+    private let patterns: (UInt64, UInt64, UInt64)
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// A scan for `first`, `second` and `third`; repeat a value to look for fewer.
+    init(_ first: UInt8, _ second: UInt8, _ third: UInt8) {
+        targets = (first, second, third)
+        patterns = (Self.ones &* UInt64(first), Self.ones &* UInt64(second), Self.ones &* UInt64(third))
+    }
+
+    /// The offset of the first target byte in `bytes[start...]`, or `nil`.
+    func firstIndex(in bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        var index = start
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            if hasTarget(word) { break }
+            index += 8
+        }
+        while index < bytes.count {
+            if isTarget(bytes[index]) { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Whether any byte of `bytes` is a target.
+    func occurs(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        firstIndex(in: bytes) != nil
+    }
+
+    /// How many bytes of `bytes` equal `byte`.
+    static func count(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        countPairs(nil, byte, in: bytes)
+    }
+
+    /// How many times `first` is directly followed by `second` in `bytes` (any byte when `first`
+    /// is `nil`).
+    static func countPairs(_ first: UInt8?, _ second: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let lead = first.map { ones &* UInt64($0) }
+        let pattern = ones &* UInt64(second)
+        var count = 0
+        var index = 1
+        while index + 8 <= bytes.count {
+            var lanes = equalLanes(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), pattern)
+            if let lead { lanes &= equalLanes(UnsafeRawPointer(base + index - 1).loadUnaligned(as: UInt64.self), lead) }
+            count += lanes.nonzeroBitCount
+            index += 8
+        }
+        if first == nil, !bytes.isEmpty, bytes[0] == second { count += 1 }
+        while index < bytes.count {
+            if bytes[index] == second, first.map({ bytes[index - 1] == $0 }) ?? true { count += 1 }
+            index += 1
+        }
+        return count
+    }
+
+    /// The high bit of each byte lane of `word` that equals the same lane of `pattern`; exact,
+    /// unlike ``hasZeroByte(_:)``, which may flag lanes above a true match.
+    private static func equalLanes(_ word: UInt64, _ pattern: UInt64) -> UInt64 {
+        let difference = word ^ pattern
+        let low = ~highBits
+        return ~(((difference & low) &+ low) | difference) & highBits
+    }
+
+    private func isTarget(_ byte: UInt8) -> Bool {
+        byte == targets.0 || byte == targets.1 || byte == targets.2
+    }
+
+    /// Whether a byte of `word` equals a target (the classic "has zero byte" test on word ^ pattern).
+    private func hasTarget(_ word: UInt64) -> Bool {
+        Self.hasZeroByte(word ^ patterns.0) || Self.hasZeroByte(word ^ patterns.1) || Self.hasZeroByte(word ^ patterns.2)
+    }
+
+    private static func hasZeroByte(_ word: UInt64) -> Bool {
+        (word &- ones) & ~word & highBits != 0
+    }
+}
