@@ -89,7 +89,10 @@ public struct CapabilityReducer: Sendable {
             switch node {
             case .text(let text): !capabilities.contains(.blankLinesInText) && Self.hasBlankLine(text)
             case .timestamp: !capabilities.contains(.timestamps)
-            case .span: true
+            case .span(let span):
+                !capabilities.contains(.classes) && !span.classes.isEmpty
+                    || !capabilities.contains(.colors) && span.style != nil
+                    || !carriesKind(of: span) || needsReduction(span.children)
             }
         }
     }
@@ -153,23 +156,22 @@ public struct CapabilityReducer: Sendable {
         }
     }
 
+    /// Whether the format carries spans of this kind (a class span also when it carries a colour).
+    private func carriesKind(of span: Span) -> Bool {
+        switch span.kind {
+        case .italic, .bold, .underline: capabilities.contains(.basicStyles)
+        case .voice: capabilities.contains(.voices)
+        case .language: capabilities.contains(.languages)
+        case .class: capabilities.contains(.classes) || span.style != nil
+        case .ruby, .rubyText: capabilities.contains(.ruby)
+        }
+    }
+
     /// The span itself, or its children when the format cannot carry its kind.
     private func reduceKind(of span: Span, at location: SourceLocation?, tally: inout LossTally) -> [InlineNode] {
-        let keep: Bool
+        if carriesKind(of: span) { return [.span(span)] }
         switch span.kind {
-        case .italic, .bold, .underline:
-            keep = capabilities.contains(.basicStyles)
-            if !keep { tally.add(.basicStyles, at: location) }
-        case .voice:
-            keep = capabilities.contains(.voices)
-            if !keep { tally.add(.voices, at: location) }
-        case .language:
-            keep = capabilities.contains(.languages)
-            if !keep { tally.add(.languages, at: location) }
-        case .class:
-            keep = capabilities.contains(.classes) || span.style != nil
         case .ruby:
-            if capabilities.contains(.ruby) { return [.span(span)] }
             let base = span.children.filter {
                 if case .span(let child) = $0, child.kind == .rubyText { return false }
                 return true
@@ -177,11 +179,14 @@ public struct CapabilityReducer: Sendable {
             if base.count != span.children.count { tally.add(.ruby, at: location) }
             return base
         case .rubyText:
-            keep = capabilities.contains(.ruby)
-            if !keep { tally.add(.ruby, at: location) }
-            return keep ? [.span(span)] : []
+            tally.add(.ruby, at: location)
+            return []
+        case .italic, .bold, .underline: tally.add(.basicStyles, at: location)
+        case .voice: tally.add(.voices, at: location)
+        case .language: tally.add(.languages, at: location)
+        case .class: break
         }
-        return keep ? [.span(span)] : span.children
+        return span.children
     }
 }
 

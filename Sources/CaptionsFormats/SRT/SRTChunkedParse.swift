@@ -40,7 +40,7 @@ enum SRTChunkedParse {
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (cues: [Cue], diagnostics: [Diagnostic]) {
         let chunks = SRTChunking.chunks(of: bytes, pieces: ParallelWork.pieceCount(for: bytes.count, minimum: 1 << 20))
         // Room for about one cue per arrow; a file with unusual arrows may need one per line.
-        if let parsed = parse(bytes, chunks, capacities: chunks.map { SRTParser.countArrows(bytes, in: $0.range) + 1 }) {
+        if let parsed = parse(bytes, chunks, capacities: ParallelWork.map(chunks.count) { SRTParser.countArrows(bytes, in: chunks[$0].range) + 1 }) {
             return parsed
         }
         let lineCounts = chunks.map { SRTChunking.count(0x0A, in: bytes, $0.range) + 1 }

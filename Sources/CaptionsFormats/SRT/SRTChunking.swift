@@ -1,3 +1,5 @@
+import CaptionsCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,12 +26,13 @@ enum SRTChunking {
             let target = bytes.count * piece / pieces
             if target > starts[starts.count - 1], let cut = nextCut(in: bytes, from: target) { starts.append(cut) }
         }
+        let ranges = zip(starts, starts.dropFirst() + [bytes.count]).map { $0..<$1 }
+        let lineFeeds = ParallelWork.map(ranges.count) { count(0x0A, in: bytes, ranges[$0]) }
         var chunks: [SRTChunk] = []
         var line = 1
-        for (index, start) in starts.enumerated() {
-            let end = index + 1 < starts.count ? starts[index + 1] : bytes.count
-            chunks.append(SRTChunk(range: start..<end, firstLine: line))
-            line += count(0x0A, in: bytes, start..<end)
+        for (range, lineFeedCount) in zip(ranges, lineFeeds) {
+            chunks.append(SRTChunk(range: range, firstLine: line))
+            line += lineFeedCount
         }
         return chunks
     }

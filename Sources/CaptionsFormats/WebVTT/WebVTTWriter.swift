@@ -102,18 +102,27 @@ public struct WebVTTWriter: TimedTextWriter {
         NumberFormatting.shortest(number) + "%"
     }
 
-    /// `::cue(.color-rrggbb) { color: #rrggbb; }` for each colour without a default class.
+    /// `::cue(.color-rrggbb) { color: #rrggbb; }` for each colour without a default class, in
+    /// order of first use (the cues are searched on every core).
     private func customColorRules(_ cues: [Cue]) -> [String] {
-        var colors: [RGBAColor] = []
-        func collect(_ nodes: [InlineNode]) {
+        func collect(_ nodes: [InlineNode], into colors: inout [RGBAColor]) {
             for case .span(let span) in nodes {
                 if let color = span.style?.color, color.webVTTClassName == nil, !colors.contains(color) {
                     colors.append(color)
                 }
-                collect(span.children)
+                collect(span.children, into: &colors)
             }
         }
-        for index in cues.indices { collect(cues[index].content) }
+        let pieces = ParallelWork.pieceCount(for: cues.count, minimum: 20_000)
+        let found = ParallelWork.map(pieces) { piece in
+            var colors: [RGBAColor] = []
+            for index in (cues.count * piece / pieces)..<(cues.count * (piece + 1) / pieces) {
+                collect(cues[index].content, into: &colors)
+            }
+            return colors
+        }
+        var colors: [RGBAColor] = []
+        for color in found.joined() where !colors.contains(color) { colors.append(color) }
         return colors.map { color in
             "::cue(.\(WebVTTCueTextSerializer.colorClass(color))) { color: \(color); }"
         }
