@@ -37,8 +37,9 @@ struct CueSlots {
 /// (``SRTChunking``), the chunks are parsed at once into their own part of one cue array, and the
 /// parts are moved together. The result, diagnostics included, is the same as one pass.
 enum SRTChunkedParse {
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (cues: [Cue], diagnostics: [Diagnostic]) {
-        let chunks = SRTChunking.chunks(of: bytes, pieces: ParallelWork.pieceCount(for: bytes.count, minimum: 1 << 20))
+    /// Parses `bytes` in `pieces` chunks (by default one per core, none under 1 MiB).
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, pieces: Int? = nil) -> (cues: [Cue], diagnostics: [Diagnostic]) {
+        let chunks = SRTChunking.chunks(of: bytes, pieces: pieces ?? ParallelWork.pieceCount(for: bytes.count, minimum: 1 << 20))
         // Room for about one cue per arrow; a file with unusual arrows may need one per line.
         if let parsed = parse(bytes, chunks, capacities: ParallelWork.map(chunks.count) { SRTParser.countArrows(bytes, in: chunks[$0].range) + 1 }) {
             return parsed

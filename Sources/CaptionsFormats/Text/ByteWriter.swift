@@ -1,4 +1,5 @@
 import CaptionsCore
+import Synchronization
 
 /// The writers' output buffer: UTF-8 bytes appended without intermediate `String`s, handed on in
 /// pieces of about 1 MiB (``flushIfFull(to:)``) so that a large file never sits whole in memory.
@@ -40,28 +41,58 @@ struct ByteWriter {
     }
 }
 
-/// Serialises many items in order on every core: the first piece streams to `emit` as it fills
-/// while the later pieces fill their own buffers at the same time; those are emitted after it, so
-/// the output is the same as a sequential pass (and no more than the later pieces sits in memory).
+/// Serialises many items in order on every core: the items are cut into pieces of a few thousand,
+/// each core fills a buffer with the next piece, and every buffer is handed to `emit` as soon as
+/// the pieces before it are out. The output is the same as a sequential pass; writing overlaps
+/// serialising, and only a few pieces sit in memory at a time.
 enum ParallelSerialization {
+    /// Items per piece: large enough to amortise the hand-over, small enough to keep buffers in cache.
+    private static let piece = 4_096
+    /// Room reserved per item: a typical cue's worth of bytes.
+    private static let bytesPerItem = 96
+
     /// Writes items `0..<count` with `item`, each piece with its own `State` (such as a scratch buffer).
     static func write<State>(
         count: Int, state makeState: () -> State, emit: (UnsafeRawBufferPointer) -> Void,
         item: (Int, inout ByteWriter, inout State) -> Void
     ) {
-        let pieces = ParallelWork.pieceCount(for: count, minimum: 20_000)
-        let bounds = (0...pieces).map { count * $0 / pieces }
-        var buffered = ParallelWork.map(pieces) { piece in
+        guard ParallelWork.pieceCount(for: count, minimum: 20_000) > 1 else {
             var out = ByteWriter()
-            if piece > 0 { out.reserve((bounds[piece + 1] - bounds[piece]) * 96) }
             var state = makeState()
-            for index in bounds[piece]..<bounds[piece + 1] {
+            for index in 0..<count {
                 item(index, &out, &state)
-                if piece == 0 { out.flushIfFull(to: emit) }
+                out.flushIfFull(to: emit)
             }
-            if piece == 0 { out.flush(to: emit) }
-            return out
+            out.flush(to: emit)
+            return
         }
-        for index in buffered.indices.dropFirst() { buffered[index].flush(to: emit) }
+        let pieces = (count + piece - 1) / piece
+        let handOver = Mutex(OrderedHandOver(pieces: pieces))
+        nonisolated(unsafe) let emit = emit
+        _ = ParallelWork.map(pieces) { index in
+            var out = ByteWriter()
+            out.reserve(piece * bytesPerItem)
+            var state = makeState()
+            for itemIndex in (index * piece)..<min(count, (index + 1) * piece) { item(itemIndex, &out, &state) }
+            handOver.withLock { $0.finish(index, out, emit: emit) }
+        }
+    }
+
+    /// Finished pieces waiting for the ones before them.
+    private struct OrderedHandOver: ~Copyable {
+        private var waiting: [ByteWriter?]
+        private var next = 0
+
+        init(pieces: Int) { waiting = Array(repeating: nil, count: pieces) }
+
+        /// Stores piece `index`, then emits every piece that is now next in line.
+        mutating func finish(_ index: Int, _ buffer: ByteWriter, emit: (UnsafeRawBufferPointer) -> Void) {
+            waiting[index] = buffer
+            while next < waiting.count, var ready = waiting[next] {
+                ready.flush(to: emit)
+                waiting[next] = nil
+                next += 1
+            }
+        }
     }
 }
