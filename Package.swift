@@ -25,6 +25,8 @@ let package = Package(
         ),
         // libxml2 for TTML, hardened in XMLTree.swift (no network, no DTD, no entity expansion).
         .systemLibrary(name: "CCaptionsXML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // <malloc.h> for mallopt in the executable (see Sources/CaptionsCLI/main.swift).
+        .systemLibrary(name: "CCaptionsMalloc"),
         .target(name: "CaptionsCore"),
         .target(name: "CaptionsMedia", dependencies: ["CaptionsCore", "CCaptionsFFmpeg"]),
         .target(name: "CaptionsFlash", dependencies: ["CaptionsCore"]),
@@ -36,7 +38,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "CaptionsCLI", dependencies: ["CaptionsCommands"]),
+        .executableTarget(name: "CaptionsCLI", dependencies: ["CaptionsCommands", "CCaptionsMalloc"]),
         .testTarget(
             name: "CaptionsCoreTests",
             dependencies: ["CaptionsCore", .product(name: "PropertyBased", package: "swift-property-based")]

@@ -73,6 +73,15 @@ struct SRTParser {
     private var lineNumber: Int
     private var expectedIndex: Int?
     private var textLines: [SRTParserLine] = []
+    /// The last line looked at by ``peekLine(skipping:)`` at the read position.
+    private var lookahead: ScannedLine?
+
+    /// A line, where it ends before its trailing spaces, and where the next line starts.
+    private struct ScannedLine {
+        var line: SRTParserLine
+        var untrimmedEnd: Int
+        var next: Int
+    }
 
     /// Whether any CR occurs; without one, lines are found with `memchr` for LF alone.
     private let hasCarriageReturns: Bool
@@ -117,30 +126,34 @@ struct SRTParser {
     }
 
     /// The line at `start` with trailing spaces and tabs trimmed, and where the next line starts.
-    private func line(at start: Int, number: Int) -> (line: SRTParserLine, untrimmedEnd: Int, next: Int) {
+    private func line(at start: Int, number: Int) -> ScannedLine {
         let (end, next) = scanLine(at: start)
         var trimmedEnd = end
         while trimmedEnd > start, bytes[trimmedEnd - 1] == 0x20 || bytes[trimmedEnd - 1] == 0x09 { trimmedEnd -= 1 }
-        return (SRTParserLine(range: start..<trimmedEnd, number: number), end, next)
+        return ScannedLine(line: SRTParserLine(range: start..<trimmedEnd, number: number), untrimmedEnd: end, next: next)
     }
 
     /// Reads the next line, trimming trailing spaces and tabs (reported once per file).
     private mutating func nextLine() -> SRTParserLine {
-        let (line, end, next) = line(at: position, number: lineNumber)
-        if end != line.range.upperBound, !line.isBlank {
+        let scanned = lookahead?.line.range.lowerBound == position ? lookahead! : line(at: position, number: lineNumber)
+        let line = scanned.line
+        if scanned.untrimmedEnd != line.range.upperBound, !line.isBlank {
             tally.add(.note, "srt.whitespace.trailing", "trailing spaces removed", at: SourceLocation(line: lineNumber, column: line.range.count + 1))
         }
-        position = next
+        position = scanned.next
         lineNumber += 1
         return line
     }
 
-    /// The line after the next one would be read, without reading it.
-    private func peekLine(skipping count: Int = 0) -> SRTParserLine? {
+    /// The line after the next one would be read, without reading it; the next line is kept so
+    /// that reading it after a look costs nothing.
+    private mutating func peekLine(skipping count: Int = 0) -> SRTParserLine? {
         var start = position
         for _ in 0..<count { start = scanLine(at: start).next }
         guard start < limit else { return nil }
-        return line(at: start, number: lineNumber + count).line
+        let scanned = line(at: start, number: lineNumber + count)
+        if count == 0 { lookahead = scanned }
+        return scanned.line
     }
 
     private func isIndexLine(_ line: SRTParserLine) -> Bool {
