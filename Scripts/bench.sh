@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-swift build -c release --product captions >/dev/null
+Scripts/build.sh >/dev/null
 captions="$(pwd)/.build/release/captions"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

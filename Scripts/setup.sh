@@ -13,5 +13,5 @@ export DEBIAN_FRONTEND=noninteractive
 sudo_if_needed apt-get update
 sudo_if_needed apt-get install -y --no-install-recommends "${packages[@]}"
 
-swift build -c release --product captions
+Scripts/build.sh
 echo "setup: built $(pwd)/.build/release/captions"

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-swift build -c release --product captions
+Scripts/build.sh
 swift test
 
 shared=../shared/conformance
