@@ -49,6 +49,11 @@ func temporaryFolder() throws -> URL {
     return url
 }
 
+/// Removes a folder from ``temporaryFolder()`` and everything in it.
+func removeTemporaryFolder(_ folder: URL) {
+    try? FileManager.default.removeItem(at: folder)
+}
+
 /// Headless Chromium, when installed, to check that HTML pages render.
 enum Chromium {
     static let path = "/usr/bin/chromium"
@@ -74,6 +79,7 @@ let sampleSRT = "1\n00:00:01,000 --> 00:00:02,000\n<i>Hello</i>\n\n2\n00:00:03,0
 @Suite struct ConvertCommandTests {
     @Test func convertsFilesByExtension() throws {
         let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
         let input = folder.appendingPathComponent("talk.srt")
         try sampleSRT.write(to: input, atomically: true, encoding: .utf8)
         let io = MemoryIO()
@@ -127,6 +133,7 @@ let sampleSRT = "1\n00:00:01,000 --> 00:00:02,000\n<i>Hello</i>\n\n2\n00:00:03,0
 
     @Test func invalidInputExitsOneAndWritesNothing() throws {
         let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
         let target = folder.appendingPathComponent("out.vtt")
         for bad in ["", "not captions at all", "1\n999999:00:00,000 --> 999999:00:01,000\nx\n"] {
             let io = MemoryIO(input: bad)
@@ -141,6 +148,7 @@ let sampleSRT = "1\n00:00:01,000 --> 00:00:02,000\n<i>Hello</i>\n\n2\n00:00:03,0
 
     @Test func usageErrorsExitSixtyFour() throws {
         let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
         let input = folder.appendingPathComponent("same.srt")
         try sampleSRT.write(to: input, atomically: true, encoding: .utf8)
         #expect(run(["convert", input.path], io: MemoryIO()) == 64)

@@ -81,6 +81,7 @@ extension DescribeCommandTests {
 
     @Test func theTimelineLengthComesFromTheVideo() throws {
         let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
         let video = folder.appendingPathComponent("film.mp4")
         #expect(FlashSamples.ffmpeg(["-f", "lavfi", "-i", "color=c=gray:s=64x36:r=10:d=40", video.path]))
         let io = MemoryIO()
@@ -110,6 +111,7 @@ extension DescribeCommandTests {
     @Test(.enabled(if: ["espeak-ng", "ffmpeg"].allSatisfy { FileManager.default.isExecutableFile(atPath: "/usr/bin/" + $0) }, "needs espeak-ng and ffmpeg"))
     func speakRendersAPreviewTrackAsLongAsTheMedia() throws {
         let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
         let preview = folder.appendingPathComponent("preview.wav")
         let io = describe(["--speak", preview.path])
         #expect(io.errors.contains("audio preview written to"))

@@ -17,9 +17,9 @@ struct EmbeddedSubtitleTests {
 
         """
 
-    /// A 6-second clip with the subtitles muxed as `codec` into `name`.
-    private func movie(_ name: String, codec: String, video: [String] = ["-c:v", "libx264", "-preset", "ultrafast"]) throws -> String {
-        let folder = try temporaryFolder()
+    /// A 6-second clip in `folder` with the subtitles muxed as `codec` into `name`.
+    private func movie(_ name: String, codec: String, in folder: URL) throws -> String {
+        let video = ["-c:v", "libx264", "-preset", "ultrafast"]
         let srt = folder.appendingPathComponent("in.srt")
         try Self.subtitles.write(to: srt, atomically: true, encoding: .utf8)
         let output = folder.appendingPathComponent(name).path
@@ -31,8 +31,10 @@ struct EmbeddedSubtitleTests {
 
     @Test(arguments: [("movie.mkv", "srt"), ("movie.mkv", "ass"), ("movie.mp4", "mov_text")])
     func subtitleStreamsConvert(name: String, codec: String) throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
         let io = MemoryIO()
-        #expect(run(["convert", try movie(name, codec: codec), "--to", "srt"], io: io) == 0)
+        #expect(run(["convert", try movie(name, codec: codec, in: folder), "--to", "srt"], io: io) == 0)
         let text = io.outputText
         #expect(text.contains("1\n00:00:00,500 --> 00:00:02,000\n- Are you coming?\n- In a minute.\n"), "\(text)")
         #expect(text.contains("2\n00:00:02,100 --> 00:00:04,900\n"))
@@ -43,6 +45,7 @@ struct EmbeddedSubtitleTests {
 
     @Test func aVideoWithoutSubtitlesIsAnError() throws {
         let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
         let path = folder.appendingPathComponent("silent.mp4").path
         #expect(FlashSamples.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=160x120:r=25:d=1", "-c:v", "libx264", "-preset", "ultrafast", path]))
         let io = MemoryIO()

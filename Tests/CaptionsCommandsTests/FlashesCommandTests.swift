@@ -57,7 +57,9 @@ struct FlashesCommandTests {
         ("rgb24", "rawvideo", "nut"), ("gray", "ffv1", "mkv"), ("yuv420p10le", "ffv1", "mkv"),
     ])
     func pixelFormats(format: String, codec: String, container: String) throws {
-        let clip = try temporaryFolder().appendingPathComponent("clip.\(container)").path
+        let clipFolder = try temporaryFolder()
+        defer { removeTemporaryFolder(clipFolder) }
+        let clip = clipFolder.appendingPathComponent("clip.\(container)").path
         let flash = "255*lt(mod(N\\,6)\\,3)"
         #expect(FlashSamples.ffmpeg([
             "-f", "lavfi", "-i", "color=c=black:s=160x90:r=30:d=2",
@@ -100,6 +102,7 @@ struct FlashesCommandTests {
 
     @Test func htmlReportIsOneAccessiblePage() throws {
         let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
         let page = folder.appendingPathComponent("report.html")
         #expect(run(["flashes", FlashSamples.path("a-black-white-5hz-fail"), "--format", "html", "-o", page.path], io: MemoryIO()) == 2)
         let html = try String(contentsOf: page, encoding: .utf8)
@@ -112,6 +115,7 @@ struct FlashesCommandTests {
     @Test(.enabled(if: Chromium.isInstalled, "needs chromium"))
     func htmlReportRendersInHeadlessChromium() throws {
         let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
         let page = folder.appendingPathComponent("report.html")
         run(["flashes", FlashSamples.path("d-red-grey-4hz-fail"), "--format", "html", "-o", page.path], io: MemoryIO())
         let png = try Chromium.screenshot(of: page, in: folder)
@@ -121,6 +125,7 @@ struct FlashesCommandTests {
 
     @Test func unreadableInputExitsOne() throws {
         let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
         let empty = folder.appendingPathComponent("empty.mp4")
         _ = FileManager.default.createFile(atPath: empty.path, contents: Data())
         let audio = folder.appendingPathComponent("audio.m4a")
@@ -135,6 +140,7 @@ struct FlashesCommandTests {
 
     @Test func aTruncatedFileGivesAPartialReport() throws {
         let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
         let whole = folder.appendingPathComponent("whole.mkv")
         #expect(FlashSamples.ffmpeg(["-i", FlashSamples.path("b-black-white-2hz-pass"), "-c", "copy", whole.path]))
         let data = try Data(contentsOf: whole)

@@ -95,7 +95,9 @@ import Testing
     }
 
     @Test func speakersAreRenamedFromAMap() throws {
-        let map = try temporaryFolder().appendingPathComponent("speakers.json")
+        let mapFolder = try temporaryFolder()
+        defer { removeTemporaryFolder(mapFolder) }
+        let map = mapFolder.appendingPathComponent("speakers.json")
         try #"{"Keeper": "Old Tom"}"#.write(to: map, atomically: true, encoding: .utf8)
         let io = MemoryIO()
         #expect(run(["transcript", sample("dialogue.vtt"), "--speakers", map.path], io: io) == 0)
@@ -142,6 +144,7 @@ import Testing
     @Test(.enabled(if: Chromium.isInstalled, "needs chromium"))
     func podcastTranscriptPageRendersInHeadlessChromium() throws {
         let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
         let page = folder.appendingPathComponent("podcast.html")
         #expect(run(["transcript", sample("podcast.vtt"), "--format", "html", "--chapters", sample("podcast.chapters.json"),
                      "--speakers", sample("podcast.speakers.json"), "-o", page.path], io: MemoryIO()) == 0)
@@ -152,6 +155,7 @@ import Testing
 
     @Test func srtNamePrefixesBecomeTranscriptSpeakers() throws {
         let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
         let srt = folder.appendingPathComponent("talk.srt")
         let names = folder.appendingPathComponent("names.json")
         try "1\n00:00:01,000 --> 00:00:02,000\nSPEAKER_1: Hello there.\n\n2\n00:00:03,000 --> 00:00:04,000\nAt 10:30: the tide turns.\n"

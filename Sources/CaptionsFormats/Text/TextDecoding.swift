@@ -130,6 +130,7 @@ private struct UTF8Scan {
                     continue
                 }
             }
+            guard index < count else { break }
             let byte = buffer[index]
             if byte < 0x80 {
                 if byte == 0, firstNullOffset == nil { firstNullOffset = index }
