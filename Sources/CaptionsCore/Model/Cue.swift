@@ -11,7 +11,7 @@ public struct Cue: Sendable, Hashable {
     /// Where the cue starts in the source.
     public var location: SourceLocation?
     /// Non-default settings, held out of line: most cues have none.
-    private var placement: Placement?
+    @usableFromInline var placement: Placement?
     /// Who speaks, when known (from a WebVTT voice span, TTML `ttm:agent`, …).
     public var speaker: String?
     /// The text as a tree of inline nodes.
@@ -24,27 +24,28 @@ public struct Cue: Sendable, Hashable {
     }
 
     /// A cue with default settings.
-    public init(
+    @inlinable public init(
         id: String = "", start: MediaTime, end: MediaTime?, settings: CueSettings = CueSettings(),
         speaker: String? = nil, content: [InlineNode], location: SourceLocation? = nil
     ) {
+        let placement = settings.isDefault ? nil : Placement(settings)
         self.id = id
         self.start = start
         self.end = end
         self.location = location
-        self.placement = settings.isDefault ? nil : Placement(settings)
+        self.placement = placement
         self.speaker = speaker
         self.content = content
     }
 
     /// Settings that are not the defaults, shared between copies of a cue.
-    private final class Placement: Sendable, Hashable {
-        let settings: CueSettings
+    @usableFromInline final class Placement: Sendable, Hashable {
+        @usableFromInline let settings: CueSettings
 
-        init(_ settings: CueSettings) { self.settings = settings }
+        @usableFromInline init(_ settings: CueSettings) { self.settings = settings }
 
-        static func == (lhs: Placement, rhs: Placement) -> Bool { lhs.settings == rhs.settings }
-        func hash(into hasher: inout Hasher) { hasher.combine(settings) }
+        @usableFromInline static func == (lhs: Placement, rhs: Placement) -> Bool { lhs.settings == rhs.settings }
+        @usableFromInline func hash(into hasher: inout Hasher) { hasher.combine(settings) }
     }
 
     /// The cue's text without markup, line breaks kept as LF.
