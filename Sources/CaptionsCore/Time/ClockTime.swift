@@ -24,20 +24,35 @@ public struct ClockTime: Sendable, Hashable {
 
     /// `HH:MM:SS` then `separator` then `mmm`, hours at least two digits wide.
     public func formatted(fractionSeparator separator: Character) -> String {
-        var bytes: [UInt8] = []
-        append(to: &bytes, fractionSeparator: separator.asciiValue ?? UInt8(ascii: "."))
-        return String(decoding: bytes, as: UTF8.self)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maximumLength) { buffer in
+            let count = write(to: buffer.baseAddress!, fractionSeparator: separator.asciiValue ?? UInt8(ascii: "."))
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+        }
     }
 
-    /// Appends the same text as ``formatted(fractionSeparator:)`` as UTF-8, without allocating a `String`.
-    public func append(to bytes: inout [UInt8], fractionSeparator separator: UInt8) {
-        if isNegative { bytes.append(UInt8(ascii: "-")) }
-        if hours < 100 {
-            bytes.append(UInt8(ascii: "0") + UInt8(hours / 10))
-            bytes.append(UInt8(ascii: "0") + UInt8(hours % 10))
-        } else {
-            bytes.appendDecimal(hours)
+    /// The most bytes ``write(to:fractionSeparator:)`` writes: a sign, 19 hour digits, `:MM:SS.mmm`.
+    public static let maximumLength = 30
+
+    /// Writes the same text as ``formatted(fractionSeparator:)`` as UTF-8 at `destination`, which
+    /// has room for ``maximumLength`` bytes; returns how many it wrote.
+    public func write(to destination: UnsafeMutablePointer<UInt8>, fractionSeparator separator: UInt8) -> Int {
+        var count = 0
+        if isNegative {
+            destination[0] = UInt8(ascii: "-")
+            count = 1
         }
+        var hourDigits = 2
+        var rest = hours / 100
+        while rest > 0 {
+            hourDigits += 1
+            rest /= 10
+        }
+        var remaining = hours
+        for offset in stride(from: count + hourDigits - 1, through: count, by: -1) {
+            destination[offset] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
+        }
+        count += hourDigits
         let zero = UInt8(ascii: "0")
         let colon = UInt8(ascii: ":")
         let fields = (
@@ -45,14 +60,7 @@ public struct ClockTime: Sendable, Hashable {
             zero + UInt8(seconds / 10), zero + UInt8(seconds % 10), separator,
             zero + UInt8(milliseconds / 100), zero + UInt8(milliseconds / 10 % 10), zero + UInt8(milliseconds % 10)
         )
-        withUnsafeBytes(of: fields) { bytes.append(contentsOf: $0) }
-    }
-}
-
-extension [UInt8] {
-    /// Appends the decimal digits of a non-negative number.
-    public mutating func appendDecimal(_ number: Int64) {
-        if number >= 10 { appendDecimal(number / 10) }
-        append(UInt8(ascii: "0") + UInt8(number % 10))
+        withUnsafeBytes(of: fields) { UnsafeMutableRawPointer(destination + count).copyMemory(from: $0.baseAddress!, byteCount: 10) }
+        return count + 10
     }
 }

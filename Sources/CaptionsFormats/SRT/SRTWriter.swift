@@ -41,17 +41,17 @@ public struct SRTWriter: TimedTextWriter {
         let position = NumpadPosition.nearest(to: cue.settings)
         if position != .bottomCenter { out.write("{\\an\(position.rawValue)}") }
         writeNodes(cue.content, to: &text)
-        writeTrimmingLineEnds(text.bytes, newline: newline, to: &out)
+        text.withBytes { writeTrimmingLineEnds($0, newline: newline, to: &out) }
         text.clear()
         out.write(newline)
     }
 
     /// Writes cue text line by line: trailing spaces and tabs dropped, LF replaced by `newline`.
-    private func writeTrimmingLineEnds(_ text: [UInt8], newline: String, to out: inout ByteWriter) {
+    private func writeTrimmingLineEnds(_ text: UnsafeBufferPointer<UInt8>, newline: String, to out: inout ByteWriter) {
         for (index, line) in text.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
             if index > 0 { out.write(newline) }
             let end = line.lastIndex { $0 != 0x20 && $0 != 0x09 }.map { $0 + 1 } ?? line.startIndex
-            line[..<end].withUnsafeBufferPointer { out.write($0) }
+            out.write(UnsafeBufferPointer(rebasing: line[..<end]))
         }
     }
 

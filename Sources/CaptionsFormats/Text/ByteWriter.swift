@@ -3,41 +3,82 @@ import Synchronization
 
 /// The writers' output buffer: UTF-8 bytes appended without intermediate `String`s, handed on in
 /// pieces of about 1 MiB (``flushIfFull(to:)``) so that a large file never sits whole in memory.
-struct ByteWriter {
-    private(set) var bytes: [UInt8] = []
+///
+/// It keeps its own storage (copied on write, so it is a value like an array) because writers make
+/// millions of small appends, and a bounds check plus a copy is several times cheaper than
+/// `Array.append(contentsOf:)`.
+struct ByteWriter: Sendable {
+    /// Written only while uniquely referenced (every write goes through ``reserve(_:)``), so
+    /// sharing it between threads is safe.
+    private final class Storage: @unchecked Sendable {
+        let base: UnsafeMutablePointer<UInt8>
+        let capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            base = .allocate(capacity: capacity)
+        }
+
+        deinit { base.deallocate() }
+    }
+
+    private var storage = Storage(capacity: 256)
+    /// How many bytes have been written since the last flush.
+    private(set) var count = 0
     private static let pieceSize = 1 << 20
 
     init() {}
 
-    mutating func write(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
+    /// Calls `body` with the bytes written since the last flush.
+    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        body(UnsafeBufferPointer(start: storage.base, count: count))
     }
 
-    mutating func write(_ byte: UInt8) { bytes.append(byte) }
+    mutating func write(_ text: String) {
+        var text = text
+        text.withUTF8 { write($0) }
+    }
 
-    mutating func write(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
+    mutating func write(_ byte: UInt8) {
+        reserve(1)
+        storage.base[count] = byte
+        count += 1
+    }
+
+    mutating func write(_ buffer: UnsafeBufferPointer<UInt8>) {
+        guard let source = buffer.baseAddress else { return }
+        reserve(buffer.count)
+        (storage.base + count).update(from: source, count: buffer.count)
+        count += buffer.count
+    }
 
     /// Writes `HH:MM:SS` + separator + `mmm`, rounded to the nearest millisecond.
     mutating func writeClock(_ time: MediaTime, fractionSeparator separator: UInt8) {
-        ClockTime(roundingToMilliseconds: time).append(to: &bytes, fractionSeparator: separator)
+        reserve(ClockTime.maximumLength)
+        count += ClockTime(roundingToMilliseconds: time).write(to: storage.base + count, fractionSeparator: separator)
     }
 
-    /// Makes room for `count` bytes at once.
-    mutating func reserve(_ count: Int) { bytes.reserveCapacity(count) }
+    /// Makes room for `extra` more bytes, in storage of this writer's own.
+    mutating func reserve(_ extra: Int) {
+        guard count + extra > storage.capacity || !isKnownUniquelyReferenced(&storage) else { return }
+        let larger = Storage(capacity: Swift.max(storage.capacity * 2, count + extra))
+        larger.base.update(from: storage.base, count: count)
+        storage = larger
+    }
 
     /// Empties the buffer, keeping its storage.
-    mutating func clear() { bytes.removeAll(keepingCapacity: true) }
+    mutating func clear() { count = 0 }
 
     /// Hands the bytes so far to `emit` and empties the buffer when it holds a piece's worth.
     mutating func flushIfFull(to emit: (UnsafeRawBufferPointer) -> Void) {
-        if bytes.count >= Self.pieceSize { flush(to: emit) }
+        if count >= Self.pieceSize { flush(to: emit) }
     }
 
     /// Hands the bytes so far to `emit` and empties the buffer.
     mutating func flush(to emit: (UnsafeRawBufferPointer) -> Void) {
-        guard !bytes.isEmpty else { return }
-        bytes.withUnsafeBytes(emit)
-        bytes.removeAll(keepingCapacity: true)
+        guard count > 0 else { return }
+        emit(UnsafeRawBufferPointer(start: storage.base, count: count))
+        count = 0
     }
 }
 

@@ -7,7 +7,7 @@ enum WebVTTCueTextSerializer {
     static func serialize(_ nodes: [InlineNode]) -> String {
         var output = ByteWriter()
         append(nodes, to: &output)
-        return String(decoding: output.bytes, as: UTF8.self)
+        return output.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     static func append(_ nodes: [InlineNode], to output: inout ByteWriter) {
