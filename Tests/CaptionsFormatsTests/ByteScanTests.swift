@@ -26,14 +26,15 @@ import Testing
         }
     }
 
-    @Test func countsBytesAndPairs() async {
+    @Test func countsTwoBytesInOnePass() async {
         await propertyCheck(count: 400, input: Gen.int(in: 0...1_000_000)) { seed in
             let bytes = Self.text(seed: seed)
             bytes.withUnsafeBufferPointer { buffer in
-                #expect(ByteScan.count(0x0A, in: buffer) == bytes.count { $0 == 0x0A }, "\(bytes)")
-                #expect(ByteScan.count(0x00, in: buffer) == bytes.count { $0 == 0x00 }, "\(bytes)")
-                let arrows = zip(bytes, bytes.dropFirst()).count { $0 == UInt8(ascii: "-") && $1 == UInt8(ascii: ">") }
-                #expect(ByteScan.countPairs(UInt8(ascii: "-"), UInt8(ascii: ">"), in: buffer) == arrows, "\(bytes)")
+                let (lineFeeds, arrowHeads) = ByteScan.counts(of: 0x0A, UInt8(ascii: ">"), in: buffer)
+                #expect(lineFeeds == bytes.count { $0 == 0x0A }, "\(bytes)")
+                #expect(arrowHeads == bytes.count { $0 == UInt8(ascii: ">") }, "\(bytes)")
+                let (nulls, high) = ByteScan.counts(of: 0x00, 0xFF, in: buffer)
+                #expect(nulls == bytes.count { $0 == 0 } && high == bytes.count { $0 == 0xFF }, "\(bytes)")
             }
         }
     }

@@ -64,6 +64,14 @@ import Testing
         #expect(document.cues[0].start == MediaTime(milliseconds: 1500))
     }
 
+    /// `→` arrows have no `>` to size the cue storage by, and lone CR lines no LF: every cue is
+    /// still read.
+    @Test func unicodeArrowsOnCarriageReturnLinesAreAllRead() throws {
+        let cues = (1...5).map { "\($0)\r00:00:0\($0),000 \u{2192} 00:00:0\($0),500\rline \($0)\r" }
+        let document = try readSRT(cues.joined(separator: "\r"))
+        #expect(document.cues.map(\.plainText) == (1...5).map { "line \($0)" })
+    }
+
     @Test func aNumberAloneIsTextUnlessTimesFollow() throws {
         let document = try readSRT("1\n00:00:01,000 --> 00:00:02,000\nThe year was\n1984\n\n2\n00:00:03,000 --> 00:00:04,000\nx\n")
         #expect(document.cues.map(\.plainText) == ["The year was\n1984", "x"])

@@ -41,19 +41,16 @@ public struct ClockTime: Sendable, Hashable {
             destination[0] = UInt8(ascii: "-")
             count = 1
         }
-        var hourDigits = 2
-        var rest = hours / 100
-        while rest > 0 {
-            hourDigits += 1
-            rest /= 10
-        }
-        var remaining = hours
-        for offset in stride(from: count + hourDigits - 1, through: count, by: -1) {
-            destination[offset] = UInt8(ascii: "0") + UInt8(remaining % 10)
-            remaining /= 10
-        }
-        count += hourDigits
         let zero = UInt8(ascii: "0")
+        if hours < 100 {
+            destination[count] = zero + UInt8(hours / 10)
+            destination[count + 1] = zero + UInt8(hours % 10)
+            count += 2
+        } else {
+            let digits = String(hours).utf8
+            (destination + count).initialize(from: Array(digits), count: digits.count)
+            count += digits.count
+        }
         let colon = UInt8(ascii: ":")
         let fields = (
             colon, zero + UInt8(minutes / 10), zero + UInt8(minutes % 10), colon,

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Drops from a document what a target format cannot carry, and says what was dropped.
 ///
 /// This is the one place where conversion loses information. Each kind of loss becomes one
@@ -100,11 +106,12 @@ public struct CapabilityReducer: Sendable {
     private static func hasBlankLine(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { utf8 in
-            guard var index = utf8.firstIndex(of: 0x0A) else { return false }
-            while index + 1 < utf8.count {
-                if utf8[index + 1] == 0x0A { return true }
-                guard let next = utf8[(index + 1)...].firstIndex(of: 0x0A) else { return false }
-                index = next
+            guard let base = utf8.baseAddress else { return false }
+            var offset = 0
+            while offset < utf8.count, let found = memchr(base + offset, 0x0A, utf8.count - offset) {
+                let lineFeed = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if lineFeed + 1 < utf8.count, utf8[lineFeed + 1] == 0x0A { return true }
+                offset = lineFeed + 1
             }
             return false
         }

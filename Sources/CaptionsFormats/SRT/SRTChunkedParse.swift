@@ -40,11 +40,13 @@ enum SRTChunkedParse {
     /// Parses `bytes` in `pieces` chunks (by default one per core, none under 1 MiB).
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, pieces: Int? = nil) -> (cues: [Cue], diagnostics: [Diagnostic]) {
         let chunks = SRTChunking.chunks(of: bytes, pieces: pieces ?? ParallelWork.pieceCount(for: bytes.count, minimum: 1 << 20))
-        // Room for about one cue per arrow; a file with unusual arrows may need one per line.
-        if let parsed = parse(bytes, chunks, capacities: ParallelWork.map(chunks.count) { SRTParser.countArrows(bytes, in: chunks[$0].range) + 1 }) {
-            return parsed
+        // Room for about one cue per arrow; a file with unusual arrows (`→`) may need one per line,
+        // where a line ends at LF or CR.
+        if let parsed = parse(bytes, chunks, capacities: chunks.map { $0.arrowHeads + 1 }) { return parsed }
+        let lineCounts = chunks.map { chunk in
+            let (lineFeeds, carriageReturns) = ByteScan.counts(of: 0x0A, 0x0D, in: UnsafeBufferPointer(rebasing: bytes[chunk.range]))
+            return lineFeeds + carriageReturns + 1
         }
-        let lineCounts = chunks.map { SRTChunking.count(0x0A, in: bytes, $0.range) + 1 }
         return parse(bytes, chunks, capacities: lineCounts) ?? ([], [])
     }
 

@@ -10,6 +10,10 @@ import Darwin
 struct SRTChunk {
     var range: Range<Int>
     var firstLine: Int
+    /// LF bytes in the chunk: each cue takes at least one line.
+    var lineFeeds: Int
+    /// `>` bytes in the chunk: about one per cue (the arrow), more with tags, fewer only with `→` arrows.
+    var arrowHeads: Int
 }
 
 /// Cuts a large SRT file into pieces that parse independently and give the same cues as one pass.
@@ -19,20 +23,26 @@ struct SRTChunk {
 /// are not cut (line numbers are counted by LF).
 enum SRTChunking {
     static func chunks(of bytes: UnsafeBufferPointer<UInt8>, pieces: Int) -> [SRTChunk] {
-        let whole = [SRTChunk(range: 0..<bytes.count, firstLine: 1)]
-        guard pieces > 1, !hasLoneCarriageReturn(bytes) else { return whole }
         var starts = [0]
+        guard pieces > 1, !hasLoneCarriageReturn(bytes) else { return chunks(of: bytes, startingAt: starts) }
         for piece in 1..<pieces {
             let target = bytes.count * piece / pieces
             if target > starts[starts.count - 1], let cut = nextCut(in: bytes, from: target) { starts.append(cut) }
         }
+        return chunks(of: bytes, startingAt: starts)
+    }
+
+    /// The chunks that start at `starts`, with their line numbers and counts (counted on every core).
+    private static func chunks(of bytes: UnsafeBufferPointer<UInt8>, startingAt starts: [Int]) -> [SRTChunk] {
         let ranges = zip(starts, starts.dropFirst() + [bytes.count]).map { $0..<$1 }
-        let lineFeeds = ParallelWork.map(ranges.count) { count(0x0A, in: bytes, ranges[$0]) }
+        let counts = ParallelWork.map(ranges.count) {
+            ByteScan.counts(of: 0x0A, UInt8(ascii: ">"), in: UnsafeBufferPointer(rebasing: bytes[ranges[$0]]))
+        }
         var chunks: [SRTChunk] = []
         var line = 1
-        for (range, lineFeedCount) in zip(ranges, lineFeeds) {
-            chunks.append(SRTChunk(range: range, firstLine: line))
-            line += lineFeedCount
+        for (range, (lineFeeds, arrowHeads)) in zip(ranges, counts) {
+            chunks.append(SRTChunk(range: range, firstLine: line, lineFeeds: lineFeeds, arrowHeads: arrowHeads))
+            line += lineFeeds
         }
         return chunks
     }
@@ -73,10 +83,6 @@ enum SRTChunking {
             let found = memchr(base + start, Int32(byte), bytes.count - start)
         else { return nil }
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-    }
-
-    static func count(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
-        ByteScan.count(byte, in: UnsafeBufferPointer(rebasing: bytes[range]))
     }
 
     private static func hasLoneCarriageReturn(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

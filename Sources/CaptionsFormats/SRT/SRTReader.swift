@@ -98,11 +98,6 @@ struct SRTParser {
         hasCarriageReturns = bytes.baseAddress.map { memchr($0 + chunk.range.lowerBound, 0x0D, chunk.range.count) != nil } ?? false
     }
 
-    /// Counts `>` after `-` in `range`: about one per cue, to size the cue storage once.
-    static func countArrows(_ buffer: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> Int {
-        ByteScan.countPairs(UInt8(ascii: "-"), UInt8(ascii: ">"), in: UnsafeBufferPointer(rebasing: buffer[range]))
-    }
-
     // MARK: Lines
 
     private var isAtEnd: Bool { position >= limit }

@@ -1,5 +1,5 @@
-/// Finds the first of up to three byte values in UTF-8 text, and counts bytes and byte pairs,
-/// eight bytes at a time.
+/// Finds the first of up to three byte values in UTF-8 text, and counts two byte values, eight
+/// bytes at a time.
 ///
 /// Readers and writers use it to skip runs of plain text at once: cue text rarely holds the
 /// characters that need work (`<`, `&`, `{`), so the common case is one pass of word compares.
@@ -37,31 +37,24 @@ struct ByteScan {
         firstIndex(in: bytes) != nil
     }
 
-    /// How many bytes of `bytes` equal `byte`.
-    static func count(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        countPairs(nil, byte, in: bytes)
-    }
-
-    /// How many times `first` is directly followed by `second` in `bytes` (any byte when `first`
-    /// is `nil`).
-    static func countPairs(_ first: UInt8?, _ second: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        guard let base = bytes.baseAddress else { return 0 }
-        let lead = first.map { ones &* UInt64($0) }
-        let pattern = ones &* UInt64(second)
-        var count = 0
-        var index = 1
+    /// How many bytes of `bytes` equal `first`, and how many equal `second`, in one pass.
+    static func counts(of first: UInt8, _ second: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> (Int, Int) {
+        guard let base = bytes.baseAddress else { return (0, 0) }
+        let patterns = (ones &* UInt64(first), ones &* UInt64(second))
+        var counts = (0, 0)
+        var index = 0
         while index + 8 <= bytes.count {
-            var lanes = equalLanes(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), pattern)
-            if let lead { lanes &= equalLanes(UnsafeRawPointer(base + index - 1).loadUnaligned(as: UInt64.self), lead) }
-            count += Int(((lanes >> 7) &* ones) >> 56)  // the lanes' 0/1 summed by one multiply
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // Each matching lane contributes 1 to the sum that one multiply gathers in the top byte.
+            counts.0 += Int(((equalLanes(word, patterns.0) >> 7) &* ones) >> 56)
+            counts.1 += Int(((equalLanes(word, patterns.1) >> 7) &* ones) >> 56)
             index += 8
         }
-        if first == nil, !bytes.isEmpty, bytes[0] == second { count += 1 }
-        while index < bytes.count {
-            if bytes[index] == second, first.map({ bytes[index - 1] == $0 }) ?? true { count += 1 }
-            index += 1
+        for byte in bytes[index...] {
+            if byte == first { counts.0 += 1 }
+            if byte == second { counts.1 += 1 }
         }
-        return count
+        return counts
     }
 
     /// The high bit of each byte lane of `word` that equals the same lane of `pattern`; exact,
