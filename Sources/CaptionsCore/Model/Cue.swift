@@ -23,7 +23,8 @@ public struct Cue: Sendable, Hashable {
         set { placement = newValue.isDefault ? nil : Placement(newValue) }
     }
 
-    /// A cue with default settings.
+    /// A cue; settings default to automatic placement. (Inlinable so that readers build cues in
+    /// place: called across modules, it copied and destroyed a temporary cue every time.)
     @inlinable public init(
         id: String = "", start: MediaTime, end: MediaTime?, settings: CueSettings = CueSettings(),
         speaker: String? = nil, content: [InlineNode], location: SourceLocation? = nil
