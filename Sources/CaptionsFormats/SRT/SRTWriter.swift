@@ -33,7 +33,8 @@ public struct SRTWriter: TimedTextWriter {
     /// Writes one cue: its number, times, keypad position and text.
     private func write(_ cue: Cue, number: Int, newline: String, to out: inout ByteWriter, scratch text: inout ByteWriter) {
         if number > 1 { out.write(newline) }
-        out.write(String(number) + newline)
+        out.writeDecimal(number)
+        out.write(newline)
         out.writeClock(cue.start, fractionSeparator: UInt8(ascii: ","))
         out.write(" --> ")
         out.writeClock(cue.end ?? cue.start, fractionSeparator: UInt8(ascii: ","))

@@ -83,14 +83,12 @@ private struct WebVTTFileParser {
 
     // MARK: Lines
 
+    private static let lineBreaks = ByteScan(WebVTTSyntax.lineFeed, WebVTTSyntax.carriageReturn, WebVTTSyntax.carriageReturn)
+
     /// Collects the bytes up to the next CR or LF (not consumed).
     private mutating func collectLine() -> ArraySlice<UInt8> {
         let start = position
-        while position < bytes.count, bytes[position] != WebVTTSyntax.lineFeed,
-            bytes[position] != WebVTTSyntax.carriageReturn
-        {
-            position += 1
-        }
+        position = bytes.withUnsafeBufferPointer { Self.lineBreaks.firstIndex(in: $0, from: start) } ?? bytes.count
         return bytes[start..<position]
     }
 
