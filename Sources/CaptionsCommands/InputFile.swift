@@ -9,6 +9,10 @@ import Darwin
 /// The bytes of an input: a regular file is mapped read-only (its pages are the page cache's, so
 /// nothing is copied and nothing is allocated for it); standard input, pipes and empty files are
 /// read into memory. The mapping is released with the object.
+///
+/// As with any mapped file (ripgrep and others make the same trade), another program truncating
+/// the file while it is being read would end the process with SIGBUS; files being written to
+/// should be converted through standard input.
 final class InputFile {
     private enum Storage {
         case mapped(UnsafeMutableRawPointer, count: Int)
