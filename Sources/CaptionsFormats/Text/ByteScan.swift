@@ -8,7 +8,8 @@ struct ByteScan {
     private let patterns: (UInt64, UInt64, UInt64)
 
     private static let ones: UInt64 = 0x0101_0101_0101_0101
-    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+    /// The high bit of every byte lane of a word: set in a word of ASCII text only where a byte is not.
+    static let highBits: UInt64 = 0x8080_8080_8080_8080
 
     /// A scan for `first`, `second` and `third`; repeat a value to look for fewer.
     init(_ first: UInt8, _ second: UInt8, _ third: UInt8) {
@@ -58,7 +59,7 @@ struct ByteScan {
     }
 
     /// The high bit of each byte lane of `word` that equals the same lane of `pattern`; exact,
-    /// unlike ``hasZeroByte(_:)``, which may flag lanes above a true match.
+    /// unlike ``zeroLanes(_:)``, which may flag lanes above a true match.
     private static func equalLanes(_ word: UInt64, _ pattern: UInt64) -> UInt64 {
         let difference = word ^ pattern
         let low = ~highBits
@@ -71,10 +72,12 @@ struct ByteScan {
 
     /// Whether a byte of `word` equals a target (the classic "has zero byte" test on word ^ pattern).
     private func hasTarget(_ word: UInt64) -> Bool {
-        Self.hasZeroByte(word ^ patterns.0) || Self.hasZeroByte(word ^ patterns.1) || Self.hasZeroByte(word ^ patterns.2)
+        Self.zeroLanes(word ^ patterns.0) | Self.zeroLanes(word ^ patterns.1) | Self.zeroLanes(word ^ patterns.2) != 0
     }
 
-    private static func hasZeroByte(_ word: UInt64) -> Bool {
-        (word &- ones) & ~word & highBits != 0
+    /// Non-zero exactly when a byte of `word` is zero (the classic test; lanes above the first zero
+    /// byte may be flagged too).
+    static func zeroLanes(_ word: UInt64) -> UInt64 {
+        (word &- ones) & ~word & highBits
     }
 }

@@ -118,14 +118,14 @@ private struct UTF8Scan {
                 let b = raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)
                 let c = raw.loadUnaligned(fromByteOffset: index + 16, as: UInt64.self)
                 let d = raw.loadUnaligned(fromByteOffset: index + 24, as: UInt64.self)
-                guard (a | b | c | d) & Self.highBits == 0,
-                    (Self.zeroLanes(a) | Self.zeroLanes(b) | Self.zeroLanes(c) | Self.zeroLanes(d)) == 0
+                guard (a | b | c | d) & ByteScan.highBits == 0,
+                    (ByteScan.zeroLanes(a) | ByteScan.zeroLanes(b) | ByteScan.zeroLanes(c) | ByteScan.zeroLanes(d)) == 0
                 else { break }
                 index += 32
             }
             if index + 8 <= count {
                 let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                if word & Self.highBits == 0, Self.zeroLanes(word) == 0 {
+                if word & ByteScan.highBits == 0, ByteScan.zeroLanes(word) == 0 {
                     index += 8
                     continue
                 }
@@ -144,13 +144,6 @@ private struct UTF8Scan {
             }
             index += length
         }
-    }
-
-    private static let highBits: UInt64 = 0x8080_8080_8080_8080
-
-    /// Non-zero when a byte of an ASCII word is NUL.
-    private static func zeroLanes(_ word: UInt64) -> UInt64 {
-        (word &- 0x0101_0101_0101_0101) & ~word & highBits
     }
 
     /// The length of the valid UTF-8 sequence starting at `index`, or 0 when it is invalid.
