@@ -27,6 +27,14 @@ import Testing
         }
     }
 
+    @Test(arguments: [Int64(0), 7, 10, 99, 100, 123_456, Int64.max])
+    func decimalDigitsMatchTheStandardLibrary(number: Int64) {
+        var buffer = [UInt8](repeating: 0, count: 20)
+        let count = buffer.withUnsafeMutableBufferPointer { DecimalDigits.write(number, to: $0.baseAddress!) }
+        #expect(count == DecimalDigits.count(number))
+        #expect(String(decoding: buffer[..<count], as: UTF8.self) == String(number))
+    }
+
     @Test func comparesAcrossTimescales() throws {
         let third = try #require(MediaTime(value: 1, timescale: 3))
         #expect(third < MediaTime(milliseconds: 334))

@@ -47,9 +47,7 @@ public struct ClockTime: Sendable, Hashable {
             destination[count + 1] = zero + UInt8(hours % 10)
             count += 2
         } else {
-            let digits = String(hours).utf8
-            (destination + count).initialize(from: Array(digits), count: digits.count)
-            count += digits.count
+            count += DecimalDigits.write(hours, to: destination + count)
         }
         let colon = UInt8(ascii: ":")
         let fields = (

@@ -54,19 +54,8 @@ struct ByteWriter: Sendable {
 
     /// Writes a non-negative number in decimal digits.
     mutating func writeDecimal(_ number: Int) {
-        var digits = 1
-        var rest = number / 10
-        while rest > 0 {
-            digits += 1
-            rest /= 10
-        }
-        reserve(digits)
-        var remaining = number
-        for offset in stride(from: count + digits - 1, through: count, by: -1) {
-            storage.base[offset] = UInt8(ascii: "0") + UInt8(remaining % 10)
-            remaining /= 10
-        }
-        count += digits
+        reserve(DecimalDigits.count(Int64(number)))
+        count += DecimalDigits.write(Int64(number), to: storage.base + count)
     }
 
     /// Writes `HH:MM:SS` + separator + `mmm`, rounded to the nearest millisecond.
