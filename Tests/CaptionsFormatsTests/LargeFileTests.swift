@@ -69,6 +69,21 @@ import Testing
         #expect(count == 0 || pieces > 0)
     }
 
+    /// The reducer works on pieces of the cue list at once; an open-ended cue at the end of a piece
+    /// still ends where the first cue of the next piece starts.
+    @Test func openEndsCloseAcrossPieces() {
+        let count = 70_001
+        var document = TimedTextDocument(cues: (0..<count).map {
+            Cue(start: MediaTime(milliseconds: Int64($0) * 700), end: nil, content: [.text("cue \($0)")])
+        })
+        let diagnostics = CapabilityReducer(capabilities: SRTWriter().capabilities, formatName: "SRT").reduce(&document)
+        let wrong = (0..<count - 1).first { document.cues[$0].end != document.cues[$0 + 1].start }
+        #expect(wrong == nil, "cue \(wrong ?? 0)")
+        #expect(document.cues[count - 1].end == document.cues[count - 1].start + MediaTime(seconds: 5))
+        #expect(diagnostics.map(\.code.rawValue) == ["convert.lost.openEnds"])
+        #expect(diagnostics.first?.message.contains("\(count)") == true)
+    }
+
     /// SRT → WebVTT → model on a file large enough for every parallel path gives the SRT's cues.
     @Test func largeConversionRoundTrips() throws {
         let source = try SRTReader().read(Self.srt(cues: 60_000, seed: 7))

@@ -20,6 +20,12 @@ public enum ParallelWork {
         max(1, min(processorCount, size / max(minimum, 1)))
     }
 
+    /// `0..<count` cut into ``pieceCount(for:minimum:)`` consecutive ranges of about equal size.
+    public static func ranges(of count: Int, minimum: Int) -> [Range<Int>] {
+        let pieces = pieceCount(for: count, minimum: minimum)
+        return (0..<pieces).map { (count * $0 / pieces)..<(count * ($0 + 1) / pieces) }
+    }
+
     /// `work(i)` for every `i` in `0..<count`, concurrently, results in index order.
     public static func map<Result>(_ count: Int, _ work: (Int) -> Result) -> [Result] {
         guard count > 1 else { return (0..<count).map(work) }

@@ -44,16 +44,15 @@ public struct CapabilityReducer: Sendable {
             reduced.headerLines = []
         }
         let count = reduced.cues.count
-        let pieces = ParallelWork.pieceCount(for: count, minimum: 20_000)
-        let bounds = (0...pieces).map { count * $0 / pieces }
+        let ranges = ParallelWork.ranges(of: count, minimum: 20_000)
         // The start after each piece, read before the pieces change their cues.
-        let nextStarts = bounds.dropFirst().map { $0 < count ? reduced.cues[$0].start : nil }
+        let nextStarts = ranges.map { $0.upperBound < count ? reduced.cues[$0.upperBound].start : nil }
         let tallies = reduced.cues.withUnsafeMutableBufferPointer { cues in
             nonisolated(unsafe) let cues = cues
-            return ParallelWork.map(pieces) { piece in
+            return ParallelWork.map(ranges.count) { piece in
                 var pieceTally = LossTally()
-                for index in bounds[piece]..<bounds[piece + 1] {
-                    let next = index + 1 < bounds[piece + 1] ? cues[index + 1].start : nextStarts[piece]
+                for index in ranges[piece] {
+                    let next = index + 1 < ranges[piece].upperBound ? cues[index + 1].start : nextStarts[piece]
                     reduceCue(&cues[index], number: index + 1, nextStart: next, tally: &pieceTally)
                 }
                 return pieceTally

@@ -113,12 +113,10 @@ public struct WebVTTWriter: TimedTextWriter {
                 collect(span.children, into: &colors)
             }
         }
-        let pieces = ParallelWork.pieceCount(for: cues.count, minimum: 20_000)
-        let found = ParallelWork.map(pieces) { piece in
+        let ranges = ParallelWork.ranges(of: cues.count, minimum: 20_000)
+        let found = ParallelWork.map(ranges.count) { piece in
             var colors: [RGBAColor] = []
-            for index in (cues.count * piece / pieces)..<(cues.count * (piece + 1) / pieces) {
-                collect(cues[index].content, into: &colors)
-            }
+            for index in ranges[piece] { collect(cues[index].content, into: &colors) }
             return colors
         }
         var colors: [RGBAColor] = []
