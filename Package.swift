@@ -57,7 +57,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CaptionsCommandsTests",
-            dependencies: ["CaptionsCommands", "CaptionsCore", "CaptionsFormats", "CaptionsFlash"],
+            dependencies: ["CaptionsCommands", "CaptionsCore", "CaptionsFormats", "CaptionsFlash", "CaptionsMedia"],
             exclude: ["Goldens"]
         ),
     ]

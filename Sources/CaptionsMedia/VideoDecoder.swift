@@ -1,5 +1,6 @@
 import CCaptionsFFmpeg
 import CaptionsCore
+import Dispatch
 
 #if canImport(Glibc)
 import Glibc
@@ -100,37 +101,45 @@ public final class VideoDecoder {
         ccaptions_avformat_close_input(&format)
     }
 
+    /// Frames decoded ahead of the one `body` is looking at.
+    private static let framesAhead = 4
+
     /// Decodes every frame, calling `body` with each; stops early (returning a partial outcome)
     /// on unreadable data, and when `body` returns false.
+    ///
+    /// Reading and decoding run on a thread of their own, a few frames ahead (``FrameRing``);
+    /// `body` runs on the calling thread, one frame at a time, in presentation order.
     public func decode(_ body: (VideoFrame) -> Bool) -> DecodeOutcome {
-        guard let format, let codec, let packet, let frame else { return DecodeOutcome(frameCount: 0, partialReason: "not open") }
+        guard let format, let codec, let packet, let frame, let ring = FrameRing(depth: Self.framesAhead) else {
+            return DecodeOutcome(frameCount: 0, partialReason: "not open")
+        }
+        let reading = ReadingRun(format: format, codec: codec, packet: packet, frame: frame, streamIndex: streamIndex)
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue.global(qos: .userInitiated).async {
+            reading.run(into: ring)
+            finished.signal()
+        }
         var outcome = DecodeOutcome(frameCount: 0, partialReason: nil)
-        var corruptPackets = 0
-        var keepGoing = true
-        reading: while keepGoing {
-            let read = ccaptions_av_read_frame(format, packet)
-            if read == FFmpegCall.endOfFile { break }
-            if read < 0 {
-                outcome.partialReason = "the file ends or breaks off early: \(FFmpegCall.message(read))"
-                break
+        var stopped = false
+        while let decoded = ring.next() {
+            if !stopped, let video = view(of: decoded) {
+                outcome.frameCount += 1
+                if !body(video) {
+                    stopped = true
+                    ring.stop()
+                }
             }
-            defer { ccaptions_av_packet_unref(packet) }
-            guard packet.pointee.stream_index == streamIndex else { continue }
-            if ccaptions_avcodec_send_packet(codec, packet) < 0 { corruptPackets += 1 }
-            keepGoing = drain(codec, frame, &outcome, body)
-            continue reading
+            ring.release(decoded)
         }
-        if keepGoing {
-            ccaptions_avcodec_send_packet(codec, nil)
-            _ = drain(codec, frame, &outcome, body)
-        }
-        if corruptPackets > 0, outcome.partialReason == nil {
-            outcome.partialReason = "\(corruptPackets) damaged packet(s) could not be decoded"
+        finished.wait()
+        outcome.partialReason = reading.partialReason
+        if reading.corruptPackets > 0, outcome.partialReason == nil {
+            outcome.partialReason = "\(reading.corruptPackets) damaged packet(s) could not be decoded"
         }
         if outcome.frameCount == 0, outcome.partialReason == nil {
             outcome.partialReason = "no frame could be decoded"
         }
-        if outcome.partialReason == nil, keepGoing, let duration = info.duration {
+        if outcome.partialReason == nil, !stopped, let duration = info.duration {
             let tolerance = max(0.5, 2 / (info.framesPerSecond ?? 25))
             let reached = lastTime.seconds
             if reached + tolerance < duration {
@@ -140,22 +149,63 @@ public final class VideoDecoder {
         return outcome
     }
 
-    /// Receives every frame the decoder has ready; false when `body` asked to stop.
-    private func drain(
-        _ codec: UnsafeMutablePointer<AVCodecContext>, _ frame: UnsafeMutablePointer<AVFrame>,
-        _ outcome: inout DecodeOutcome, _ body: (VideoFrame) -> Bool
-    ) -> Bool {
-        while true {
-            let received = ccaptions_avcodec_receive_frame(codec, frame)
-            if received == FFmpegCall.again || received == FFmpegCall.endOfFile { return true }
-            if received < 0 {
-                outcome.partialReason = "decoding failed: \(FFmpegCall.message(received))"
-                return false
+    /// The reading and decoding half of ``decode(_:)``, run on its own thread: the demuxer, the
+    /// decoder and their packet and frame are used by it alone until it is done.
+    private final class ReadingRun: @unchecked Sendable {
+        private let format: UnsafeMutablePointer<AVFormatContext>
+        private let codec: UnsafeMutablePointer<AVCodecContext>
+        private let packet: UnsafeMutablePointer<AVPacket>
+        private let frame: UnsafeMutablePointer<AVFrame>
+        private let streamIndex: Int32
+        /// Why reading or decoding ended before the end of the file; read after ``run(into:)``.
+        private(set) var partialReason: String?
+        /// Packets the decoder refused.
+        private(set) var corruptPackets = 0
+
+        init(
+            format: UnsafeMutablePointer<AVFormatContext>, codec: UnsafeMutablePointer<AVCodecContext>,
+            packet: UnsafeMutablePointer<AVPacket>, frame: UnsafeMutablePointer<AVFrame>, streamIndex: Int32
+        ) {
+            self.format = format
+            self.codec = codec
+            self.packet = packet
+            self.frame = frame
+            self.streamIndex = streamIndex
+        }
+
+        /// Reads and decodes every packet of the stream into `ring`, then flushes the decoder and
+        /// marks the end; stops early on a decoding failure or when the consumer stops the ring.
+        func run(into ring: FrameRing) {
+            defer { ring.finish() }
+            while !ring.isStopped {
+                let read = ccaptions_av_read_frame(format, packet)
+                if read == FFmpegCall.endOfFile { break }
+                if read < 0 {
+                    partialReason = "the file ends or breaks off early: \(FFmpegCall.message(read))"
+                    break
+                }
+                defer { ccaptions_av_packet_unref(packet) }
+                guard packet.pointee.stream_index == streamIndex else { continue }
+                if ccaptions_avcodec_send_packet(codec, packet) < 0 { corruptPackets += 1 }
+                guard drain(into: ring) else { return }
             }
-            defer { ccaptions_av_frame_unref(frame) }
-            guard let video = view(of: frame) else { continue }
-            outcome.frameCount += 1
-            if !body(video) { return false }
+            guard !ring.isStopped else { return }
+            ccaptions_avcodec_send_packet(codec, nil)
+            _ = drain(into: ring)
+        }
+
+        /// Hands every frame the decoder has ready to `ring`; false when decoding failed.
+        private func drain(into ring: FrameRing) -> Bool {
+            while !ring.isStopped {
+                let received = ccaptions_avcodec_receive_frame(codec, frame)
+                if received == FFmpegCall.again || received == FFmpegCall.endOfFile { return true }
+                if received < 0 {
+                    partialReason = "decoding failed: \(FFmpegCall.message(received))"
+                    return false
+                }
+                ring.push(frame)
+            }
+            return true
         }
     }
 
