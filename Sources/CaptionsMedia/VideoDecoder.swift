@@ -33,8 +33,9 @@ public struct VideoStreamInfo: Sendable {
 /// Frames come out in presentation order with their presentation time, colour matrix (BT.601 or
 /// BT.709; untagged HD is BT.709) and range (limited or full; `yuvj` formats are full). 8-bit
 /// 4:2:0, 4:2:2 and 4:4:4, NV12, grey and RGB24 are handed over as decoded; any other format is
-/// converted to 4:2:0 with libswscale into one reused buffer. Packets and frames are reused, and
-/// the decoder runs on every core (`thread_count` set explicitly).
+/// converted to 4:2:0 with libswscale into one reused buffer. Packets and frames are reused, the
+/// decoder runs on every core (`thread_count` set explicitly), and reading and decoding run on a
+/// thread of their own, a few frames ahead of the caller (``FrameRing``).
 public final class VideoDecoder {
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var codec: UnsafeMutablePointer<AVCodecContext>?
