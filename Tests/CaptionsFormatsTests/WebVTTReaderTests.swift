@@ -9,6 +9,20 @@ import Testing
         do { _ = try readWebVTT(text) } catch { #expect(error.code == "webvtt.signature.missing") }
     }
 
+    /// Full `HH:MM:SS.mmm` times are read at fixed offsets; anything near that form goes through the
+    /// general algorithm, with the same result.
+    @Test(arguments: [
+        ("00:00:01.000 --> 00:00:02.500", Int64?(1_000)), ("99:59:59.999 --> 100:00:00.000", 359_999_999),
+        ("00:60:00.000 --> 01:00:00.000", nil), ("00:00:60.000 --> 00:01:00.000", nil),
+        ("00:00:01.0000 --> 00:00:02.000", nil), ("00:00:01.00 --> 00:00:02.000", nil),
+        ("000:00:01.000 --> 000:00:02.000", 1_000), ("75:30.000 --> 75:31.000", nil), ("59:30.000 --> 59:31.000", 3_570_000),
+        ("00:00:01.000-->00:00:02.000", 1_000), ("0a:00:01.000 --> 00:00:02.000", nil),
+    ])
+    func timestampsInEveryForm(timing: String, startMilliseconds: Int64?) throws {
+        let document = try readWebVTT("WEBVTT\n\n\(timing)\ntext\n")
+        #expect(document.cues.first?.start == startMilliseconds.map(MediaTime.init(milliseconds:)))
+    }
+
     @Test func readsHeaderRegionsStylesCommentsAndCues() throws {
         let document = try readWebVTT("""
             WEBVTT - Talk

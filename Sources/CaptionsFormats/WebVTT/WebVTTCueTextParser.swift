@@ -22,9 +22,11 @@ struct WebVTTCueTextParser {
         self.index = bytes.startIndex
     }
 
+    private static let markup = ByteScan(UInt8(ascii: "<"), UInt8(ascii: "&"), UInt8(ascii: "&"))
+
     /// Parses cue text (lines joined by LF) into nodes.
     static func parse(_ text: ArraySlice<UInt8>) -> [InlineNode] {
-        if !text.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) {
+        if !text.withUnsafeBufferPointer(markup.occurs) {
             return text.isEmpty ? [] : [.text(text.string)]
         }
         var parser = WebVTTCueTextParser(text)

@@ -272,7 +272,7 @@ private struct WebVTTFileParser {
     }
 
     private func join(_ lines: [ArraySlice<UInt8>]) -> String {
-        String(decoding: joinedBytes(lines), as: UTF8.self)
+        lines.count == 1 ? lines[0].string : String(decoding: joinedBytes(lines), as: UTF8.self)
     }
 
     private func joinedBytes(_ lines: [ArraySlice<UInt8>]) -> [UInt8] {

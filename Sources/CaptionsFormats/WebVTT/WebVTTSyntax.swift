@@ -22,6 +22,10 @@ enum WebVTTSyntax {
     ///
     /// Returns `nil` on failure, with `index` left where parsing stopped.
     static func collectTimestamp(_ bytes: ArraySlice<UInt8>, at index: inout Int) -> MediaTime? {
+        if let (time, length) = strictTimestamp(bytes, at: index) {
+            index += length
+            return time
+        }
         func digits() -> (value: Int64, count: Int)? {
             let start = index
             var value: Int64 = 0
@@ -48,6 +52,28 @@ enum WebVTTSyntax {
         guard expect(UInt8(ascii: ".")), let fraction = digits(), fraction.count == 3 else { return nil }
         guard minutes <= 59, seconds <= 59 else { return nil }
         return MediaTime(milliseconds: ((hours * 60 + minutes) * 60 + seconds) * 1000 + fraction.value)
+    }
+
+    /// `HH:MM:SS.mmm` at `index` with nothing numeric after it and minutes and seconds below 60,
+    /// the form writers use, read at fixed offsets: what ``collectTimestamp(_:at:)`` would return,
+    /// and its length; `nil` for any other text (the general algorithm then reads it).
+    private static func strictTimestamp(_ bytes: ArraySlice<UInt8>, at index: Int) -> (MediaTime, Int)? {
+        guard index + 12 <= bytes.endIndex, index + 12 == bytes.endIndex || !isDigit(bytes[index + 12]),
+            bytes[index + 2] == UInt8(ascii: ":"), bytes[index + 5] == UInt8(ascii: ":"),
+            bytes[index + 8] == UInt8(ascii: ".")
+        else { return nil }
+        var notDigits: UInt8 = 0
+        func digit(_ offset: Int) -> Int64 {
+            let value = bytes[index + offset] &- 0x30
+            notDigits |= value > 9 ? 1 : 0
+            return Int64(value)
+        }
+        let hours = digit(0) &* 10 &+ digit(1)
+        let minutes = digit(3) &* 10 &+ digit(4)
+        let seconds = digit(6) &* 10 &+ digit(7)
+        let milliseconds = digit(9) &* 100 &+ digit(10) &* 10 &+ digit(11)
+        guard notDigits == 0, minutes <= 59, seconds <= 59 else { return nil }
+        return (MediaTime(milliseconds: ((hours * 60 + minutes) * 60 + seconds) * 1000 + milliseconds), 12)
     }
 
     /// A WebVTT percentage (`^\d+(\.\d+)?%$`, 0 to 100), or `nil`.
