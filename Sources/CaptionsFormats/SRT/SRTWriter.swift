@@ -49,12 +49,19 @@ public struct SRTWriter: TimedTextWriter {
 
     /// Writes cue text line by line: trailing spaces and tabs dropped, LF replaced by `newline`.
     private func writeTrimmingLineEnds(_ text: UnsafeBufferPointer<UInt8>, newline: String, to out: inout ByteWriter) {
-        for (index, line) in text.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
-            if index > 0 { out.write(newline) }
-            let end = line.lastIndex { $0 != 0x20 && $0 != 0x09 }.map { $0 + 1 } ?? line.startIndex
-            out.write(UnsafeBufferPointer(rebasing: line[..<end]))
+        var lineStart = 0
+        while true {
+            let lineEnd = Self.lineFeed.firstIndex(in: text, from: lineStart) ?? text.count
+            var end = lineEnd
+            while end > lineStart, text[end - 1] == 0x20 || text[end - 1] == 0x09 { end -= 1 }
+            out.write(UnsafeBufferPointer(rebasing: text[lineStart..<end]))
+            guard lineEnd < text.count else { return }
+            out.write(newline)
+            lineStart = lineEnd + 1
         }
     }
+
+    private static let lineFeed = ByteScan(0x0A, 0x0A, 0x0A)
 
     private func writeNodes(_ nodes: [InlineNode], to out: inout ByteWriter) {
         for node in nodes {

@@ -32,6 +32,8 @@ private struct WebVTTFileParser {
     private var line = 1
     private var lineStart = 0
     private var textBuffer: [UInt8] = []
+    /// The lines of the block being collected, kept between blocks for their storage.
+    private var blockLines: [ArraySlice<UInt8>] = []
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -147,7 +149,7 @@ private struct WebVTTFileParser {
         let blockStart = mark
         var lineCount = 0
         var previous = mark
-        var buffer: [ArraySlice<UInt8>] = []
+        blockLines.removeAll(keepingCapacity: true)
         var seenArrow = false
         var timing: CueTiming?
         var kind: BlockKind = .other
@@ -167,30 +169,30 @@ private struct WebVTTFileParser {
                 cueLocation = location(of: lineMark.position, onLine: lineMark.line, lineStart: lineMark.lineStart)
                 timing = parseTimings(text, mark: lineMark)
                 if timing != nil {
-                    kind = .cue(id: join(buffer))
-                    buffer = []
+                    kind = .cue(id: join(blockLines))
+                    blockLines.removeAll(keepingCapacity: true)
                 } else {
                     kind = .other
                 }
             } else if text.isEmpty {
                 break
             } else {
-                if lineCount == 2, case .other = kind, !seenArrow, let first = buffer.first {
+                if lineCount == 2, case .other = kind, !seenArrow, let first = blockLines.first {
                     if Self.isBlockKeyword(first, "STYLE") {
                         kind = .styleSheet
-                        buffer = []
+                        blockLines.removeAll(keepingCapacity: true)
                     } else if Self.isBlockKeyword(first, "REGION") {
                         kind = .region
-                        buffer = []
+                        blockLines.removeAll(keepingCapacity: true)
                     }
                 }
-                buffer.append(text)
+                blockLines.append(text)
                 previous = mark
             }
             if isAtEnd { break }
         }
         finishBlock(
-            kind, timing: timing, seenArrow: seenArrow, buffer: buffer, start: blockStart, cueLocation: cueLocation,
+            kind, timing: timing, seenArrow: seenArrow, buffer: blockLines, start: blockStart, cueLocation: cueLocation,
             seenCue: &seenCue)
     }
 
