@@ -16,9 +16,11 @@ public enum SubtitlePacketReader {
             let location = SourceLocation(line: number + 1, column: 1)
             switch packet.markup {
             case .webvtt:
-                cue.content = WebVTTCueTextParser.parse(Array(packet.text.utf8)[...])
+                cue.content = Array(packet.text.utf8).withUnsafeBufferPointer { WebVTTCueTextParser.parse($0[...]) }
                 if let settings = packet.settings {
-                    cue.settings = WebVTTSettingsParser { _, _, _ in }.parseCueSettings(Array(settings.utf8)[...], regions: [])
+                    cue.settings = Array(settings.utf8).withUnsafeBufferPointer {
+                        WebVTTSettingsParser { _, _, _ in }.parseCueSettings($0[...], regions: [])
+                    }
                 }
                 cue.speaker = Cue.firstVoice(in: cue.content)
             case .subrip:

@@ -25,7 +25,7 @@ enum HTMLCharacterReference {
     ///
     /// Returns the decoded text and the index after the reference, or `nil` when no reference
     /// starts there (the caller then keeps the `&` as text).
-    static func consume(_ bytes: ArraySlice<UInt8>, from start: Int) -> (text: String, next: Int)? {
+    static func consume(_ bytes: ByteSlice, from start: Int) -> (text: String, next: Int)? {
         guard start < bytes.endIndex else { return nil }
         if bytes[start] == UInt8(ascii: "#") { return consumeNumeric(bytes, from: start + 1) }
         var end = start
@@ -44,7 +44,7 @@ enum HTMLCharacterReference {
         return nil
     }
 
-    private static func consumeNumeric(_ bytes: ArraySlice<UInt8>, from start: Int) -> (text: String, next: Int)? {
+    private static func consumeNumeric(_ bytes: ByteSlice, from start: Int) -> (text: String, next: Int)? {
         var index = start
         var radix: UInt32 = 10
         if index < bytes.endIndex, bytes[index] | 0x20 == UInt8(ascii: "x") {

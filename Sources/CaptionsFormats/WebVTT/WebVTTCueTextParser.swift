@@ -14,10 +14,10 @@ struct WebVTTCueTextParser {
         case timestamp([UInt8])
     }
 
-    private let bytes: ArraySlice<UInt8>
+    private let bytes: ByteSlice
     private var index: Int
 
-    private init(_ bytes: ArraySlice<UInt8>) {
+    private init(_ bytes: ByteSlice) {
         self.bytes = bytes
         self.index = bytes.startIndex
     }
@@ -25,8 +25,8 @@ struct WebVTTCueTextParser {
     private static let markup = ByteScan(UInt8(ascii: "<"), UInt8(ascii: "&"), UInt8(ascii: "&"))
 
     /// Parses cue text (lines joined by LF) into nodes.
-    static func parse(_ text: ArraySlice<UInt8>) -> [InlineNode] {
-        if !text.withUnsafeBufferPointer(markup.occurs) {
+    static func parse(_ text: ByteSlice) -> [InlineNode] {
+        if !markup.occurs(in: UnsafeBufferPointer(rebasing: text)) {
             return text.isEmpty ? [] : [.text(text.string)]
         }
         var parser = WebVTTCueTextParser(text)
@@ -38,10 +38,8 @@ struct WebVTTCueTextParser {
             case .endTag(let name): tree.close(name)
             case .timestamp(let text):
                 var position = 0
-                let slice = text[...]
-                if let time = WebVTTSyntax.collectTimestamp(slice, at: &position), position == text.count {
-                    tree.append(.timestamp(time))
-                }
+                let time = text.withUnsafeBufferPointer { WebVTTSyntax.collectTimestamp($0[...], at: &position) }
+                if let time, position == text.count { tree.append(.timestamp(time)) }
             }
         }
         return tree.finish()
@@ -132,7 +130,8 @@ struct WebVTTCueTextParser {
     private mutating func annotation() -> String {
         let buffer = collectDecoding(until: UInt8(ascii: ">"))
         if current != nil { index += 1 }
-        return buffer.split(whereSeparator: WebVTTSyntax.isWhitespace).map(\.string).joined(separator: " ")
+        return buffer.split(whereSeparator: WebVTTSyntax.isWhitespace).map { String(decoding: $0, as: UTF8.self) }
+            .joined(separator: " ")
     }
 
     /// The bytes up to `terminator` (not consumed), character references decoded.

@@ -16,26 +16,28 @@ public struct WebVTTReader: TimedTextReader {
     /// Parses a WebVTT file; throws `webvtt.signature.missing` when it does not start with `WEBVTT`.
     public func read(_ input: consuming [UInt8]) throws(CaptionsError) -> TimedTextDocument {
         let (bytes, diagnostics) = TextDecoding.decode(input, invalidUTF8: .replace, codePrefix: "webvtt")
-        var parser = WebVTTFileParser(bytes: bytes)
-        parser.document.diagnostics = diagnostics
-        try parser.parse()
-        parser.document.diagnostics.sort { ($0.location ?? .start) < ($1.location ?? .start) }
-        return parser.document
+        return try bytes.withUnsafeBufferPointer { buffer throws(CaptionsError) in
+            var parser = WebVTTFileParser(bytes: buffer)
+            parser.document.diagnostics = diagnostics
+            try parser.parse()
+            parser.document.diagnostics.sort { ($0.location ?? .start) < ($1.location ?? .start) }
+            return parser.document
+        }
     }
 }
 
 /// The state of one run of the WebVTT parser over a file's bytes.
 private struct WebVTTFileParser {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var document = TimedTextDocument(sourceFormat: "webvtt")
     private var position = 0
     private var line = 1
     private var lineStart = 0
     private var textBuffer: [UInt8] = []
     /// The lines of the block being collected, kept between blocks for their storage.
-    private var blockLines: [ArraySlice<UInt8>] = []
+    private var blockLines: [ByteSlice] = []
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     private var isAtEnd: Bool { position >= bytes.count }
     private var atLineBreak: Bool {
@@ -88,9 +90,9 @@ private struct WebVTTFileParser {
     private static let lineBreaks = ByteScan(WebVTTSyntax.lineFeed, WebVTTSyntax.carriageReturn, WebVTTSyntax.carriageReturn)
 
     /// Collects the bytes up to the next CR or LF (not consumed).
-    private mutating func collectLine() -> ArraySlice<UInt8> {
+    private mutating func collectLine() -> ByteSlice {
         let start = position
-        position = bytes.withUnsafeBufferPointer { Self.lineBreaks.firstIndex(in: $0, from: start) } ?? bytes.count
+        position = Self.lineBreaks.firstIndex(in: bytes, from: start) ?? bytes.count
         return bytes[start..<position]
     }
 
@@ -210,7 +212,7 @@ private struct WebVTTFileParser {
     }
 
     private mutating func finishBlock(
-        _ kind: BlockKind, timing: CueTiming?, seenArrow: Bool, buffer: [ArraySlice<UInt8>], start: Mark,
+        _ kind: BlockKind, timing: CueTiming?, seenArrow: Bool, buffer: [ByteSlice], start: Mark,
         cueLocation: SourceLocation, seenCue: inout Bool
     ) {
         let blockLocation = SourceLocation(line: start.line, column: 1)
@@ -248,7 +250,9 @@ private struct WebVTTFileParser {
     /// Parses a region block's settings, reporting each skipped setting at its line and column.
     private mutating func parseRegion(_ text: [UInt8], blockLine: Int, location: SourceLocation) -> Region {
         var reports: [(Diagnostic.Code, String, Int)] = []
-        let region = WebVTTSettingsParser { reports.append(($0, $1, $2)) }.parseRegion(text[...], location: location)
+        let region = text.withUnsafeBufferPointer { buffer in
+            WebVTTSettingsParser { reports.append(($0, $1, $2)) }.parseRegion(buffer[...], location: location)
+        }
         for (code, message, offset) in reports {
             let lineOffset = text[..<offset].count { $0 == WebVTTSyntax.lineFeed }
             let lineStart = text[..<offset].lastIndex(of: WebVTTSyntax.lineFeed).map { $0 + 1 } ?? 0
@@ -260,32 +264,32 @@ private struct WebVTTFileParser {
     }
 
     /// A line that is `keyword` followed by nothing but spaces and tabs (`STYLE`, `REGION`).
-    private static func isBlockKeyword(_ line: ArraySlice<UInt8>, _ keyword: StaticString) -> Bool {
+    private static func isBlockKeyword(_ line: ByteSlice, _ keyword: StaticString) -> Bool {
         let count = keyword.utf8CodeUnitCount
         guard line.count >= count, line.prefix(count).equals(keyword) else { return false }
         return line.dropFirst(count).allSatisfy { $0 == WebVTTSyntax.space || $0 == WebVTTSyntax.tab }
     }
 
     /// A comment's first line: `NOTE` alone or followed by a space or tab.
-    private static func isNoteLine(_ line: ArraySlice<UInt8>) -> Bool {
+    private static func isNoteLine(_ line: ByteSlice) -> Bool {
         guard line.prefix(4).equals("NOTE") else { return false }
         return line.count == 4 || line[line.startIndex + 4] == WebVTTSyntax.space
             || line[line.startIndex + 4] == WebVTTSyntax.tab
     }
 
-    private func join(_ lines: [ArraySlice<UInt8>]) -> String {
+    private func join(_ lines: [ByteSlice]) -> String {
         lines.count == 1 ? lines[0].string : String(decoding: joinedBytes(lines), as: UTF8.self)
     }
 
-    private func joinedBytes(_ lines: [ArraySlice<UInt8>]) -> [UInt8] {
-        guard lines.count > 1 else { return Array(lines.first ?? []) }
+    private func joinedBytes(_ lines: [ByteSlice]) -> [UInt8] {
+        guard lines.count > 1 else { return lines.first.map(Array.init) ?? [] }
         return Array(lines.joined(separator: [WebVTTSyntax.lineFeed]))
     }
 
     // MARK: Cues
 
     /// The WebVTT "collect WebVTT cue timings and settings" algorithm; reports why it failed.
-    private mutating func parseTimings(_ text: ArraySlice<UInt8>, mark lineMark: Mark) -> CueTiming? {
+    private mutating func parseTimings(_ text: ByteSlice, mark lineMark: Mark) -> CueTiming? {
         var index = text.startIndex
         func skipWhitespace() {
             while index < text.endIndex, WebVTTSyntax.isWhitespace(text[index]) { index += 1 }
@@ -328,17 +332,17 @@ private struct WebVTTFileParser {
         return CueTiming(start: start, end: end, settings: settings)
     }
 
-    private mutating func addCue(id: String, timing: CueTiming, text: [ArraySlice<UInt8>], location: SourceLocation) {
+    private mutating func addCue(id: String, timing: CueTiming, text: [ByteSlice], location: SourceLocation) {
         let content: [InlineNode]
         if text.count <= 1 {
-            content = WebVTTCueTextParser.parse(text.first ?? [])
+            content = text.first.map(WebVTTCueTextParser.parse) ?? []
         } else {
             textBuffer.removeAll(keepingCapacity: true)
             for (index, line) in text.enumerated() {
                 if index > 0 { textBuffer.append(WebVTTSyntax.lineFeed) }
                 textBuffer.append(contentsOf: line)
             }
-            content = WebVTTCueTextParser.parse(textBuffer[...])
+            content = textBuffer.withUnsafeBufferPointer { WebVTTCueTextParser.parse($0[...]) }
         }
         document.cues.append(Cue(
             id: id, start: timing.start, end: timing.end, settings: timing.settings,

@@ -8,7 +8,7 @@ struct WebVTTSettingsParser {
     /// Reports a skipped setting: its code, message and byte offset.
     var report: (Diagnostic.Code, String, Int) -> Void
 
-    func parseCueSettings(_ text: ArraySlice<UInt8>, regions: [Region]) -> CueSettings {
+    func parseCueSettings(_ text: ByteSlice, regions: [Region]) -> CueSettings {
         var settings = CueSettings()
         for setting in WebVTTSyntax.splitOnWhitespace(text) {
             guard let (name, value) = WebVTTSyntax.splitSetting(setting) else {
@@ -42,13 +42,13 @@ struct WebVTTSettingsParser {
         return settings
     }
 
-    private func apply<Setting: RawRepresentable<String>>(_ value: ArraySlice<UInt8>, to setting: inout Setting) -> Bool {
+    private func apply<Setting: RawRepresentable<String>>(_ value: ByteSlice, to setting: inout Setting) -> Bool {
         guard let parsed = Setting(rawValue: value.string), !value.isEmpty else { return false }
         setting = parsed
         return true
     }
 
-    private func parseLine(_ value: ArraySlice<UInt8>, into settings: inout CueSettings) -> Bool {
+    private func parseLine(_ value: ByteSlice, into settings: inout CueSettings) -> Bool {
         let comma = value.firstIndex(of: UInt8(ascii: ","))
         let linePosition = comma.map { value[..<$0] } ?? value
         guard linePosition.contains(where: WebVTTSyntax.isDigit) else { return false }
@@ -72,7 +72,7 @@ struct WebVTTSettingsParser {
         return true
     }
 
-    private func parsePosition(_ value: ArraySlice<UInt8>, into settings: inout CueSettings) -> Bool {
+    private func parsePosition(_ value: ByteSlice, into settings: inout CueSettings) -> Bool {
         let comma = value.firstIndex(of: UInt8(ascii: ","))
         guard let position = WebVTTSyntax.parsePercentage(comma.map { value[..<$0] } ?? value) else { return false }
         var positionAlign = CueSettings.PositionAlign.auto
@@ -86,7 +86,7 @@ struct WebVTTSettingsParser {
         return true
     }
 
-    func parseRegion(_ text: ArraySlice<UInt8>, location: SourceLocation) -> Region {
+    func parseRegion(_ text: ByteSlice, location: SourceLocation) -> Region {
         var region = Region(id: "", location: location)
         for setting in WebVTTSyntax.splitOnWhitespace(text) {
             guard let (name, value) = WebVTTSyntax.splitSetting(setting) else {
@@ -119,7 +119,7 @@ struct WebVTTSettingsParser {
         return region
     }
 
-    private func parseAnchor(_ value: ArraySlice<UInt8>) -> (Double, Double)? {
+    private func parseAnchor(_ value: ByteSlice) -> (Double, Double)? {
         guard let comma = value.firstIndex(of: UInt8(ascii: ",")),
             let x = WebVTTSyntax.parsePercentage(value[..<comma]),
             let y = WebVTTSyntax.parsePercentage(value[(comma + 1)...])

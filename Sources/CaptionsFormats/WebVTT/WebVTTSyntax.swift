@@ -21,7 +21,7 @@ enum WebVTTSyntax {
     /// The WebVTT "collect a WebVTT timestamp" algorithm, starting at `index` and advancing it.
     ///
     /// Returns `nil` on failure, with `index` left where parsing stopped.
-    static func collectTimestamp(_ bytes: ArraySlice<UInt8>, at index: inout Int) -> MediaTime? {
+    static func collectTimestamp(_ bytes: ByteSlice, at index: inout Int) -> MediaTime? {
         if let (time, length) = strictTimestamp(bytes, at: index) {
             index += length
             return time
@@ -57,7 +57,7 @@ enum WebVTTSyntax {
     /// `HH:MM:SS.mmm` at `index` with nothing numeric after it and minutes and seconds below 60,
     /// the form writers use, read at fixed offsets: what ``collectTimestamp(_:at:)`` would return,
     /// and its length; `nil` for any other text (the general algorithm then reads it).
-    private static func strictTimestamp(_ bytes: ArraySlice<UInt8>, at index: Int) -> (MediaTime, Int)? {
+    private static func strictTimestamp(_ bytes: ByteSlice, at index: Int) -> (MediaTime, Int)? {
         guard index + 12 <= bytes.endIndex, index + 12 == bytes.endIndex || !isDigit(bytes[index + 12]),
             bytes[index + 2] == UInt8(ascii: ":"), bytes[index + 5] == UInt8(ascii: ":"),
             bytes[index + 8] == UInt8(ascii: ".")
@@ -77,7 +77,7 @@ enum WebVTTSyntax {
     }
 
     /// A WebVTT percentage (`^\d+(\.\d+)?%$`, 0 to 100), or `nil`.
-    static func parsePercentage(_ text: ArraySlice<UInt8>) -> Double? {
+    static func parsePercentage(_ text: ByteSlice) -> Double? {
         guard text.last == UInt8(ascii: "%") else { return nil }
         let number = text.dropLast()
         guard let value = parseDecimal(number, allowSign: false), value >= 0, value <= 100 else { return nil }
@@ -85,7 +85,7 @@ enum WebVTTSyntax {
     }
 
     /// `digits ( '.' digits )?`, optionally with a leading `-`; `nil` for anything else.
-    static func parseDecimal(_ text: ArraySlice<UInt8>, allowSign: Bool) -> Double? {
+    static func parseDecimal(_ text: ByteSlice, allowSign: Bool) -> Double? {
         var body = text
         if allowSign, body.first == UInt8(ascii: "-") { body = body.dropFirst() }
         let parts = body.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
@@ -98,12 +98,12 @@ enum WebVTTSyntax {
     }
 
     /// Splits on ASCII whitespace, dropping empty pieces.
-    static func splitOnWhitespace(_ text: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+    static func splitOnWhitespace(_ text: ByteSlice) -> [ByteSlice] {
         text.split(whereSeparator: isWhitespace)
     }
 
     /// Splits a `name:value` setting; `nil` when there is no colon or it is the first or last byte.
-    static func splitSetting(_ setting: ArraySlice<UInt8>) -> (name: ArraySlice<UInt8>, value: ArraySlice<UInt8>)? {
+    static func splitSetting(_ setting: ByteSlice) -> (name: ByteSlice, value: ByteSlice)? {
         guard let colon = setting.firstIndex(of: UInt8(ascii: ":")), colon != setting.startIndex,
             colon != setting.index(before: setting.endIndex)
         else { return nil }
@@ -111,7 +111,7 @@ enum WebVTTSyntax {
     }
 
     /// Whether `bytes` contains `-->`.
-    static func containsArrow(_ bytes: ArraySlice<UInt8>) -> Bool {
+    static func containsArrow(_ bytes: ByteSlice) -> Bool {
         guard bytes.count >= 3 else { return false }
         var index = bytes.startIndex
         let last = bytes.endIndex - 2
@@ -127,12 +127,11 @@ enum WebVTTSyntax {
     }
 }
 
-extension Slice<UnsafeBufferPointer<UInt8>> {
-    /// The bytes as a `String`.
-    var string: String { String(decoding: self, as: UTF8.self) }
-}
+/// Bytes of a buffer the readers parse, valid while they parse it: slicing costs no reference
+/// counting, which matters at a few hundred thousand lines.
+typealias ByteSlice = Slice<UnsafeBufferPointer<UInt8>>
 
-extension ArraySlice<UInt8> {
+extension ByteSlice {
     /// Whether these bytes are exactly the ASCII text `literal`.
     func equals(_ literal: StaticString) -> Bool {
         guard count == literal.utf8CodeUnitCount else { return false }
