@@ -23,6 +23,32 @@ import Testing
         #expect(document.cues.first?.start == startMilliseconds.map(MediaTime.init(milliseconds:)))
     }
 
+    /// Mapped files are parsed in place when clean and from a decoded copy otherwise; either way the
+    /// document is the one an owned array gives.
+    @Test(arguments: [[UInt8]]([
+        Array("WEBVTT\n\nNOTE kept\n\n00:01.000 --> 00:02.000 align:start\n<v Ann>clean</v> &amp; more\n".utf8),
+        [0xEF, 0xBB, 0xBF] + Array("WEBVTT\n\n00:01.000 --> 00:02.000\nbyte order mark\n".utf8),
+        Array("WEBVTT\n\n00:01.000 --> 00:02.000\ncaf".utf8) + [0xE9, 0x0A],
+        Array("WEBVTT\n\n00:01.000 --> 00:02.000\nnul".utf8) + [0x00, 0x0A],
+        Array("not WebVTT".utf8),
+        [],
+    ]))
+    func readsBorrowedBytesLikeOwnedOnes(bytes: [UInt8]) {
+        let owned = Result { () throws(CaptionsError) in try WebVTTReader().read(bytes) }
+        let borrowed = Result { () throws(CaptionsError) in
+            try bytes.withUnsafeBufferPointer { buffer throws(CaptionsError) in try WebVTTReader().read(borrowing: buffer) }
+        }
+        switch (owned, borrowed) {
+        case (.success(let owned), .success(let borrowed)):
+            #expect(owned.cues == borrowed.cues && owned.comments == borrowed.comments)
+            #expect(owned.diagnostics == borrowed.diagnostics)
+        case (.failure(let owned), .failure(let borrowed)):
+            #expect(owned.diagnostic == borrowed.diagnostic)
+        default:
+            Issue.record("owned \(owned), borrowed \(borrowed)")
+        }
+    }
+
     @Test func readsHeaderRegionsStylesCommentsAndCues() throws {
         let document = try readWebVTT("""
             WEBVTT - Talk

@@ -9,20 +9,28 @@ import CaptionsCore
 /// stray blocks.
 ///
 /// - Complexity: O(n) in the input size.
-public struct WebVTTReader: TimedTextReader {
+public struct WebVTTReader: InPlaceTimedTextReader {
     /// A reader.
     public init() {}
 
     /// Parses a WebVTT file; throws `webvtt.signature.missing` when it does not start with `WEBVTT`.
     public func read(_ input: consuming [UInt8]) throws(CaptionsError) -> TimedTextDocument {
         let (bytes, diagnostics) = TextDecoding.decode(input, invalidUTF8: .replace, codePrefix: "webvtt")
-        return try bytes.withUnsafeBufferPointer { buffer throws(CaptionsError) in
-            var parser = WebVTTFileParser(bytes: buffer)
-            parser.document.diagnostics = diagnostics
-            try parser.parse()
-            parser.document.diagnostics.sort { ($0.location ?? .start) < ($1.location ?? .start) }
-            return parser.document
-        }
+        return try bytes.withUnsafeBufferPointer { text throws(CaptionsError) in try document(parsing: text, diagnostics: diagnostics) }
+    }
+
+    /// Parses a WebVTT file in place when it is clean UTF-8, else from a decoded copy.
+    public func read(borrowing bytes: UnsafeBufferPointer<UInt8>) throws(CaptionsError) -> TimedTextDocument {
+        guard let text = TextDecoding.cleanText(bytes) else { return try read(Array(bytes)) }
+        return try document(parsing: text, diagnostics: [])
+    }
+
+    private func document(parsing text: UnsafeBufferPointer<UInt8>, diagnostics: [Diagnostic]) throws(CaptionsError) -> TimedTextDocument {
+        var parser = WebVTTFileParser(bytes: text)
+        parser.document.diagnostics = diagnostics
+        try parser.parse()
+        parser.document.diagnostics.sort { ($0.location ?? .start) < ($1.location ?? .start) }
+        return parser.document
     }
 }
 
