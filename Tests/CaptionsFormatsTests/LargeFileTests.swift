@@ -3,6 +3,7 @@ import CaptionsCore
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import Testing
 
 /// Large files go through the parallel paths (SRT chunks parsed at once, writers serialising
@@ -50,6 +51,51 @@ import Testing
             #expect(firstDifference == nil, "cue \(firstDifference ?? 0) differs")
             #expect(chunked.diagnostics.sorted { ($0.location ?? .start) < ($1.location ?? .start) }
                 == whole.diagnostics.sorted { ($0.location ?? .start) < ($1.location ?? .start) })
+        }
+    }
+
+    /// A seeded WebVTT file with a region, comments between cues, misplaced style blocks, bad
+    /// timings, unknown settings, blank-looking lines of spaces and markup; LF or CRLF line ends.
+    static func webVTT(cues count: Int, seed: UInt64, crlf: Bool) -> [UInt8] {
+        var random = SplitMix(seed: seed)
+        var text = "WEBVTT - generated\nKind: captions\n\nREGION\nid:top lines:2\n\nNOTE before the first cue\n\n"
+        func stamp(_ ms: Int) -> String {
+            let fields = [ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60]
+            return fields.map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":") + "." + String(String(ms % 1000 + 1000).dropFirst())
+        }
+        var time = 0
+        for index in 1...count {
+            time += 100 + random.next(700)
+            let end = time + 900 + random.next(3_000)
+            var settings = ["", " align:start", " region:top", " line:-2", " bogus:1", " position:200%"][random.next(6) == 0 ? random.next(6) : 0]
+            if random.next(50) == 0 { settings += " size:50%" }
+            let timing = random.next(300) == 0 ? "\(stamp(time)) -> \(stamp(end))" : "\(stamp(time)) --> \(stamp(end))\(settings)"
+            let body = ["<v Ann>hello</v> there", "<i>quiet</i> &amp; calm", "plain words", "a\nsecond line", "<c.yellow>lit</c>"][random.next(5)]
+            text += (random.next(3) == 0 ? "cue-\(index)\n" : "") + timing + "\n" + body + "\n\n"
+            switch random.next(200) {
+            case 0: text += "NOTE between cues\nsecond line\n\n"
+            case 1: text += "STYLE\n::cue { color: red }\n\n"
+            case 2: text += "   \n\n"
+            default: break
+            }
+            time = end
+        }
+        return Array((crlf ? text.replacingOccurrences(of: "\n", with: "\r\n") : text).utf8)
+    }
+
+    @Test(arguments: [(2, false), (3, true), (7, false)])
+    func chunkedWebVTTEqualsOnePass(pieces: Int, crlf: Bool) throws {
+        let bytes = Self.webVTT(cues: 20_000, seed: UInt64(pieces), crlf: crlf)
+        try bytes.withUnsafeBufferPointer { buffer in
+            let whole = try WebVTTReader().document(parsing: buffer, diagnostics: [], pieces: 1)
+            let chunked = try WebVTTReader().document(parsing: buffer, diagnostics: [], pieces: pieces)
+            #expect(WebVTTChunking.chunks(of: buffer, from: 0, firstLine: 1, pieces: pieces).count == pieces)
+            #expect(chunked.cues.count == whole.cues.count && whole.cues.count > 19_000)
+            let firstDifference = zip(chunked.cues, whole.cues).enumerated().first { $1.0 != $1.1 }?.offset
+            #expect(firstDifference == nil, "cue \(firstDifference ?? 0) differs")
+            #expect(chunked.comments == whole.comments && whole.comments.count > 50)
+            #expect(chunked.diagnostics == whole.diagnostics && whole.diagnostics.count > 100)
+            #expect(chunked.regions == whole.regions && chunked.styleSheets == whole.styleSheets)
         }
     }
 

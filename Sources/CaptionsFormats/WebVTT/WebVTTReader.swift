@@ -8,6 +8,9 @@ import CaptionsCore
 /// and reports everything the algorithm silently skips: cues with bad timings, unknown settings,
 /// stray blocks.
 ///
+/// Large files are read on every core: after the first cue, the rest is cut at blank lines (which
+/// always end a block) into chunks parsed at once; the document is the same as one pass.
+///
 /// - Complexity: O(n) in the input size.
 public struct WebVTTReader: InPlaceTimedTextReader {
     /// A reader.
@@ -25,13 +28,97 @@ public struct WebVTTReader: InPlaceTimedTextReader {
         return try document(parsing: text, diagnostics: [])
     }
 
-    private func document(parsing text: UnsafeBufferPointer<UInt8>, diagnostics: [Diagnostic]) throws(CaptionsError) -> TimedTextDocument {
-        var parser = WebVTTFileParser(bytes: text)
-        parser.document.diagnostics = diagnostics
-        try parser.parse()
-        parser.document.diagnostics.sort { ($0.location ?? .start) < ($1.location ?? .start) }
-        return parser.document
+    /// Parses `text` with the blocks after the first cue cut into `pieces` chunks (by default one
+    /// per core, none under 1 MiB).
+    func document(
+        parsing text: UnsafeBufferPointer<UInt8>, diagnostics: [Diagnostic], pieces: Int? = nil
+    ) throws(CaptionsError) -> TimedTextDocument {
+        var header = WebVTTFileParser(bytes: text)
+        header.document.diagnostics = diagnostics
+        try header.parseUpToFirstCue()
+        let start = header.mark
+        let chunks = WebVTTChunking.chunks(
+            of: text, from: start.position, firstLine: start.line,
+            pieces: pieces ?? ParallelWork.pieceCount(for: text.count - start.position, minimum: 1 << 20))
+        let regions = header.document.regions
+        // The first chunk goes on from the header's parser, so its cues are not copied again.
+        let parts = ParallelWork.map(chunks.count) { index in
+            var parser = index == 0 ? header : WebVTTFileParser(bytes: text, chunk: chunks[index], regions: regions)
+            parser.parseBlocks(upTo: chunks[index].range.upperBound)
+            return parser.document
+        }
+        var document = parts[0]
+        for part in parts.dropFirst() {
+            let cuesBefore = document.cues.count
+            document.cues += part.cues
+            document.comments += part.comments.map { comment in
+                var comment = comment
+                comment.beforeCue += cuesBefore
+                return comment
+            }
+            document.diagnostics += part.diagnostics
+        }
+        document.diagnostics.sort { ($0.location ?? .start) < ($1.location ?? .start) }
+        return document
     }
+}
+
+/// Where the blocks after the first cue are cut for parsing at once: only after a blank line (the
+/// block before it has ended there, and the next one starts at the next line that is not blank),
+/// and not at all in files with lone CR line breaks (chunk line numbers are counted by LF).
+enum WebVTTChunking {
+    static func chunks(of bytes: UnsafeBufferPointer<UInt8>, from start: Int, firstLine: Int, pieces: Int) -> [WebVTTChunk] {
+        var starts = [start]
+        if pieces > 1, !hasLoneCarriageReturn(bytes, from: start) {
+            for piece in 1..<pieces {
+                let target = start + (bytes.count - start) * piece / pieces
+                if target > starts[starts.count - 1], let cut = nextBlockStart(in: bytes, from: target) { starts.append(cut) }
+            }
+        }
+        let ranges = zip(starts, starts.dropFirst() + [bytes.count]).map { $0..<$1 }
+        let lineFeeds = ParallelWork.map(ranges.count) {
+            ByteScan.counts(of: WebVTTSyntax.lineFeed, WebVTTSyntax.carriageReturn, in: UnsafeBufferPointer(rebasing: bytes[ranges[$0]])).0
+        }
+        var chunks: [WebVTTChunk] = []
+        var line = firstLine
+        for (range, count) in zip(ranges, lineFeeds) {
+            chunks.append(WebVTTChunk(range: range, firstLine: line))
+            line += count
+        }
+        return chunks
+    }
+
+    /// The start of the first line that is not blank after a blank line at or after `from`, if
+    /// one starts before the end.
+    private static func nextBlockStart(in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        let lineFeed = ByteScan(WebVTTSyntax.lineFeed, WebVTTSyntax.lineFeed, WebVTTSyntax.lineFeed)
+        var search = from
+        while let found = lineFeed.firstIndex(in: bytes, from: search), found + 1 < bytes.count {
+            search = found + 1
+            guard bytes[search] == WebVTTSyntax.lineFeed || bytes[search] == WebVTTSyntax.carriageReturn else { continue }
+            while search < bytes.count, bytes[search] == WebVTTSyntax.lineFeed || bytes[search] == WebVTTSyntax.carriageReturn {
+                search += 1
+            }
+            return search < bytes.count ? search : nil
+        }
+        return nil
+    }
+
+    private static func hasLoneCarriageReturn(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+        let carriageReturn = ByteScan(WebVTTSyntax.carriageReturn, WebVTTSyntax.carriageReturn, WebVTTSyntax.carriageReturn)
+        var search = start
+        while let found = carriageReturn.firstIndex(in: bytes, from: search) {
+            if found + 1 >= bytes.count || bytes[found + 1] != WebVTTSyntax.lineFeed { return true }
+            search = found + 1
+        }
+        return false
+    }
+}
+
+/// A stretch of a WebVTT file that starts at a block after the first cue, and its first line number.
+struct WebVTTChunk {
+    var range: Range<Int>
+    var firstLine: Int
 }
 
 /// The state of one run of the WebVTT parser over a file's bytes.
@@ -47,24 +134,36 @@ private struct WebVTTFileParser {
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
+    /// A parser for the blocks of `chunk`, which come after the first cue of a file whose header
+    /// declared `regions`.
+    init(bytes: UnsafeBufferPointer<UInt8>, chunk: WebVTTChunk, regions: [Region]) {
+        self.bytes = bytes
+        position = chunk.range.lowerBound
+        line = chunk.firstLine
+        lineStart = chunk.range.lowerBound
+        document.regions = regions
+    }
+
     private var isAtEnd: Bool { position >= bytes.count }
     private var atLineBreak: Bool {
         !isAtEnd && (bytes[position] == WebVTTSyntax.lineFeed || bytes[position] == WebVTTSyntax.carriageReturn)
     }
 
-    private struct Mark {
+    struct Mark {
         var position: Int
         var line: Int
         var lineStart: Int
     }
 
-    private var mark: Mark { Mark(position: position, line: line, lineStart: lineStart) }
+    /// Where the parser stands: the byte it reads next, its line and where that line starts.
+    var mark: Mark { Mark(position: position, line: line, lineStart: lineStart) }
 
     private mutating func restore(_ mark: Mark) {
         (position, line, lineStart) = (mark.position, mark.line, mark.lineStart)
     }
 
-    mutating func parse() throws(CaptionsError) {
+    /// Reads the signature, the header and the blocks up to and including the first cue.
+    mutating func parseUpToFirstCue() throws(CaptionsError) {
         let signature = Array("WEBVTT".utf8)
         guard bytes.starts(with: signature),
             bytes.count == 6 || [WebVTTSyntax.space, WebVTTSyntax.tab, WebVTTSyntax.lineFeed, WebVTTSyntax.carriageReturn]
@@ -87,7 +186,16 @@ private struct WebVTTFileParser {
         }
         skipLineBreaks()
         var seenCue = false
-        while !isAtEnd {
+        while !isAtEnd, !seenCue {
+            collectBlock(seenCue: &seenCue)
+            skipLineBreaks()
+        }
+    }
+
+    /// Reads the blocks from here to `end`, all after the first cue.
+    mutating func parseBlocks(upTo end: Int) {
+        var seenCue = true
+        while position < end {
             collectBlock(seenCue: &seenCue)
             skipLineBreaks()
         }
