@@ -33,19 +33,7 @@ import Testing
         [],
     ]))
     func readsBorrowedBytesLikeOwnedOnes(bytes: [UInt8]) {
-        let owned = Result { () throws(CaptionsError) in try SRTReader().read(bytes) }
-        let borrowed = Result { () throws(CaptionsError) in
-            try bytes.withUnsafeBufferPointer { buffer throws(CaptionsError) in try SRTReader().read(borrowing: buffer) }
-        }
-        switch (owned, borrowed) {
-        case (.success(let owned), .success(let borrowed)):
-            #expect(owned.cues == borrowed.cues)
-            #expect(owned.diagnostics == borrowed.diagnostics)
-        case (.failure(let owned), .failure(let borrowed)):
-            #expect(owned.diagnostic == borrowed.diagnostic)
-        default:
-            Issue.record("owned \(owned), borrowed \(borrowed)")
-        }
+        expectBorrowedReadMatchesOwned(SRTReader(), bytes)
     }
 
     @Test func eachLeniencyIsReportedWithItsPosition() throws {

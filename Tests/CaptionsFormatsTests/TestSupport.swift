@@ -25,6 +25,26 @@ func readSRT(_ text: String) throws(CaptionsError) -> TimedTextDocument {
     try SRTReader().read(bytes(text))
 }
 
+/// Expects `reader` to read `bytes` it borrows exactly as it reads them as an owned array: the
+/// same cues, comments and diagnostics, or the same error.
+func expectBorrowedReadMatchesOwned(
+    _ reader: some InPlaceTimedTextReader, _ bytes: [UInt8], sourceLocation: Testing.SourceLocation = #_sourceLocation
+) {
+    let owned = Result { () throws(CaptionsError) in try reader.read(bytes) }
+    let borrowed = Result { () throws(CaptionsError) in
+        try bytes.withUnsafeBufferPointer { buffer throws(CaptionsError) in try reader.read(borrowing: buffer) }
+    }
+    switch (owned, borrowed) {
+    case (.success(let owned), .success(let borrowed)):
+        #expect(owned.cues == borrowed.cues && owned.comments == borrowed.comments, sourceLocation: sourceLocation)
+        #expect(owned.diagnostics == borrowed.diagnostics, sourceLocation: sourceLocation)
+    case (.failure(let owned), .failure(let borrowed)):
+        #expect(owned.diagnostic == borrowed.diagnostic, sourceLocation: sourceLocation)
+    default:
+        Issue.record("owned \(owned), borrowed \(borrowed)", sourceLocation: sourceLocation)
+    }
+}
+
 /// The diagnostics as `code@line:column` strings, the way tests compare them.
 func codes(_ document: TimedTextDocument) -> [String] {
     document.diagnostics.map { "\($0.code)@\($0.location.map { "\($0.line):\($0.column)" } ?? "-")" }

@@ -52,29 +52,10 @@ struct SRTTimingParser {
         let line = UnsafeBufferPointer(rebasing: text)
         guard line[12] == 0x20, line[13] == UInt8(ascii: "-"), line[14] == UInt8(ascii: "-"),
             line[15] == UInt8(ascii: ">"), line[16] == 0x20,
-            let start = strictMilliseconds(line, at: 0), let end = strictMilliseconds(line, at: 17)
+            let start = FixedClock.milliseconds(in: line, at: 0, separator: UInt8(ascii: ",")),
+            let end = FixedClock.milliseconds(in: line, at: 17, separator: UInt8(ascii: ","))
         else { return nil }
         return (MediaTime(milliseconds: start), MediaTime(milliseconds: end))
-    }
-
-    /// `HH:MM:SS,mmm` at `offset`, in milliseconds; `nil` unless every digit is one and minutes
-    /// and seconds are below 60.
-    private static func strictMilliseconds(_ line: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int64? {
-        guard line[offset + 2] == UInt8(ascii: ":"), line[offset + 5] == UInt8(ascii: ":"),
-            line[offset + 8] == UInt8(ascii: ",")
-        else { return nil }
-        var notDigits: UInt8 = 0
-        func digit(_ index: Int) -> Int64 {
-            let value = line[offset + index] &- 0x30
-            notDigits |= value > 9 ? 1 : 0
-            return Int64(value)
-        }
-        let hours = digit(0) &* 10 &+ digit(1)
-        let minutes = digit(3) &* 10 &+ digit(4)
-        let seconds = digit(6) &* 10 &+ digit(7)
-        let milliseconds = digit(9) &* 100 &+ digit(10) &* 10 &+ digit(11)
-        guard notDigits == 0, minutes < 60, seconds < 60 else { return nil }
-        return ((hours &* 60 &+ minutes) &* 60 &+ seconds) &* 1000 &+ milliseconds
     }
 
     private func column(_ index: Int, _ text: Slice<UnsafeBufferPointer<UInt8>>) -> Int { index - text.startIndex + 1 }

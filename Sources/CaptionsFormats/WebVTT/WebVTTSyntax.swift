@@ -54,26 +54,15 @@ enum WebVTTSyntax {
         return MediaTime(milliseconds: ((hours * 60 + minutes) * 60 + seconds) * 1000 + fraction.value)
     }
 
-    /// `HH:MM:SS.mmm` at `index` with nothing numeric after it and minutes and seconds below 60,
-    /// the form writers use, read at fixed offsets: what ``collectTimestamp(_:at:)`` would return,
-    /// and its length; `nil` for any other text (the general algorithm then reads it).
+    /// `HH:MM:SS.mmm` at `index` with no digit after it: what ``collectTimestamp(_:at:)`` would
+    /// return there, and its length; `nil` for any other text (the general algorithm reads it).
     private static func strictTimestamp(_ bytes: ByteSlice, at index: Int) -> (MediaTime, Int)? {
-        guard index + 12 <= bytes.endIndex, index + 12 == bytes.endIndex || !isDigit(bytes[index + 12]),
-            bytes[index + 2] == UInt8(ascii: ":"), bytes[index + 5] == UInt8(ascii: ":"),
-            bytes[index + 8] == UInt8(ascii: ".")
+        let end = index + FixedClock.length
+        guard end <= bytes.endIndex, end == bytes.endIndex || !isDigit(bytes[end]),
+            let milliseconds = FixedClock.milliseconds(
+                in: UnsafeBufferPointer(rebasing: bytes), at: index - bytes.startIndex, separator: UInt8(ascii: "."))
         else { return nil }
-        var notDigits: UInt8 = 0
-        func digit(_ offset: Int) -> Int64 {
-            let value = bytes[index + offset] &- 0x30
-            notDigits |= value > 9 ? 1 : 0
-            return Int64(value)
-        }
-        let hours = digit(0) &* 10 &+ digit(1)
-        let minutes = digit(3) &* 10 &+ digit(4)
-        let seconds = digit(6) &* 10 &+ digit(7)
-        let milliseconds = digit(9) &* 100 &+ digit(10) &* 10 &+ digit(11)
-        guard notDigits == 0, minutes <= 59, seconds <= 59 else { return nil }
-        return (MediaTime(milliseconds: ((hours * 60 + minutes) * 60 + seconds) * 1000 + milliseconds), 12)
+        return (MediaTime(milliseconds: milliseconds), FixedClock.length)
     }
 
     /// A WebVTT percentage (`^\d+(\.\d+)?%$`, 0 to 100), or `nil`.
