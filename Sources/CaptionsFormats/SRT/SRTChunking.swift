@@ -24,7 +24,7 @@ struct SRTChunk {
 enum SRTChunking {
     static func chunks(of bytes: UnsafeBufferPointer<UInt8>, pieces: Int) -> [SRTChunk] {
         var starts = [0]
-        guard pieces > 1, !hasLoneCarriageReturn(bytes) else { return chunks(of: bytes, startingAt: starts) }
+        guard pieces > 1, !ByteScan.hasLoneCarriageReturn(bytes) else { return chunks(of: bytes, startingAt: starts) }
         for piece in 1..<pieces {
             let target = bytes.count * piece / pieces
             if target > starts[starts.count - 1], let cut = nextCut(in: bytes, from: target) { starts.append(cut) }
@@ -83,14 +83,5 @@ enum SRTChunking {
             let found = memchr(base + start, Int32(byte), bytes.count - start)
         else { return nil }
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-    }
-
-    private static func hasLoneCarriageReturn(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var index = 0
-        while let found = find(0x0D, in: bytes, from: index) {
-            if found + 1 >= bytes.count || bytes[found + 1] != 0x0A { return true }
-            index = found + 1
-        }
-        return false
     }
 }

@@ -58,6 +58,18 @@ struct ByteScan {
         return counts
     }
 
+    /// Whether `bytes[start...]` has a CR that is not followed by LF. Readers that cut a file into
+    /// chunks count lines by LF, which is right only without such line breaks.
+    static func hasLoneCarriageReturn(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0) -> Bool {
+        let carriageReturn = ByteScan(0x0D, 0x0D, 0x0D)
+        var search = start
+        while let found = carriageReturn.firstIndex(in: bytes, from: search) {
+            if found + 1 >= bytes.count || bytes[found + 1] != 0x0A { return true }
+            search = found + 1
+        }
+        return false
+    }
+
     /// The high bit of each byte lane of `word` that equals the same lane of `pattern`; exact,
     /// unlike ``zeroLanes(_:)``, which may flag lanes above a true match.
     private static func equalLanes(_ word: UInt64, _ pattern: UInt64) -> UInt64 {

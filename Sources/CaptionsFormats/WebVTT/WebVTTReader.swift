@@ -69,7 +69,7 @@ public struct WebVTTReader: InPlaceTimedTextReader {
 enum WebVTTChunking {
     static func chunks(of bytes: UnsafeBufferPointer<UInt8>, from start: Int, firstLine: Int, pieces: Int) -> [WebVTTChunk] {
         var starts = [start]
-        if pieces > 1, !hasLoneCarriageReturn(bytes, from: start) {
+        if pieces > 1, !ByteScan.hasLoneCarriageReturn(bytes, from: start) {
             for piece in 1..<pieces {
                 let target = start + (bytes.count - start) * piece / pieces
                 if target > starts[starts.count - 1], let cut = nextBlockStart(in: bytes, from: target) { starts.append(cut) }
@@ -102,16 +102,6 @@ enum WebVTTChunking {
             return search < bytes.count ? search : nil
         }
         return nil
-    }
-
-    private static func hasLoneCarriageReturn(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
-        let carriageReturn = ByteScan(WebVTTSyntax.carriageReturn, WebVTTSyntax.carriageReturn, WebVTTSyntax.carriageReturn)
-        var search = start
-        while let found = carriageReturn.firstIndex(in: bytes, from: search) {
-            if found + 1 >= bytes.count || bytes[found + 1] != WebVTTSyntax.lineFeed { return true }
-            search = found + 1
-        }
-        return false
     }
 }
 
