@@ -51,15 +51,22 @@ public struct Cue: Sendable, Hashable {
 
     /// The cue's text without markup, line breaks kept as LF.
     public var plainText: String {
-        content.map(\.plainText).joined()
+        var text = ""
+        InlineNode.appendPlainText(of: content, to: &text)
+        return text
     }
 
     /// The first voice span's annotation, the speaker as WebVTT writes it.
+    /// Depth first, without recursion: the tree may come from code that did not cap its depth.
     public static func firstVoice(in nodes: [InlineNode]) -> String? {
-        for node in nodes {
-            guard case .span(let span) = node else { continue }
-            if span.kind == .voice { return span.annotation ?? "" }
-            if let voice = firstVoice(in: span.children) { return voice }
+        var pending: [ArraySlice<InlineNode>] = [nodes[...]]
+        while var level = pending.popLast() {
+            while let node = level.popFirst() {
+                guard case .span(let span) = node else { continue }
+                if span.kind == .voice { return span.annotation ?? "" }
+                pending.append(level)
+                level = span.children[...]
+            }
         }
         return nil
     }

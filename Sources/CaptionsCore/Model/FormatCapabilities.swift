@@ -40,6 +40,14 @@ public struct FormatCapabilities: OptionSet, Sendable, Hashable {
     /// Blank lines inside cue text (in WebVTT and SRT a blank line ends the cue).
     public static let blankLinesInText = FormatCapabilities(rawValue: 1 << 15)
 
+    /// Control characters in text and names (C0 controls other than tab and line feed, carriage
+    /// returns that are not line breaks, U+FFFE, U+FFFF), and names with line breaks.
+    public static let controlCharacters = FormatCapabilities(rawValue: 1 << 16)
+    /// Text that looks like markup (`<i>`, `{\an8}`) kept as text: the writer escapes it.
+    public static let literalMarkup = FormatCapabilities(rawValue: 1 << 17)
+    /// Spaces and tabs at the end of a line of text.
+    public static let trailingSpaces = FormatCapabilities(rawValue: 1 << 18)
+
     /// Everything the model holds.
-    public static let all = FormatCapabilities(rawValue: (1 << 16) - 1)
+    public static let all = FormatCapabilities(rawValue: (1 << 19) - 1)
 }

@@ -1,5 +1,12 @@
 /// A node of a cue's text tree.
+///
+/// Readers never build a tree deeper than ``maximumDepth`` spans, so that code walking the tree
+/// recursively (writers, transforms) cannot be driven into a stack overflow by hostile input;
+/// tags nested deeper are dropped and reported.
 public enum InlineNode: Sendable, Hashable {
+    /// The deepest span nesting a reader builds (real captions rarely nest more than 3 deep).
+    public static let maximumDepth = 32
+
     /// Text; line breaks are LF.
     case text(String)
     /// A karaoke timestamp: the text after it is "future" until this time.
@@ -10,10 +17,58 @@ public enum InlineNode: Sendable, Hashable {
     /// The text without markup.
     public var plainText: String {
         switch self {
-        case .text(let text): text
-        case .timestamp: ""
-        case .span(let span): span.children.map(\.plainText).joined()
+        case .text(let text): return text
+        case .timestamp: return ""
+        case .span(let span):
+            var result = ""
+            Self.appendPlainText(of: span.children, to: &result)
+            return result
         }
+    }
+
+    /// Appends the text of `nodes` without markup (one string grown in place, not one per span).
+    public static func appendPlainText(of nodes: [InlineNode], to result: inout String) {
+        for node in nodes {
+            switch node {
+            case .text(let text): result += text
+            case .timestamp: break
+            case .span(let span): appendPlainText(of: span.children, to: &result)
+            }
+        }
+    }
+
+    /// `nodes` with spans deeper than ``maximumDepth`` replaced by their children, and how many
+    /// spans were removed. For readers whose nesting is bounded but can exceed the cap (TTML
+    /// elements each become up to four spans).
+    public static func limitingDepth(_ nodes: [InlineNode], to limit: Int = maximumDepth) -> ([InlineNode], removed: Int) {
+        var removed = 0
+        func limited(_ nodes: [InlineNode], depth: Int) -> [InlineNode] {
+            var result: [InlineNode] = []
+            result.reserveCapacity(nodes.count)
+            for node in nodes {
+                guard case .span(var span) = node else {
+                    result.append(node)
+                    continue
+                }
+                if depth < limit {
+                    span.children = limited(span.children, depth: depth + 1)
+                    result.append(.span(span))
+                } else {
+                    removed += 1
+                    result.append(contentsOf: limited(span.children, depth: depth))
+                }
+            }
+            return result
+        }
+        let result = limited(nodes, depth: 0)
+        return (result, removed)
+    }
+
+    /// How deeply spans nest in `nodes` (0 for text only).
+    public static func depth(of nodes: [InlineNode]) -> Int {
+        var deepest = 0
+        for case .span(let span) in nodes { deepest = max(deepest, 1 + depth(of: span.children)) }
+        return deepest
     }
 }
 

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Drops from a document what a target format cannot carry, and says what was dropped.
 ///
 /// This is the one place where conversion loses information. Each kind of loss becomes one
@@ -85,34 +79,38 @@ public struct CapabilityReducer: Sendable {
             }
         }
         if !capabilities.contains(.voices) { cue.speaker = nil }
+        if !capabilities.contains(.controlCharacters), let speaker = cue.speaker,
+            let normalized = CueTextSanitizer.normalizedName(speaker)
+        {
+            tally.add(.names, at: location)
+            cue.speaker = normalized
+        }
         if needsReduction(cue.content) { cue.content = reduce(cue.content, at: location, tally: &tally) }
+        let issues = sanitizer.issues(in: cue.content)
+        if !issues.isEmpty {
+            cue.content = sanitizer.sanitized(cue.content, fixing: issues)
+            if issues.contains(.blankLines) { tally.add(.blankLines, at: location) }
+            if issues.contains(.controlCharacters) { tally.add(.controlCharacters, at: location) }
+            if issues.contains(.carriageReturns) { tally.add(.carriageReturns, at: location) }
+            if issues.contains(.literalMarkup) { tally.add(.literalMarkup, at: location) }
+            if issues.contains(.trailingSpaces) { tally.add(.trailingSpaces, at: location) }
+        }
     }
+
+    private var sanitizer: CueTextSanitizer { CueTextSanitizer(capabilities: capabilities) }
 
     /// Whether any node holds something the format cannot carry (checked before rebuilding the tree).
     private func needsReduction(_ nodes: [InlineNode]) -> Bool {
         nodes.contains { node in
             switch node {
-            case .text(let text): !capabilities.contains(.blankLinesInText) && Self.hasBlankLine(text)
+            case .text: false
             case .timestamp: !capabilities.contains(.timestamps)
             case .span(let span):
-                !capabilities.contains(.classes) && !span.classes.isEmpty
+                !capabilities.contains(.controlCharacters) && span.annotation.flatMap(CueTextSanitizer.normalizedName) != nil
+                    || !capabilities.contains(.classes) && !span.classes.isEmpty
                     || !capabilities.contains(.colors) && span.style != nil
                     || !carriesKind(of: span) || needsReduction(span.children)
             }
-        }
-    }
-
-    private static func hasBlankLine(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { utf8 in
-            guard let base = utf8.baseAddress else { return false }
-            var offset = 0
-            while offset < utf8.count, let found = memchr(base + offset, 0x0A, utf8.count - offset) {
-                let lineFeed = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                if lineFeed + 1 < utf8.count, utf8[lineFeed + 1] == 0x0A { return true }
-                offset = lineFeed + 1
-            }
-            return false
         }
     }
 
@@ -121,15 +119,8 @@ public struct CapabilityReducer: Sendable {
         result.reserveCapacity(nodes.count)
         for node in nodes {
             switch node {
-            case .text(let text):
-                if !capabilities.contains(.blankLinesInText), Self.hasBlankLine(text) {
-                    tally.add(.blankLines, at: location)
-                    var collapsed = text
-                    while collapsed.contains("\n\n") { collapsed = collapsed.replacing("\n\n", with: "\n") }
-                    result.append(.text(collapsed))
-                } else {
-                    result.append(node)
-                }
+            case .text:
+                result.append(node)
             case .timestamp:
                 if capabilities.contains(.timestamps) { result.append(node) } else { tally.add(.timestamps, at: location) }
             case .span(var span):
@@ -142,6 +133,12 @@ public struct CapabilityReducer: Sendable {
     }
 
     private func reduceAttributes(of span: inout Span, at location: SourceLocation?, tally: inout LossTally) {
+        if !capabilities.contains(.controlCharacters), let annotation = span.annotation,
+            let normalized = CueTextSanitizer.normalizedName(annotation)
+        {
+            tally.add(.names, at: location)
+            span.annotation = normalized
+        }
         if !capabilities.contains(.classes), !span.classes.isEmpty {
             var kept: [String] = []
             for name in span.classes {
@@ -201,6 +198,15 @@ private struct LossTally {
     enum Loss: String, CaseIterable {
         case regions, styleSheets, comments, header, cueIdentifiers, openEnds, placement, placementApproximated
         case voices, classes, basicStyles, colors, ruby, timestamps, languages, blankLines
+        case controlCharacters, carriageReturns, literalMarkup, trailingSpaces, names
+
+        /// Changes nobody would miss are notes; losses are warnings.
+        var severity: Diagnostic.Severity {
+            switch self {
+            case .carriageReturns, .trailingSpaces, .names: .note
+            default: .warning
+            }
+        }
 
         /// What the format cannot carry, and what happened to it.
         var description: (what: String, outcome: String) {
@@ -220,7 +226,14 @@ private struct LossTally {
             case .ruby: ("ruby annotations", "dropped")
             case .timestamps: ("karaoke timestamps", "dropped")
             case .languages: ("language spans", "dropped")
-            case .blankLines: ("blank lines inside cue text", "collapsed (a blank line would end the cue)")
+            case .blankLines: ("empty lines in cue text", "removed (an empty line would end the cue)")
+            case .controlCharacters: ("control characters (U+0000–U+001F but tab and line feed, U+FFFE, U+FFFF)", "removed")
+            case .carriageReturns: ("carriage returns inside cue text", "written as line breaks")
+            case .literalMarkup: (
+                    "text that reads as a tag (<i>, {\\an8})",
+                    "written with an invisible U+200B after its '<' or '{' so that it stays text")
+            case .trailingSpaces: ("spaces at the end of a line", "removed")
+            case .names: ("line breaks, runs of spaces or control characters in speaker names", "written as single spaces")
             }
         }
     }
@@ -245,7 +258,7 @@ private struct LossTally {
             guard let entry = counts[loss] else { return nil }
             let (what, outcome) = loss.description
             return Diagnostic(
-                .warning, Diagnostic.Code(rawValue: "convert.lost.\(loss.rawValue)"),
+                loss.severity, Diagnostic.Code(rawValue: "convert.lost.\(loss.rawValue)"),
                 "\(formatName) cannot carry \(what): \(entry.count) \(outcome)", at: entry.first)
         }
     }

@@ -19,13 +19,40 @@ struct SRTCueTextParser {
         self.lines = lines
     }
 
+    /// The cue's nodes. A line that holds only tags (such as `{\an8}` on a line of its own) adds
+    /// no line break: players show no empty line for it, and an empty line would end a WebVTT cue.
     mutating func parse() -> [InlineNode] {
         if let plain = plainText() { return plain.isEmpty ? [] : [.text(plain)] }
-        for (number, line) in lines.enumerated() {
-            if number > 0 { builder.appendText("\n") }
+        for line in lines {
+            if lineHasText { lineBreakPending = true }
+            lineHasText = false
             parseLine(line)
         }
+        if builder.droppedForDepth > 0, let first = lines.first {
+            leniencies.append((
+                .warning, "srt.nesting.tooDeep",
+                "tags nested deeper than \(InlineNode.maximumDepth) levels: \(builder.droppedForDepth) dropped, their text kept",
+                SourceLocation(line: first.number, column: 1)))
+        }
         return builder.finish()
+    }
+
+    /// Whether the current line has given text yet.
+    private var lineHasText = false
+    /// Whether a line with text came before: the next text starts a new line.
+    private var lineBreakPending = false
+    /// Where the next `}` is at or after, per line (`nil` when none): `{\` without a `}` must not
+    /// send every later `{` on a search to the end of the line.
+    private var nextBrace: Int?
+
+    private mutating func appendLineText(_ text: String) {
+        guard !text.isEmpty else { return }
+        if lineBreakPending {
+            builder.appendText("\n")
+            lineBreakPending = false
+        }
+        lineHasText = true
+        builder.appendText(text)
     }
 
     /// The text when no line holds `<` or `{`: one string, built without intermediate copies.
@@ -59,13 +86,14 @@ struct SRTCueTextParser {
     private mutating func parseLine(_ line: SRTParserLine) {
         let text = bytes[line.range]
         guard Self.hasMarkup(text) else {
-            builder.appendText(text.string)
+            appendLineText(text.string)
             return
         }
         var index = text.startIndex
         var runStart = index
+        nextBrace = text.startIndex
         func flush(upTo end: Int) {
-            if end > runStart { builder.appendText(text[runStart..<end].string) }
+            if end > runStart { appendLineText(text[runStart..<end].string) }
         }
         while index < text.endIndex {
             let byte = text[index]
@@ -74,11 +102,11 @@ struct SRTCueTextParser {
                 text[close] == UInt8(ascii: ">"), let tag = SRTTag(text[(index + 1)..<close])
             {
                 flush(upTo: index)
-                apply(tag, at: location(of: index, on: line))
+                apply(tag, at: index, on: line)
                 index = close + 1
                 runStart = index
             } else if byte == UInt8(ascii: "{"), index + 1 < text.endIndex, text[index + 1] == UInt8(ascii: "\\"),
-                let close = text[index...].firstIndex(of: UInt8(ascii: "}"))
+                let close = closingBrace(in: text, from: index)
             {
                 flush(upTo: index)
                 applyOverrides(text[(index + 1)..<close], at: location(of: index, on: line))
@@ -91,11 +119,32 @@ struct SRTCueTextParser {
         flush(upTo: text.endIndex)
     }
 
-    private func location(of offset: Int, on line: SRTParserLine) -> SourceLocation {
-        SourceLocation(line: line.number, column: LineIndex.column(in: bytes, lineStart: line.range.lowerBound, offset: offset))
+    /// The first `}` at or after `start` on the line, remembered so that each byte is searched once.
+    private mutating func closingBrace(in text: Slice<UnsafeBufferPointer<UInt8>>, from start: Int) -> Int? {
+        if let known = nextBrace, known >= start {
+            if known < text.endIndex, text[known] == UInt8(ascii: "}") { return known }
+            nextBrace = text[max(known, start)...].firstIndex(of: UInt8(ascii: "}"))
+        } else if nextBrace != nil {
+            nextBrace = text[start...].firstIndex(of: UInt8(ascii: "}"))
+        }
+        return nextBrace
     }
 
-    private mutating func apply(_ tag: SRTTag, at location: SourceLocation) {
+    /// The last column worked out: offsets grow along a line, so each byte is counted once.
+    private var columnCursor: (line: Int, offset: Int, column: Int) = (0, 0, 1)
+
+    private mutating func location(of offset: Int, on line: SRTParserLine) -> SourceLocation {
+        if columnCursor.line != line.number || columnCursor.offset > offset {
+            columnCursor = (line.number, line.range.lowerBound, 1)
+        }
+        let column = columnCursor.column - 1 + LineIndex.column(in: bytes, lineStart: columnCursor.offset, offset: offset)
+        columnCursor = (line.number, offset, column)
+        return SourceLocation(line: line.number, column: column)
+    }
+
+    /// Applies a tag found at `offset`.
+    private mutating func apply(_ tag: SRTTag, at offset: Int, on line: SRTParserLine) {
+        let location = self.location(of: offset, on: line)
         guard let kind = tag.kind else {
             leniencies.append((.warning, "srt.tag.unknown", "unknown tag <\(tag.isClosing ? "/" : "")\(tag.name)> dropped", location))
             return

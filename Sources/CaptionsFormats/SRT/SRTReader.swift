@@ -25,7 +25,7 @@ public struct SRTReader: InPlaceTimedTextReader {
 
     /// Parses an SRT file; throws `srt.cues.none` when nothing in it is a cue.
     public func read(_ input: consuming [UInt8]) throws(CaptionsError) -> TimedTextDocument {
-        guard !input.isEmpty else { throw CaptionsError("input.empty", "the file is empty", at: .start) }
+        if let empty = Self.emptyDocument(input) { return empty }
         let (bytes, diagnostics) = TextDecoding.decode(input, invalidUTF8: .windows1252, codePrefix: "srt")
         return try bytes.withUnsafeBufferPointer { text throws(CaptionsError) in try document(parsing: text, diagnostics: diagnostics) }
     }
@@ -33,7 +33,19 @@ public struct SRTReader: InPlaceTimedTextReader {
     /// Parses an SRT file in place when it is clean UTF-8, else from a decoded copy.
     public func read(borrowing bytes: UnsafeBufferPointer<UInt8>) throws(CaptionsError) -> TimedTextDocument {
         guard !bytes.isEmpty, let text = TextDecoding.cleanText(bytes) else { return try read(Array(bytes)) }
+        if let empty = Self.emptyDocument(text) { return empty }
         return try document(parsing: text, diagnostics: [])
+    }
+
+    /// An SRT file with no cues is empty (at most a BOM and white space): SRT has nothing else to
+    /// write for a document without cues. Read as no cues, with a warning; any other text without
+    /// a cue is not SRT.
+    private static func emptyDocument<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> TimedTextDocument? {
+        let content = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        guard content.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return nil }
+        var document = TimedTextDocument(sourceFormat: "srt")
+        document.diagnostics = [Diagnostic(.warning, "srt.empty", "the file holds no cues", at: .start)]
+        return document
     }
 
     private func document(parsing text: UnsafeBufferPointer<UInt8>, diagnostics: [Diagnostic]) throws(CaptionsError) -> TimedTextDocument {

@@ -15,23 +15,33 @@ public struct TTMLReader: TimedTextReader {
 
     /// Parses a TTML document; throws for XML that is not well-formed or not TTML.
     public func read(_ input: consuming [UInt8]) throws(CaptionsError) -> TimedTextDocument {
-        let root = try XMLTree.parse(input, codePrefix: "ttml")
+        var tooDeep: SourceLocation?
+        let root = try XMLTree.parse(input, codePrefix: "ttml", tooDeep: &tooDeep)
         _ = consume input  // the bytes are not needed once the tree is built
         guard root.name == "tt", root.namespace == TTMLNamespace.ttml else {
             throw CaptionsError("ttml.root.missing", "not TTML: the root element is not tt in the TTML namespace", at: root.location)
         }
         var resolver = TTMLResolver(root: root)
+        if let tooDeep {
+            resolver.diagnostics.append(Diagnostic(
+                .warning, "ttml.nesting.tooDeep",
+                "elements nested deeper than \(XMLTree.maximumDepth) levels are left out; their text is kept", at: tooDeep))
+        }
         resolver.resolve()
         var document = TimedTextDocument(cues: resolver.cues, diagnostics: resolver.diagnostics, sourceFormat: "ttml")
+        if let outOfRange = TimeLimits.outOfRange(in: document.cues) { document.diagnostics.append(outOfRange) }
         document.language = root.attribute("lang", namespace: TTMLNamespace.xml).flatMap { $0.isEmpty ? nil : $0 }
         return document
     }
 }
 
 /// An element with its resolved active interval (absolute media time; a nil end is "indefinite").
+///
+/// Parents own their children; the link back is weak, so a tree frees itself (a strong link both
+/// ways made every document read leak its whole tree).
 private final class TimedElement {
     let element: XMLElement
-    let parent: TimedElement?
+    private(set) weak var parent: TimedElement?
     let begin: MediaTime
     let end: MediaTime?
     /// Timed content children (div, p, span, br).
@@ -59,6 +69,7 @@ private struct TTMLResolver {
     private var styles: [String: XMLElement] = [:]
     private var regions: [String: TimedElement] = [:]
     private var hasRegions = false
+    private var reportedDepth = false
     private var agents: [String: String] = [:]
 
     init(root: XMLElement) {
@@ -74,6 +85,7 @@ private struct TTMLResolver {
         reportStyling(root)
         guard let body = root.elements.first(where: { $0.name == "body" }) else { return }
         let timedBody = timed(body, parent: documentTime, reference: .zero)
+        documentTime.children.append(timedBody)
         for paragraph in paragraphs(in: timedBody) {
             addCues(for: paragraph)
             // The paragraph is in cues now: let its subtree go, so the trees shrink as the cues grow.
@@ -81,6 +93,7 @@ private struct TTMLResolver {
             paragraph.children.removeAll()
         }
         cues.sort { $0.start < $1.start }
+        withExtendedLifetime(documentTime) {}
     }
 
     // MARK: Head
@@ -255,7 +268,13 @@ private struct TTMLResolver {
             }
             let preserve = space(of: paragraph) == "preserve"
             let styled = inheritedStyle(of: paragraph, inline(paragraph, at: start, preserve: preserve, region: region(of: paragraph)))
-            let content = preserve ? styled : Self.trimmed(styled)
+            let (content, removed) = InlineNode.limitingDepth(preserve ? styled : Self.trimmed(styled))
+            if removed > 0, !reportedDepth {
+                reportedDepth = true
+                diagnostics.append(Diagnostic(
+                    .warning, "ttml.nesting.tooDeep",
+                    "styles nested deeper than \(InlineNode.maximumDepth) spans are flattened", at: paragraph.element.location))
+            }
             guard content.contains(where: Self.hasVisibleText) else {
                 flush(&previous)
                 continue

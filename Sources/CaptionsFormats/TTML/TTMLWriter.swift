@@ -20,7 +20,8 @@ public struct TTMLWriter: TimedTextWriter {
 
     /// What TTML carries here.
     public let capabilities: FormatCapabilities = [
-        .regions, .placement, .voices, .basicStyles, .colors, .languages, .blankLinesInText, .openEnds,
+        .regions, .placement, .voices, .basicStyles, .colors, .languages, .blankLinesInText, .openEnds, .literalMarkup,
+        .trailingSpaces,
     ]
     /// The profile.
     public var profile: Profile

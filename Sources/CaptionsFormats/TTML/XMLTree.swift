@@ -44,14 +44,25 @@ enum XMLNode {
 /// Parses XML with libxml2's streaming reader, hardened for untrusted files.
 ///
 /// No network (`XML_PARSE_NONET`), no external DTD (`XML_PARSE_DTDLOAD` off), no entity
-/// substitution (`XML_PARSE_NOENT` off), libxml2's default depth limit (256) and a 64 MiB size
-/// limit; a document that declares entities at all is refused, so neither external entities (XXE)
+/// substitution (`XML_PARSE_NOENT` off), a 64 MiB size limit, and elements nested at most
+/// ``maximumDepth`` deep (deeper ones are left out of the tree, their text kept in the deepest
+/// element, and the line of the first is reported through ``parse(_:codePrefix:tooDeep:)``); a document that declares entities at all is refused, so neither external entities (XXE)
 /// nor entity expansion ("billion laughs") can happen. TTML never needs a DTD. The reader frees
 /// what it has passed, so only the Swift tree stays in memory.
 enum XMLTree {
     static let maximumBytes = 64 << 20
+    /// The deepest element nesting kept (TTML needs `tt`, `body`, `div`, `p` and a few spans).
+    static let maximumDepth = 24
 
     static func parse(_ bytes: [UInt8], codePrefix: String) throws(CaptionsError) -> XMLElement {
+        var tooDeep: SourceLocation?
+        return try parse(bytes, codePrefix: codePrefix, tooDeep: &tooDeep)
+    }
+
+    /// Parses `bytes`; `tooDeep` is set to the start of the first element left out for depth.
+    static func parse(
+        _ bytes: [UInt8], codePrefix: String, tooDeep: inout SourceLocation?
+    ) throws(CaptionsError) -> XMLElement {
         guard !bytes.isEmpty else { throw CaptionsError("input.empty", "the file is empty", at: .start) }
         guard bytes.count <= maximumBytes else {
             throw CaptionsError(
@@ -68,14 +79,18 @@ enum XMLTree {
                 })
             else { throw CaptionsError(Diagnostic.Code(rawValue: "\(codePrefix).xml.malformed"), "cannot read the XML", at: .start) }
             defer { xmlFreeTextReader(reader) }
-            return try read(reader, codePrefix: codePrefix)
+            return try read(reader, codePrefix: codePrefix, tooDeep: &tooDeep)
         }
     }
 
-    private static func read(_ reader: xmlTextReaderPtr, codePrefix: String) throws(CaptionsError) -> XMLElement {
+    private static func read(
+        _ reader: xmlTextReaderPtr, codePrefix: String, tooDeep: inout SourceLocation?
+    ) throws(CaptionsError) -> XMLElement {
         var namespaces = NamespaceTable()
         var stack: [XMLElement] = []
         var root: XMLElement?
+        /// Open elements left out for depth, inside the deepest kept one.
+        var skipped = 0
         func line() -> Int { xmlTextReaderCurrentNode(reader).map { Int(xmlGetLineNo($0)) } ?? 1 }
         while true {
             let status = xmlTextReaderRead(reader)
@@ -89,6 +104,11 @@ enum XMLTree {
             }
             switch xmlTextReaderNodeType(reader) {
             case Int32(XML_READER_TYPE_ELEMENT.rawValue):
+                if stack.count >= maximumDepth {
+                    if tooDeep == nil { tooDeep = SourceLocation(line: line(), column: 1) }
+                    if xmlTextReaderIsEmptyElement(reader) != 1 { skipped += 1 }
+                    continue
+                }
                 let element = XMLElement(
                     namespace: namespaces.uri(xmlTextReaderConstNamespaceUri(reader)),
                     name: xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? "",
@@ -96,7 +116,7 @@ enum XMLTree {
                 if let parent = stack.last { parent.children.append(.element(element)) } else if root == nil { root = element }
                 if xmlTextReaderIsEmptyElement(reader) != 1 { stack.append(element) }
             case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
-                _ = stack.popLast()
+                if skipped > 0 { skipped -= 1 } else { _ = stack.popLast() }
             case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue),
                 Int32(XML_READER_TYPE_WHITESPACE.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue):
                 if let parent = stack.last, let value = xmlTextReaderConstValue(reader) {

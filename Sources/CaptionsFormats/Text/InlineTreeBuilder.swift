@@ -2,11 +2,22 @@ import CaptionsCore
 
 /// Builds an ``InlineNode`` tree from a flat stream of text, open and close events; shared by the
 /// WebVTT and SRT cue text parsers.
+///
+/// Spans nest at most ``InlineNode/maximumDepth`` deep: a start tag deeper than that is dropped
+/// (its text goes into the innermost kept span), counted in ``droppedForDepth``, and the matching
+/// end tag is dropped with it. Joined text is gathered in one buffer, so that text split by many
+/// dropped tags is joined in linear time.
 struct InlineTreeBuilder {
     /// Whether text appended after text joins it (SRT) or stays a separate node (WebVTT's DOM).
     var joinsAdjacentText: Bool
+    /// Start tags dropped because they would have nested deeper than ``InlineNode/maximumDepth``.
+    private(set) var droppedForDepth = 0
     private var root: [InlineNode] = []
     private var open: [Span] = []
+    /// Text not yet appended as a node (only when ``joinsAdjacentText``).
+    private var pendingText = ""
+    /// Dropped start tags not yet closed, by kind.
+    private var droppedOpen: [Span.Kind: Int] = [:]
 
     init(joinsAdjacentText: Bool) { self.joinsAdjacentText = joinsAdjacentText }
 
@@ -17,37 +28,57 @@ struct InlineTreeBuilder {
     func isOpen(_ kind: Span.Kind) -> Bool { open.contains { $0.kind == kind } }
 
     mutating func append(_ node: InlineNode) {
+        flushText()
+        appendNode(node)
+    }
+
+    private mutating func appendNode(_ node: InlineNode) {
         if open.isEmpty { root.append(node) } else { open[open.count - 1].children.append(node) }
     }
 
     mutating func appendText(_ text: String) {
         guard !text.isEmpty else { return }
         guard joinsAdjacentText else {
-            append(.text(text))
+            appendNode(.text(text))
             return
         }
-        if open.isEmpty {
-            if case .text(let previous) = root.last { root[root.count - 1] = .text(previous + text) } else { root.append(.text(text)) }
-        } else {
-            let top = open.count - 1
-            if case .text(let previous) = open[top].children.last {
-                open[top].children[open[top].children.count - 1] = .text(previous + text)
-            } else {
-                open[top].children.append(.text(text))
-            }
-        }
+        pendingText += text
     }
 
-    mutating func open(_ span: Span) { open.append(span) }
+    private mutating func flushText() {
+        guard !pendingText.isEmpty else { return }
+        appendNode(.text(pendingText))
+        pendingText = ""
+    }
+
+    /// Opens `span`, unless that would nest deeper than ``InlineNode/maximumDepth``.
+    mutating func open(_ span: Span) {
+        guard open.count < InlineNode.maximumDepth else {
+            droppedForDepth += 1
+            droppedOpen[span.kind, default: 0] += 1
+            return
+        }
+        flushText()
+        open.append(span)
+    }
+
+    /// Whether an end tag of `kind` belongs to a start tag dropped for depth; if so, it is used up.
+    mutating func consumeDroppedClose(_ kind: Span.Kind) -> Bool {
+        guard let count = droppedOpen[kind], count > 0 else { return false }
+        droppedOpen[kind] = count - 1
+        return true
+    }
 
     /// Closes the innermost open span.
     mutating func closeCurrent() {
+        flushText()
         guard let span = open.popLast() else { return }
-        append(.span(span))
+        appendNode(.span(span))
     }
 
     /// Closes spans up to and including the innermost one of `kind`; false when none is open.
     mutating func close(_ kind: Span.Kind) -> Bool {
+        if consumeDroppedClose(kind) { return true }
         guard isOpen(kind) else { return false }
         while let current = currentKind {
             closeCurrent()
@@ -58,6 +89,7 @@ struct InlineTreeBuilder {
 
     /// Closes every open span and returns the tree.
     mutating func finish() -> [InlineNode] {
+        flushText()
         while !open.isEmpty { closeCurrent() }
         return root
     }

@@ -32,21 +32,34 @@ public struct PodcastTranscriptReader: TimedTextReader {
             throw CaptionsError("podcast.json.invalid", "not JSON: \(error)", at: .start)
         }
         var document = TimedTextDocument(sourceFormat: "podcast-json")
+        // The text of the cue being built: segments with its times join it (in linear time: the
+        // cue is made once its last segment is known).
+        var body = ""
         for (index, segment) in file.segments.enumerated() {
             guard let start = Self.time(segment.startTime) else {
                 throw CaptionsError("podcast.json.invalid", "segments[\(index)].startTime is not a time in seconds", at: .start)
             }
             let end = segment.endTime.flatMap(Self.time)
-            if var last = document.cues.last, last.start == start, last.end == end, last.speaker == segment.speaker {
-                last.content = [.text(last.plainText + " " + segment.body)]
-                document.cues[document.cues.count - 1] = last
+            if let last = document.cues.last, last.start == start, last.end == end, last.speaker == segment.speaker {
+                body += " "
+                body += segment.body
                 continue
             }
+            Self.finishLast(&document, body: &body)
+            body = segment.body
             document.cues.append(Cue(
-                start: start, end: end, speaker: segment.speaker, content: [.text(segment.body)],
+                start: start, end: end, speaker: segment.speaker, content: [],
                 location: SourceLocation(line: index + 1, column: 1)))
         }
+        Self.finishLast(&document, body: &body)
+        if let outOfRange = TimeLimits.outOfRange(in: document.cues) { document.diagnostics.append(outOfRange) }
         return document
+    }
+
+    private static func finishLast(_ document: inout TimedTextDocument, body: inout String) {
+        guard !document.cues.isEmpty else { return }
+        document.cues[document.cues.count - 1].content = body.isEmpty ? [] : [.text(body)]
+        body = ""
     }
 
     /// Seconds as an exact time, from the shortest decimal that reads back as `seconds`.

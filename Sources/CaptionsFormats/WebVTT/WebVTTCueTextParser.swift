@@ -26,6 +26,13 @@ struct WebVTTCueTextParser {
 
     /// Parses cue text (lines joined by LF) into nodes.
     static func parse(_ text: ByteSlice) -> [InlineNode] {
+        var dropped = 0
+        return parse(text, droppedForDepth: &dropped)
+    }
+
+    /// Parses cue text into nodes; `droppedForDepth` counts the start tags dropped because they
+    /// would nest deeper than ``InlineNode/maximumDepth``.
+    static func parse(_ text: ByteSlice, droppedForDepth: inout Int) -> [InlineNode] {
         if !markup.occurs(in: UnsafeBufferPointer(rebasing: text)) {
             return text.isEmpty ? [] : [.text(text.string)]
         }
@@ -42,6 +49,7 @@ struct WebVTTCueTextParser {
                 if let time, position == text.count { tree.append(.timestamp(time)) }
             }
         }
+        droppedForDepth += tree.droppedForDepth
         return tree.finish()
     }
 
@@ -189,8 +197,9 @@ private struct TreeBuilder {
 
     /// Closes the current span when the end tag names it; `</ruby>` inside `rt` closes both.
     mutating func close(_ name: [UInt8]) {
-        guard let current = builder.currentKind else { return }
         let tag = String(decoding: name, as: UTF8.self)
+        if let kind = Span.Kind(rawValue: tag), builder.consumeDroppedClose(kind) { return }
+        guard let current = builder.currentKind else { return }
         if tag == current.rawValue {
             builder.closeCurrent()
         } else if tag == "ruby", current == .rubyText {
@@ -198,6 +207,8 @@ private struct TreeBuilder {
             builder.closeCurrent()
         }
     }
+
+    var droppedForDepth: Int { builder.droppedForDepth }
 
     mutating func finish() -> [InlineNode] { builder.finish() }
 }

@@ -440,15 +440,24 @@ private struct WebVTTFileParser {
 
     private mutating func addCue(id: String, timing: CueTiming, text: [ByteSlice], location: SourceLocation) {
         let content: [InlineNode]
+        var droppedForDepth = 0
         if text.count <= 1 {
-            content = text.first.map(WebVTTCueTextParser.parse) ?? []
+            content = text.first.map { WebVTTCueTextParser.parse($0, droppedForDepth: &droppedForDepth) } ?? []
         } else {
             textBuffer.removeAll(keepingCapacity: true)
             for (index, line) in text.enumerated() {
                 if index > 0 { textBuffer.append(WebVTTSyntax.lineFeed) }
                 textBuffer.append(contentsOf: line)
             }
-            content = textBuffer.withUnsafeBufferPointer { WebVTTCueTextParser.parse($0[...]) }
+            content = textBuffer.withUnsafeBufferPointer {
+                WebVTTCueTextParser.parse($0[...], droppedForDepth: &droppedForDepth)
+            }
+        }
+        if droppedForDepth > 0 {
+            document.diagnostics.append(Diagnostic(
+                .warning, "webvtt.nesting.tooDeep",
+                "tags nested deeper than \(InlineNode.maximumDepth) levels: \(droppedForDepth) dropped, their text kept",
+                at: location))
         }
         document.cues.append(Cue(
             id: id, start: timing.start, end: timing.end, settings: timing.settings,

@@ -10,7 +10,7 @@ import CaptionsCore
 /// default colour classes get a `::cue(.color-rrggbb)` rule in a generated `STYLE` block.
 public struct WebVTTWriter: TimedTextWriter {
     /// Everything except open-ended cues and blank lines inside cue text.
-    public let capabilities = FormatCapabilities.all.subtracting([.openEnds, .blankLinesInText])
+    public let capabilities = FormatCapabilities.all.subtracting([.openEnds, .blankLinesInText, .controlCharacters])
 
     /// A writer.
     public init() {}

@@ -1,0 +1,277 @@
+/// Makes a cue's text something a line-based format can hold and read back as written: blank
+/// lines (which end a WebVTT or SRT cue), control characters (which XML cannot hold, and which
+/// WebVTT and SRT readers turn into U+FFFD or line breaks), text that an SRT reader would take for
+/// a tag, and trailing spaces that an SRT reader trims.
+///
+/// Part of ``CapabilityReducer``: it finds the issues in one pass over the text bytes and rewrites
+/// only the cues that have one.
+struct CueTextSanitizer {
+    /// What a cue's text holds that the format cannot carry.
+    struct Issues: OptionSet, Hashable {
+        let rawValue: UInt8
+        /// An empty (or, where lines are trimmed, whitespace-only) line, first or last line included.
+        static let blankLines = Issues(rawValue: 1 << 0)
+        /// C0 control characters other than tab and line feed, U+FFFE and U+FFFF.
+        static let controlCharacters = Issues(rawValue: 1 << 1)
+        /// Carriage returns, which every line-based reader takes for a line break.
+        static let carriageReturns = Issues(rawValue: 1 << 2)
+        /// `<` before a letter or `/`, or `{\`, which an SRT reader takes for a tag.
+        static let literalMarkup = Issues(rawValue: 1 << 3)
+        /// Spaces or tabs at the end of a line.
+        static let trailingSpaces = Issues(rawValue: 1 << 4)
+    }
+
+    /// The issues this format has to deal with (those it cannot carry).
+    let checked: Issues
+
+    init(capabilities: FormatCapabilities) {
+        var checked: Issues = []
+        if !capabilities.contains(.blankLinesInText) { checked.insert(.blankLines) }
+        if !capabilities.contains(.controlCharacters) { checked.formUnion([.controlCharacters, .carriageReturns]) }
+        if !capabilities.contains(.literalMarkup) { checked.insert(.literalMarkup) }
+        if !capabilities.contains(.trailingSpaces) { checked.insert(.trailingSpaces) }
+        self.checked = checked
+    }
+
+    /// The issues in `nodes` (a cue's content), found without building any string.
+    func issues(in nodes: [InlineNode]) -> Issues {
+        guard !checked.isEmpty else { return [] }
+        var scan = Scan(checked: checked)
+        scan.visit(nodes)
+        scan.finish()
+        return scan.found.intersection(checked)
+    }
+
+    /// `nodes` rewritten without the issues in `found`: blank lines removed (with the spaces on
+    /// them), carriage returns made line feeds, control characters removed, U+200B (zero width
+    /// space) written after a `<` or `{` that would read as a tag, trailing spaces removed.
+    /// Adjacent text nodes are joined.
+    func sanitized(_ nodes: [InlineNode], fixing found: Issues) -> [InlineNode] {
+        var cleaned = found.intersection([.controlCharacters, .carriageReturns, .literalMarkup, .trailingSpaces]).isEmpty
+            ? nodes : rewriteText(nodes, fixing: found, isLast: true)
+        // Removing characters can leave a line blank, so blank lines are looked for again here.
+        if checked.contains(.blankLines) {
+            var plain = ""
+            InlineNode.appendPlainText(of: cleaned, to: &plain)
+            let lines = plain.split(separator: "\n", omittingEmptySubsequences: false)
+            let trims = checked.contains(.trailingSpaces)
+            let blank = lines.map { line in line.allSatisfy { trims && ($0 == " " || $0 == "\t") } }
+            let lastKept = blank.lastIndex(of: false)
+            var line = 0
+            cleaned = removeBlankLines(cleaned, blank: blank, lastKept: lastKept, line: &line)
+        }
+        return cleaned
+    }
+
+    /// A speaker name or span annotation as every line-based format reads it back: runs of
+    /// whitespace (line breaks included) as one space, no control characters, trimmed; `nil` when
+    /// `name` is already so.
+    static func normalizedName(_ name: String) -> String? {
+        var needed = false
+        var previousWasSpace = true
+        for scalar in name.unicodeScalars {
+            let isSpace = scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r"
+            if isSpace && (previousWasSpace || scalar != " ") || isControl(scalar) {
+                needed = true
+                break
+            }
+            previousWasSpace = isSpace
+        }
+        guard needed || previousWasSpace && !name.isEmpty else { return nil }
+        var result = String.UnicodeScalarView()
+        var pendingSpace = false
+        for scalar in name.unicodeScalars {
+            if scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" {
+                pendingSpace = !result.isEmpty
+            } else if !isControl(scalar) {
+                if pendingSpace { result.append(" ") }
+                pendingSpace = false
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    /// C0 controls other than tab, line feed and carriage return; U+FFFE and U+FFFF.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r" || scalar.value == 0xFFFE || scalar.value == 0xFFFF
+    }
+
+    // MARK: Finding
+
+    private struct Scan {
+        let checked: Issues
+        var found: Issues = []
+        /// Whether the current line has shown nothing yet (spaces count as nothing where lines are trimmed).
+        var lineIsBlank = true
+        /// Whether any line so far was not blank, and a blank one followed it or came first.
+        var sawLine = false
+        var lastWasSpace = false
+        var previous: UInt8 = 0
+        var beforePrevious: UInt8 = 0
+
+        /// Adjacent text nodes are scanned as one text (writers write them as one); a tag between
+        /// them separates them.
+        mutating func visit(_ nodes: [InlineNode]) {
+            for node in nodes {
+                switch node {
+                case .text(let text):
+                    var text = text
+                    text.withUTF8 { scan($0) }
+                case .timestamp:
+                    separate()
+                case .span(let span):
+                    separate()
+                    visit(span.children)
+                    separate()
+                }
+            }
+        }
+
+        /// A tag is written here: what comes before cannot join what follows into a tag, and spaces
+        /// before it do not end a line.
+        private mutating func separate() {
+            previous = 0
+            beforePrevious = 0
+            lastWasSpace = false
+        }
+
+        private mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) {
+            let trims = checked.contains(.trailingSpaces)
+            for byte in bytes {
+                switch byte {
+                case 0x0A:
+                    if lineIsBlank { found.insert(.blankLines) }
+                    if lastWasSpace { found.insert(.trailingSpaces) }
+                    lineIsBlank = true
+                    lastWasSpace = false
+                case 0x20, 0x09:
+                    lastWasSpace = true
+                    if !trims { lineIsBlank = false }
+                case 0x0D:
+                    found.insert(.carriageReturns)
+                    lineIsBlank = false
+                case 0x00..<0x20:
+                    found.insert(.controlCharacters)
+                    lineIsBlank = false
+                    lastWasSpace = false
+                default:
+                    // U+FFFE and U+FFFF are EF BF BE and EF BF BF.
+                    if byte == 0xBE || byte == 0xBF, previous == 0xBF, beforePrevious == 0xEF { found.insert(.controlCharacters) }
+                    if previous == UInt8(ascii: "<"), Self.startsTag(byte) { found.insert(.literalMarkup) }
+                    if previous == UInt8(ascii: "{"), byte == UInt8(ascii: "\\") { found.insert(.literalMarkup) }
+                    lineIsBlank = false
+                    lastWasSpace = false
+                    sawLine = true
+                }
+                beforePrevious = previous
+                previous = byte
+            }
+        }
+
+        mutating func finish() {
+            // A last line that is blank: an empty cue is fine, a cue ending in a line break is not.
+            if lineIsBlank, sawLine || found.contains(.blankLines) { found.insert(.blankLines) }
+            if lastWasSpace { found.insert(.trailingSpaces) }
+        }
+
+        static func startsTag(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "/") || (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+        }
+    }
+
+    // MARK: Rewriting
+
+    /// Cleans the text of `nodes` (adjacent text nodes joined first); `isLast` when nothing is
+    /// written after these nodes in the cue.
+    private func rewriteText(_ nodes: [InlineNode], fixing found: Issues, isLast: Bool) -> [InlineNode] {
+        var result: [InlineNode] = []
+        var pending = ""
+        func flush(endsCue: Bool) {
+            guard !pending.isEmpty else { return }
+            let cleaned = cleanText(pending, fixing: found, endsCue: endsCue)
+            if !cleaned.isEmpty { result.append(.text(cleaned)) }
+            pending = ""
+        }
+        for node in nodes {
+            switch node {
+            case .text(let text):
+                pending += text
+            case .timestamp:
+                flush(endsCue: false)
+                result.append(node)
+            case .span(var span):
+                flush(endsCue: false)
+                span.children = rewriteText(span.children, fixing: found, isLast: false)
+                result.append(.span(span))
+            }
+        }
+        flush(endsCue: isLast)
+        return result
+    }
+
+    private func cleanText(_ text: String, fixing found: Issues, endsCue: Bool) -> String {
+        var output = String.UnicodeScalarView()
+        let scalars = Array(text.unicodeScalars)
+        var index = 0
+        func dropTrailingSpaces() {
+            while let last = output.last, last == " " || last == "\t" { output.removeLast() }
+        }
+        while index < scalars.count {
+            let scalar = scalars[index]
+            let next = index + 1 < scalars.count ? scalars[index + 1] : nil
+            index += 1
+            switch scalar.value {
+            case 0x0D where found.contains(.carriageReturns):
+                if next != "\n" {
+                    if found.contains(.trailingSpaces) { dropTrailingSpaces() }
+                    output.append("\n")
+                }
+            case 0x0A:
+                if found.contains(.trailingSpaces) { dropTrailingSpaces() }
+                output.append(scalar)
+            case 0x09:
+                output.append(scalar)
+            case 0x00..<0x20, 0xFFFE, 0xFFFF:
+                if !found.contains(.controlCharacters) { output.append(scalar) }
+            default:
+                output.append(scalar)
+                if found.contains(.literalMarkup), let next,
+                    scalar == "<" && (next == "/" || ("a"..."z").contains(next) || ("A"..."Z").contains(next))
+                        || scalar == "{" && next == "\\"
+                {
+                    output.append("\u{200B}")
+                }
+            }
+        }
+        if endsCue, found.contains(.trailingSpaces) { dropTrailingSpaces() }
+        return String(output)
+    }
+
+    /// Drops the characters of blank lines, and the line breaks that end a blank line or come
+    /// after the last line with text.
+    private func removeBlankLines(_ nodes: [InlineNode], blank: [Bool], lastKept: Int?, line: inout Int) -> [InlineNode] {
+        var result: [InlineNode] = []
+        for node in nodes {
+            switch node {
+            case .text(let text):
+                var output = String.UnicodeScalarView()
+                for scalar in text.unicodeScalars {
+                    if scalar == "\n" {
+                        if !blank[line], let lastKept, line < lastKept { output.append(scalar) }
+                        line += 1
+                    } else if !blank[line] {
+                        output.append(scalar)
+                    }
+                }
+                if !output.isEmpty { result.append(.text(String(output))) }
+            case .timestamp:
+                result.append(node)
+            case .span(var span):
+                span.children = removeBlankLines(span.children, blank: blank, lastKept: lastKept, line: &line)
+                result.append(.span(span))
+            }
+        }
+        return result
+    }
+}
