@@ -10,7 +10,10 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <string.h>
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
 #include <libavutil/avutil.h>
@@ -64,7 +67,10 @@ static inline void *ccaptions_ffmpeg_symbol(const char *name) { return dlsym(RTL
     }
 
 CCAPTIONS_FORWARD(void, av_log_set_level, (int level), (level))
+CCAPTIONS_FORWARD(void, av_log_set_callback, (void (*callback)(void *, int, const char *, va_list)), (callback))
 CCAPTIONS_FORWARD(int, av_strerror, (int code, char *buffer, size_t size), (code, buffer, size))
+CCAPTIONS_FORWARD(AVFormatContext *, avformat_alloc_context, (void), ())
+CCAPTIONS_FORWARD(int64_t, avio_size, (AVIOContext *context), (context))
 CCAPTIONS_FORWARD(int, avformat_open_input, (AVFormatContext **context, const char *url, const AVInputFormat *format, AVDictionary **options), (context, url, format, options))
 CCAPTIONS_FORWARD(int, avformat_find_stream_info, (AVFormatContext *context, AVDictionary **options), (context, options))
 CCAPTIONS_FORWARD(int, av_find_best_stream, (AVFormatContext *context, enum AVMediaType type, int wanted, int related, const AVCodec **decoder, int flags), (context, type, wanted, related, decoder, flags))
@@ -89,5 +95,73 @@ CCAPTIONS_FORWARD(const AVPixFmtDescriptor *, av_pix_fmt_desc_get, (enum AVPixel
 CCAPTIONS_FORWARD(struct SwsContext *, sws_getCachedContext, (struct SwsContext *context, int sourceWidth, int sourceHeight, enum AVPixelFormat sourceFormat, int width, int height, enum AVPixelFormat format, int flags, SwsFilter *sourceFilter, SwsFilter *filter, const double *parameters), (context, sourceWidth, sourceHeight, sourceFormat, width, height, format, flags, sourceFilter, filter, parameters))
 CCAPTIONS_FORWARD(void, sws_freeContext, (struct SwsContext *context), (context))
 CCAPTIONS_FORWARD(int, sws_scale, (struct SwsContext *context, const uint8_t *const sourceSlice[], const int sourceStride[], int sourceY, int sourceHeight, uint8_t *const target[], const int targetStride[]), (context, sourceSlice, sourceStride, sourceY, sourceHeight, target, targetStride))
+
+// The demuxer's own error messages. Some demuxers (Matroska above all) skip damaged data and
+// carry on without returning an error: the message they log is the only sign of it. While a
+// thread watches a format context, FFmpeg's messages at AV_LOG_ERROR or worse about that context
+// (or its AVIOContext) are kept, each with the byte offset the demuxer had reached, so the reader
+// can tell which packets came before and after the damage. Nothing is ever printed (the same as
+// AV_LOG_QUIET); the record is per thread, so readers on other threads do not mix.
+
+/// The most messages kept per watch; later ones are only counted.
+#define CCAPTIONS_PROBLEM_CAPACITY 32
+
+/// What the current thread has collected.
+typedef struct {
+    const AVFormatContext *context; // the context watched, or NULL
+    int count;                      // messages seen, kept or not
+    int64_t positions[CCAPTIONS_PROBLEM_CAPACITY];
+    char messages[CCAPTIONS_PROBLEM_CAPACITY][160];
+} ccaptions_problem_log;
+
+static inline ccaptions_problem_log *ccaptions_problem_log_current(void) {
+    static _Thread_local ccaptions_problem_log log;
+    return &log;
+}
+
+/// The byte offset a reading AVIOContext has reached (avio_tell without the call).
+static inline int64_t ccaptions_avio_position(const AVIOContext *context) {
+    if (!context) return -1;
+    return context->pos - (context->buf_end - context->buffer) + (context->buf_ptr - context->buffer);
+}
+
+static inline void ccaptions_problem_log_callback(void *context, int level, const char *format, va_list arguments) {
+    ccaptions_problem_log *log = ccaptions_problem_log_current();
+    if (!log->context || !context || level > AV_LOG_ERROR) return;
+    if (context != (const void *)log->context && context != (const void *)log->context->pb) return;
+    int index = log->count++;
+    if (index >= CCAPTIONS_PROBLEM_CAPACITY) return;
+    log->positions[index] = ccaptions_avio_position(log->context->pb);
+    char *message = log->messages[index];
+    vsnprintf(message, sizeof log->messages[index], format, arguments);
+    size_t length = strlen(message);
+    while (length > 0 && (message[length - 1] == '\n' || message[length - 1] == ' ' || message[length - 1] == '.')) message[--length] = 0;
+}
+
+/// Starts keeping the current thread's messages about `context` (installing the silent callback
+/// on first use).
+static inline void ccaptions_problem_log_begin(const AVFormatContext *context) {
+    static atomic_flag installed = ATOMIC_FLAG_INIT;
+    if (!atomic_flag_test_and_set(&installed)) ccaptions_av_log_set_callback(ccaptions_problem_log_callback);
+    ccaptions_problem_log *log = ccaptions_problem_log_current();
+    log->context = context;
+    log->count = 0;
+}
+
+/// Stops watching; what was kept stays readable until the next ccaptions_problem_log_begin.
+static inline void ccaptions_problem_log_end(void) { ccaptions_problem_log_current()->context = NULL; }
+
+/// Messages seen since ccaptions_problem_log_begin, kept or not.
+static inline int ccaptions_problem_log_count(void) { return ccaptions_problem_log_current()->count; }
+
+/// The byte offset reached when kept message `index` was logged (-1 when unknown).
+static inline int64_t ccaptions_problem_log_position(int index) {
+    return index >= 0 && index < CCAPTIONS_PROBLEM_CAPACITY ? ccaptions_problem_log_current()->positions[index] : -1;
+}
+
+/// The text of kept message `index`.
+static inline const char *ccaptions_problem_log_message(int index) {
+    return index >= 0 && index < CCAPTIONS_PROBLEM_CAPACITY ? ccaptions_problem_log_current()->messages[index] : "";
+}
 
 #endif

@@ -133,8 +133,10 @@ public struct ConvertCommand: ParsableCommand {
     private func read(_ plan: Plan, io: CommandIO) throws -> TimedTextDocument {
         if plan.inputIsMedia {
             do {
-                let packets = try SubtitleStreamReader.read(path: input, stream: stream)
-                return SubtitlePacketReader.document(from: packets, format: "media")
+                // Damage in the file (cues that may be missing) comes back as warnings, so that
+                // it is printed and `--strict` writes nothing.
+                let contents = try SubtitleStreamReader.read(path: input, stream: stream)
+                return SubtitlePacketReader.document(from: contents.packets, format: "media", diagnostics: contents.diagnostics)
             } catch {
                 throw CaptionsError(Diagnostic.Code(rawValue: error.code), error.message)
             }

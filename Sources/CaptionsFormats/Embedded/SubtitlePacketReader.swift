@@ -6,7 +6,13 @@ import CaptionsCore
 /// override tags are dropped and reported).
 public enum SubtitlePacketReader {
     /// The document for `packets`, in time order; `format` names the source, such as `"matroska"`.
-    public static func document(from packets: [SubtitlePacket], format: String) -> TimedTextDocument {
+    ///
+    /// `diagnostics` are what the media reader found about the file itself (damaged or missing
+    /// data, as warnings with the time range affected); they come first in the document's
+    /// diagnostics, before those about the cue text.
+    public static func document(
+        from packets: [SubtitlePacket], format: String, diagnostics: [Diagnostic] = []
+    ) -> TimedTextDocument {
         var document = TimedTextDocument(sourceFormat: format)
         var tally = DiagnosticTally()
         // mov_text marks the gaps between cues with empty samples: those are not cues.
@@ -36,7 +42,7 @@ public enum SubtitlePacketReader {
             }
             document.cues.append(cue)
         }
-        document.diagnostics = tally.diagnostics
+        document.diagnostics = diagnostics + tally.diagnostics
         return document
     }
 
