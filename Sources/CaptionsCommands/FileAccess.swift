@@ -7,9 +7,10 @@ import Glibc
 import Darwin
 #endif
 
-/// Reading inputs and writing outputs safely: outputs go to a temporary file in the target's
-/// folder and are renamed over it, so a failure never leaves half a file, and an output path that
-/// is the input is refused.
+/// Reading inputs and writing outputs safely: a regular output file is written to a temporary file
+/// in its folder and renamed over it, so a failure never leaves half a file; devices, FIFOs and
+/// links to them are written to in place, never replaced; an output path that is the input is
+/// refused. See ``write(to:io:producing:)``.
 enum FileAccess {
     /// The bytes of `path`, or of standard input for `-`.
     static func read(_ path: String, io: CommandIO) throws(CaptionsError) -> [UInt8] {
@@ -40,8 +41,21 @@ enum FileAccess {
         }
     }
 
-    /// Writes what `produce` emits to `path` through a temporary file and a rename, or to standard
-    /// output for `-`. On any failure the temporary file is removed and the target is untouched.
+    /// Writes what `produce` emits to `path`, or to standard output for `-`.
+    ///
+    /// - A regular file (new or existing) is written to a temporary file in its folder and renamed
+    ///   over it, so a failure never leaves half a file: on any failure the temporary file is
+    ///   removed and the target is untouched. A replaced file keeps its permission bits (and, for
+    ///   root, its owner); a new one gets `0o666` less the umask.
+    /// - A symbolic link is followed and its target replaced; the link stays a link. A link that
+    ///   the kernel's `protected_symlinks` rule would not follow (someone else's, in a sticky
+    ///   world-writable folder such as /tmp) is refused.
+    /// - Anything else (a character or block device, a FIFO, a link to one such as /dev/stdout on
+    ///   a terminal or a pipe) is opened and written to directly, never replaced.
+    ///
+    /// The temporary file is `.NAME.captions-PID.tmp`. It is removed if SIGINT, SIGTERM, SIGHUP or
+    /// SIGXFSZ ends the process (``TemporaryFileCleanup``), and one left by a process that no
+    /// longer runs (after `kill -9`) is removed by the next write to the same name.
     static func write(
         to path: String, io: CommandIO, producing produce: ((UnsafeRawBufferPointer) -> Void) -> Void
     ) throws(CaptionsError) {
@@ -49,23 +63,148 @@ enum FileAccess {
             produce { io.writeStandardOutput($0) }
             return
         }
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let temporary = folder + ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        var info = stat()
+        if stat(path, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                throw CaptionsError("output.unwritable", "cannot write \(path): it is a folder")
+            case S_IFREG:
+                let target = try followLinks(path)
+                var resolved = stat()
+                if stat(target, &resolved) == 0, resolved.st_dev == info.st_dev, resolved.st_ino == info.st_ino {
+                    try replace(target, shownAs: path, existing: info, producing: produce)
+                } else {
+                    // A link the path cannot name, such as /proc/self/fd/1 to a deleted file.
+                    try writeDirectly(to: path, truncating: true, producing: produce)
+                }
+            default:
+                _ = try followLinks(path)
+                try writeDirectly(to: path, truncating: false, producing: produce)
+            }
+        } else if errno == ENOENT {
+            try replace(try followLinks(path), shownAs: path, existing: nil, producing: produce)
+        } else {
+            throw CaptionsError("output.unwritable", "cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Opens `path` write-only, without creating it, and writes to it in place.
+    private static func writeDirectly(
+        to path: String, truncating: Bool, producing produce: ((UnsafeRawBufferPointer) -> Void) -> Void
+    ) throws(CaptionsError) {
+        let descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | (truncating ? O_TRUNC : 0))
         guard descriptor >= 0 else {
-            throw CaptionsError("output.unwritable", "cannot create a file next to \(path): \(String(cString: strerror(errno)))")
+            throw CaptionsError("output.unwritable", "cannot open \(path): \(String(cString: strerror(errno)))")
         }
         var failure: Int32?
         produce { piece in
             if failure == nil, !FileDescriptorIO.writeAll(piece, to: descriptor) { failure = errno }
         }
         if close(descriptor) != 0, failure == nil { failure = errno }
-        if failure == nil, rename(temporary, path) != 0 { failure = errno }
+        if let failure {
+            throw CaptionsError("output.unwritable", "cannot write \(path): \(String(cString: strerror(failure)))")
+        }
+    }
+
+    /// Writes a temporary file beside `target` and renames it over `target`.
+    private static func replace(
+        _ target: String, shownAs path: String, existing: stat?,
+        producing produce: ((UnsafeRawBufferPointer) -> Void) -> Void
+    ) throws(CaptionsError) {
+        let (folder, name) = split(target)
+        let prefix = temporaryPrefix(for: name)
+        removeStaleTemporaryFiles(in: folder, prefix: prefix)
+        let temporary = folder + prefix + "\(getpid()).tmp"
+        let registration = TemporaryFileCleanup.register(temporary)
+        defer { if let registration { TemporaryFileCleanup.unregister(registration) } }
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, existing == nil ? 0o666 : 0o600)
+        guard descriptor >= 0 else {
+            throw CaptionsError("output.unwritable", "cannot create a file next to \(path): \(String(cString: strerror(errno)))")
+        }
+        if let existing {
+            // Owner first: chown clears the set-user-ID and set-group-ID bits.
+            if geteuid() == 0 { _ = fchown(descriptor, existing.st_uid, existing.st_gid) }
+            _ = fchmod(descriptor, existing.st_mode & 0o7777)
+        }
+        var failure: Int32?
+        produce { piece in
+            if failure == nil, !FileDescriptorIO.writeAll(piece, to: descriptor) { failure = errno }
+        }
+        if close(descriptor) != 0, failure == nil { failure = errno }
+        if failure == nil, rename(temporary, target) != 0 { failure = errno }
         if let failure {
             unlink(temporary)
             throw CaptionsError("output.unwritable", "cannot write \(path): \(String(cString: strerror(failure)))")
         }
+    }
+
+    /// `path` with its last component's symbolic links followed (up to 40), as `open` would; the
+    /// folders on the way are left to the kernel. Refuses a link that Linux's `protected_symlinks`
+    /// would refuse to follow: in a sticky, world-writable folder, owned by neither this user nor
+    /// the folder's owner (following it ourselves would bypass that protection).
+    private static func followLinks(_ path: String) throws(CaptionsError) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var link = stat()
+            guard lstat(current, &link) == 0, link.st_mode & S_IFMT == S_IFLNK else { return current }
+            let (folder, _) = split(current)
+            var parent = stat()
+            if stat(folder.isEmpty ? "." : folder, &parent) == 0, parent.st_mode & S_ISVTX != 0,
+                parent.st_mode & S_IWOTH != 0, link.st_uid != geteuid(), link.st_uid != parent.st_uid
+            {
+                throw CaptionsError(
+                    "output.unwritable",
+                    "cannot write \(path): \(current) is someone else's symbolic link in a shared folder; not following it")
+            }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+            let count = readlink(current, &buffer, buffer.count)
+            guard count > 0 else { return current }
+            let destination = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = destination.hasPrefix("/") ? destination : folder + destination
+        }
+        throw CaptionsError("output.unwritable", "cannot write \(path): \(String(cString: strerror(ELOOP)))")
+    }
+
+    /// The folder (empty, or ending in `/`) and the name of `path`.
+    private static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return ("", path) }
+        return (String(path[...slash]), String(path[path.index(after: slash)...]))
+    }
+
+    /// `.NAME.captions-`, with NAME shortened so that the whole temporary name fits in 255 bytes.
+    static func temporaryPrefix(for name: String) -> String {
+        var kept = String.UnicodeScalarView()
+        var length = 0
+        for scalar in name.unicodeScalars {
+            length += UTF8.width(scalar)
+            if length > 220 { break }
+            kept.append(scalar)
+        }
+        return "." + String(kept) + ".captions-"
+    }
+
+    /// Removes `PREFIX<pid>.tmp` files in `folder` whose process no longer runs (or that this
+    /// process left and is not writing now, if its id was reused); nothing else is touched.
+    private static func removeStaleTemporaryFiles(in folder: String, prefix: String) {
+        guard let directory = opendir(folder.isEmpty ? "." : folder) else { return }
+        let prefixBytes = Array(prefix.utf8)
+        let suffix = Array(".tmp".utf8)
+        var stale: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: &entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            guard name.count > prefixBytes.count + suffix.count, name.starts(with: prefixBytes),
+                name.suffix(suffix.count).elementsEqual(suffix)
+            else { continue }
+            let digits = name[prefixBytes.count..<(name.count - suffix.count)]
+            guard digits.count <= 10, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { continue }
+            let number = digits.reduce(Int64(0)) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
+            guard number > 0, number <= Int64(Int32.max) else { continue }
+            let pid = pid_t(number)
+            let path = folder + String(decoding: name, as: UTF8.self)
+            let gone = pid == getpid() ? !TemporaryFileCleanup.isRegistered(path) : kill(pid, 0) != 0 && errno == ESRCH
+            if gone { stale.append(path) }
+        }
+        closedir(directory)
+        for path in stale { unlink(path) }
     }
 }

@@ -1,0 +1,290 @@
+import Foundation
+import Testing
+
+@testable import CaptionsCommands
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Issue 15, part 3: `-o` never replaces a device, a FIFO or a symbolic link, keeps file modes,
+/// and leaves no temporary file behind (signals, or a stale one from a killed run).
+@Suite struct OutputSafetyTests {
+    /// The `stat` of `path` (following links) or, with `link`, of the link itself.
+    static func status(_ path: String, link: Bool = false) -> stat? {
+        var info = stat()
+        return (link ? lstat(path, &info) : stat(path, &info)) == 0 ? info : nil
+    }
+
+    static func kind(_ path: String, link: Bool = false) -> mode_t? {
+        status(path, link: link).map { $0.st_mode & S_IFMT }
+    }
+
+    /// A folder with `talk.srt` (``sampleSRT``) in it.
+    static func folderWithInput() throws -> (folder: URL, input: String) {
+        let folder = try temporaryFolder()
+        let input = folder.appendingPathComponent("talk.srt")
+        try sampleSRT.write(to: input, atomically: true, encoding: .utf8)
+        return (folder, input.path)
+    }
+
+    static func names(in folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    }
+
+    @Test func aFIFOStaysAFIFOAndReceivesTheOutput() throws {
+        let (folder, input) = try Self.folderWithInput()
+        defer { removeTemporaryFolder(folder) }
+        let fifo = folder.appendingPathComponent("out.vtt").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Open the read end first (non-blocking, so no writer is needed yet): the converter's open
+        // for writing then succeeds at once and the few hundred bytes fit in the pipe's buffer.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        try #require(reader >= 0)
+        defer { close(reader) }
+        let io = MemoryIO()
+        #expect(run(["convert", input, "-o", fifo], io: io) == 0)
+        #expect(io.errors.isEmpty)
+        #expect(Self.kind(fifo, link: true) == S_IFIFO)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(reader, &buffer, buffer.count)
+            if count <= 0 { break }
+            received += buffer[..<count]
+        }
+        #expect(String(decoding: received, as: UTF8.self).hasPrefix("WEBVTT\n\n1\n00:00:01.000 --> 00:00:02.000\n"))
+        #expect(try Self.names(in: folder) == ["out.vtt", "talk.srt"])
+    }
+
+    @Test func devNullStaysACharacterDevice() throws {
+        let (folder, input) = try Self.folderWithInput()
+        defer { removeTemporaryFolder(folder) }
+        let before = try #require(Self.status("/dev/null"))
+        let io = MemoryIO()
+        #expect(run(["convert", input, "-o", "/dev/null", "--to", "vtt"], io: io) == 0)
+        #expect(io.errors.isEmpty)
+        let after = try #require(Self.status("/dev/null", link: true))
+        #expect(after.st_mode & S_IFMT == S_IFCHR)
+        #expect(after.st_rdev == before.st_rdev && after.st_ino == before.st_ino)
+    }
+
+    /// A null device of our own (as root) and a link to it: neither is replaced. Unlike the
+    /// /dev/null test, this one is harmless to run against code that does replace them.
+    @Test(.enabled(if: geteuid() == 0)) func ownDeviceAndALinkToItAreWrittenInPlace() throws {
+        let (folder, input) = try Self.folderWithInput()
+        defer { removeTemporaryFolder(folder) }
+        let device = folder.appendingPathComponent("null.vtt").path
+        let link = folder.appendingPathComponent("link.vtt").path
+        let null = try #require(Self.status("/dev/null"))
+        try #require(mknod(device, S_IFCHR | 0o666, null.st_rdev) == 0)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "null.vtt")
+        #expect(run(["convert", input, "-o", device], io: MemoryIO()) == 0)
+        #expect(run(["convert", input, "-o", link], io: MemoryIO()) == 0)
+        #expect(Self.kind(device, link: true) == S_IFCHR)
+        #expect(Self.kind(link, link: true) == S_IFLNK)
+        #expect(try Self.names(in: folder) == ["link.vtt", "null.vtt", "talk.srt"])
+    }
+
+    @Test func devFullFailsWithExitOneAndStaysADevice() throws {
+        let (folder, input) = try Self.folderWithInput()
+        defer { removeTemporaryFolder(folder) }
+        try #require(Self.kind("/dev/full") == S_IFCHR)
+        let io = MemoryIO()
+        #expect(run(["convert", input, "-o", "/dev/full", "--to", "vtt"], io: io) == 1)
+        #expect(io.errors.contains("output.unwritable"))
+        #expect(io.errors.contains(String(cString: strerror(ENOSPC))))
+        #expect(Self.kind("/dev/full", link: true) == S_IFCHR)
+    }
+
+    @Test func aSymbolicLinkStaysALinkAndItsTargetIsReplaced() throws {
+        let (folder, input) = try Self.folderWithInput()
+        defer { removeTemporaryFolder(folder) }
+        let subfolder = folder.appendingPathComponent("real")
+        try FileManager.default.createDirectory(at: subfolder, withIntermediateDirectories: true)
+        let target = subfolder.appendingPathComponent("target.vtt")
+        try "old".write(to: target, atomically: true, encoding: .utf8)
+        let link = folder.appendingPathComponent("link.vtt").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real/target.vtt")
+        let io = MemoryIO()
+        #expect(run(["convert", input, "-o", link], io: io) == 0)
+        #expect(io.errors.isEmpty)
+        #expect(Self.kind(link, link: true) == S_IFLNK)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "real/target.vtt")
+        #expect(try String(contentsOf: target, encoding: .utf8).hasPrefix("WEBVTT\n"))
+        #expect(try Self.names(in: folder) == ["link.vtt", "real", "talk.srt"])
+        #expect(try Self.names(in: subfolder) == ["target.vtt"])
+    }
+
+    @Test func aDanglingSymbolicLinkGetsItsTargetCreated() throws {
+        let (folder, input) = try Self.folderWithInput()
+        defer { removeTemporaryFolder(folder) }
+        let link = folder.appendingPathComponent("link.vtt").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "new.vtt")
+        #expect(run(["convert", input, "-o", link], io: MemoryIO()) == 0)
+        #expect(Self.kind(link, link: true) == S_IFLNK)
+        #expect(try String(contentsOf: folder.appendingPathComponent("new.vtt"), encoding: .utf8).hasPrefix("WEBVTT\n"))
+    }
+
+    /// Following a link ourselves must not bypass Linux's `protected_symlinks`: someone else's
+    /// link in a sticky world-writable folder (the /tmp attack on root) is not followed.
+    @Test(.enabled(if: geteuid() == 0)) func someoneElsesLinkInAStickyFolderIsNotFollowed() throws {
+        let (folder, input) = try Self.folderWithInput()
+        defer { removeTemporaryFolder(folder) }
+        let shared = folder.appendingPathComponent("shared").path
+        try #require(mkdir(shared, 0o777) == 0 && chmod(shared, 0o1777) == 0)
+        let victim = folder.appendingPathComponent("victim.vtt").path
+        try "precious".write(toFile: victim, atomically: true, encoding: .utf8)
+        let link = shared + "/out.vtt"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: victim)
+        try #require(lchown(link, 12345, 12345) == 0)
+        let io = MemoryIO()
+        #expect(run(["convert", input, "-o", link], io: io) == 1)
+        #expect(io.errors.contains("output.unwritable"))
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious")
+        #expect(Self.kind(link, link: true) == S_IFLNK)
+    }
+
+    @Test func aLinkToTheInputIsRefused() throws {
+        let (folder, input) = try Self.folderWithInput()
+        defer { removeTemporaryFolder(folder) }
+        let link = folder.appendingPathComponent("talk-link.srt").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "talk.srt")
+        #expect(run(["convert", input, "-o", link], io: MemoryIO()) == 64)
+        #expect(try String(contentsOfFile: input, encoding: .utf8) == sampleSRT)
+        #expect(Self.kind(link, link: true) == S_IFLNK)
+    }
+
+    @Test func aReplacedFileKeepsItsMode() throws {
+        let (folder, input) = try Self.folderWithInput()
+        defer { removeTemporaryFolder(folder) }
+        let output = folder.appendingPathComponent("out.vtt").path
+        try "old".write(toFile: output, atomically: true, encoding: .utf8)
+        for mode: mode_t in [0o600, 0o640, 0o755] {
+            #expect(chmod(output, mode) == 0)
+            #expect(run(["convert", input, "-o", output], io: MemoryIO()) == 0)
+            #expect(Self.status(output).map { $0.st_mode & 0o7777 } == mode)
+        }
+        #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix("WEBVTT\n"))
+    }
+
+    #if os(Linux)
+    @Test func aNewFileGetsTheUmaskMode() throws {
+        let (folder, input) = try Self.folderWithInput()
+        defer { removeTemporaryFolder(folder) }
+        // The umask, read without changing it (tests run in parallel).
+        let statusText = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try #require(statusText.split(separator: "\n").first { $0.hasPrefix("Umask:") })
+        let umask = try #require(mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8))
+        let output = folder.appendingPathComponent("new.vtt").path
+        #expect(run(["convert", input, "-o", output], io: MemoryIO()) == 0)
+        #expect(Self.status(output).map { $0.st_mode & 0o7777 } == 0o666 & ~umask)
+    }
+    #endif
+
+    @Test func aStaleTemporaryFileOfAProcessThatIsGoneIsRemoved() throws {
+        let (folder, input) = try Self.folderWithInput()
+        defer { removeTemporaryFolder(folder) }
+        // A process id that no longer runs: a child that has exited and been waited for.
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        let dead = child.processIdentifier
+        try #require(kill(dead, 0) != 0 && errno == ESRCH)
+        let stale = ".out.vtt.captions-\(dead).tmp"
+        let kept = [
+            ".out.vtt.captions-1.tmp",  // process 1 always runs
+            ".out.vtt.captions-x\(dead).tmp",  // not the pattern
+            ".other.vtt.captions-\(dead).tmp",  // another output's
+            "out.vtt.captions-\(dead).tmp",
+        ]
+        for name in [stale] + kept {
+            try "partial".write(to: folder.appendingPathComponent(name), atomically: false, encoding: .utf8)
+        }
+        let output = folder.appendingPathComponent("out.vtt").path
+        #expect(run(["convert", input, "-o", output], io: MemoryIO()) == 0)
+        #expect(try Self.names(in: folder) == (kept + ["out.vtt", "talk.srt"]).sorted())
+    }
+
+    @Test func theTemporaryFileIsNamedAfterTheOutputAndTheProcess() {
+        #expect(FileAccess.temporaryPrefix(for: "out.vtt") == ".out.vtt.captions-")
+        let long = String(repeating: "é", count: 127) + ".vtt"  // 258 bytes
+        let prefix = FileAccess.temporaryPrefix(for: long)
+        #expect(prefix.utf8.count + "4194304.tmp".utf8.count <= 255)
+        #expect(prefix.hasPrefix(".éé") && prefix.hasSuffix("é.captions-"))
+    }
+
+    /// What the signal handler runs: registered files are removed, others are not.
+    @Test func theCleanupRemovesRegisteredFilesOnly() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let registered = folder.appendingPathComponent(".a.vtt.captions-\(getpid()).tmp").path
+        let forgotten = folder.appendingPathComponent(".b.vtt.captions-\(getpid()).tmp").path
+        let other = folder.appendingPathComponent("c.vtt").path
+        for path in [registered, forgotten, other] {
+            #expect(FileManager.default.createFile(atPath: path, contents: Data("x".utf8)))
+        }
+        let slot = try #require(TemporaryFileCleanup.register(registered))
+        let forgottenSlot = try #require(TemporaryFileCleanup.register(forgotten))
+        TemporaryFileCleanup.unregister(forgottenSlot)
+        #expect(TemporaryFileCleanup.isRegistered(registered))
+        #expect(!TemporaryFileCleanup.isRegistered(forgotten))
+        TemporaryFileCleanup.removeRegisteredFiles()
+        TemporaryFileCleanup.unregister(slot)
+        #expect(!FileManager.default.fileExists(atPath: registered))
+        #expect(FileManager.default.fileExists(atPath: forgotten))
+        #expect(FileManager.default.fileExists(atPath: other))
+    }
+
+    /// The `captions` executable built beside this test bundle, if there is one.
+    static let executable: URL? = {
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let url = folder.appendingPathComponent("captions")
+        return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
+    }()
+
+    /// A real process ended by a signal in the middle of writing, deterministically: a file size
+    /// limit of 512 bytes makes the kernel send SIGXFSZ on the write that passes it. The handler
+    /// removes the temporary file and the process still ends by that signal.
+    @Test(.enabled(if: executable != nil)) func aSignalMidWriteRemovesTheTemporaryFile() throws {
+        let executable = try #require(Self.executable)
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = folder.appendingPathComponent("long.srt")
+        let cues = (0..<2000).map { "\($0 + 1)\n00:00:01,000 --> 00:00:02,000\nLine number \($0)\n" }
+        try cues.joined(separator: "\n").write(to: input, atomically: true, encoding: .utf8)
+        let output = folder.appendingPathComponent("out.vtt").path
+        let status = try Self.spawnAndWait([
+            "/bin/sh", "-c", "ulimit -f 1 && exec \"$0\" convert \"$1\" -o \"$2\" 2>/dev/null", executable.path, input.path, output,
+        ])
+        #expect(status & 0x7f == SIGXFSZ)  // ended by the signal, not by exit(1) after EFBIG
+        #expect(try Self.names(in: folder) == ["long.srt"])
+    }
+
+    /// Runs `arguments` with an empty signal mask and default signal actions (a test runs on a
+    /// thread that may block signals, and a child would inherit that), and returns its wait status.
+    static func spawnAndWait(_ arguments: [String]) throws -> Int32 {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for number in TemporaryFileCleanup.signals { sigaddset(&handled, number) }
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &handled)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var cArguments: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for argument in cArguments { free(argument) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, arguments[0], nil, &attributes, &cArguments, environ)
+        try #require(spawned == 0)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        return status
+    }
+}
