@@ -239,6 +239,7 @@ import Darwin
         #expect(FileManager.default.fileExists(atPath: other))
     }
 
+    #if os(Linux)  // posix_spawnattr_t and environ differ on Darwin
     /// The `captions` executable built beside this test bundle, if there is one.
     static let executable: URL? = {
         let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -287,4 +288,5 @@ import Darwin
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         return status
     }
+    #endif
 }
