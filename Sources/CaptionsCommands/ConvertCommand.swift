@@ -86,6 +86,9 @@ public struct ConvertCommand: ParsableCommand {
             var document = try read(plan, io: io)
             var diagnostics = document.diagnostics
             document = applyTransforms(plan, to: document, diagnostics: &diagnostics)
+            if !diagnostics.contains(where: { $0.code == "time.outOfRange" }), let outOfRange = TimeLimits.outOfRange(in: document.cues) {
+                diagnostics.append(outOfRange)
+            }
             let writer = plan.outputFormat.writer(options: plan.writerOptions)
             diagnostics += CapabilityReducer(capabilities: writer.capabilities, formatName: plan.outputFormat.displayName)
                 .reduce(&document)

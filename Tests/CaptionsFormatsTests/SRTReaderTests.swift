@@ -85,9 +85,17 @@ import Testing
         #expect(fromUTF16.diagnostics.map(\.code) == ["srt.encoding.utf16"])
     }
 
-    @Test(arguments: ["", "\n\n", "just words\nno times\n", String(repeating: "a", count: 100_000)])
+    @Test(arguments: ["just words\nno times\n", String(repeating: "a", count: 100_000)])
     func inputWithoutCuesIsAnError(text: String) {
         #expect(throws: CaptionsError.self) { try readSRT(text) }
+    }
+
+    /// An empty file is how SRT writes a document without cues, so it reads back as one.
+    @Test(arguments: ["", "\n\n", "\u{FEFF} \r\n"])
+    func anEmptyFileIsNoCuesWithAWarning(text: String) throws {
+        let document = try readSRT(text)
+        #expect(document.cues.isEmpty)
+        #expect(codes(document) == ["srt.empty@1:1"])
     }
 
     @Test func aFileThatEndsInsideACueIsAnError() throws {

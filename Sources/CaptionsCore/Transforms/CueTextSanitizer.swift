@@ -138,7 +138,14 @@ struct CueTextSanitizer {
 
         private mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) {
             let trims = checked.contains(.trailingSpaces)
+            var hasBracket = false
+            defer {
+                if hasBracket, checked.contains(.literalMarkup), !CueTextSanitizer.tagLikeOffsets(in: bytes).isEmpty {
+                    found.insert(.literalMarkup)
+                }
+            }
             for byte in bytes {
+                if byte == UInt8(ascii: "<") || byte == UInt8(ascii: "{") { hasBracket = true }
                 switch byte {
                 case 0x0A:
                     if lineIsBlank { found.insert(.blankLines) }
@@ -158,8 +165,6 @@ struct CueTextSanitizer {
                 default:
                     // U+FFFE and U+FFFF are EF BF BE and EF BF BF.
                     if byte == 0xBE || byte == 0xBF, previous == 0xBF, beforePrevious == 0xEF { found.insert(.controlCharacters) }
-                    if previous == UInt8(ascii: "<"), Self.startsTag(byte) { found.insert(.literalMarkup) }
-                    if previous == UInt8(ascii: "{"), byte == UInt8(ascii: "\\") { found.insert(.literalMarkup) }
                     lineIsBlank = false
                     lastWasSpace = false
                     sawLine = true
@@ -173,10 +178,6 @@ struct CueTextSanitizer {
             // A last line that is blank: an empty cue is fine, a cue ending in a line break is not.
             if lineIsBlank, sawLine || found.contains(.blankLines) { found.insert(.blankLines) }
             if lastWasSpace { found.insert(.trailingSpaces) }
-        }
-
-        static func startsTag(_ byte: UInt8) -> Bool {
-            byte == UInt8(ascii: "/") || (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
         }
     }
 
@@ -211,41 +212,106 @@ struct CueTextSanitizer {
     }
 
     private func cleanText(_ text: String, fixing found: Issues, endsCue: Bool) -> String {
-        var output = String.UnicodeScalarView()
-        let scalars = Array(text.unicodeScalars)
-        var index = 0
-        func dropTrailingSpaces() {
-            while let last = output.last, last == " " || last == "\t" { output.removeLast() }
-        }
-        while index < scalars.count {
-            let scalar = scalars[index]
-            let next = index + 1 < scalars.count ? scalars[index + 1] : nil
-            index += 1
-            switch scalar.value {
-            case 0x0D where found.contains(.carriageReturns):
-                if next != "\n" {
-                    if found.contains(.trailingSpaces) { dropTrailingSpaces() }
-                    output.append("\n")
-                }
-            case 0x0A:
-                if found.contains(.trailingSpaces) { dropTrailingSpaces() }
-                output.append(scalar)
-            case 0x09:
-                output.append(scalar)
-            case 0x00..<0x20, 0xFFFE, 0xFFFF:
-                if !found.contains(.controlCharacters) { output.append(scalar) }
-            default:
-                output.append(scalar)
-                if found.contains(.literalMarkup), let next,
-                    scalar == "<" && (next == "/" || ("a"..."z").contains(next) || ("A"..."Z").contains(next))
-                        || scalar == "{" && next == "\\"
-                {
-                    output.append("\u{200B}")
+        let trims = found.contains(.trailingSpaces)
+        var output: [UInt8] = []
+        var text = text
+        text.withUTF8 { bytes in
+            output.reserveCapacity(bytes.count)
+            func dropTrailingSpaces() {
+                while let last = output.last, last == 0x20 || last == 0x09 { output.removeLast() }
+            }
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                switch byte {
+                case 0x0D where found.contains(.carriageReturns):
+                    guard index == bytes.count || bytes[index] != 0x0A else { continue }
+                    if trims { dropTrailingSpaces() }
+                    output.append(0x0A)
+                case 0x0A:
+                    if trims { dropTrailingSpaces() }
+                    output.append(byte)
+                case 0x00..<0x20 where byte != 0x09 && found.contains(.controlCharacters):
+                    continue
+                case 0xEF where found.contains(.controlCharacters) && index + 1 < bytes.count && bytes[index] == 0xBF
+                    && (bytes[index + 1] == 0xBE || bytes[index + 1] == 0xBF):
+                    index += 2  // U+FFFE or U+FFFF
+                default:
+                    output.append(byte)
                 }
             }
+            if endsCue, trims { dropTrailingSpaces() }
         }
-        if endsCue, found.contains(.trailingSpaces) { dropTrailingSpaces() }
-        return String(output)
+        if checked.contains(.literalMarkup) {
+            let offsets = output.withUnsafeBufferPointer { Self.tagLikeOffsets(in: $0) }
+            if !offsets.isEmpty {
+                var marked: [UInt8] = []
+                marked.reserveCapacity(output.count + 3 * offsets.count)
+                var start = 0
+                for offset in offsets {
+                    marked.append(contentsOf: output[start...offset])
+                    marked.append(contentsOf: [0xE2, 0x80, 0x8B])  // U+200B ZERO WIDTH SPACE
+                    start = offset + 1
+                }
+                marked.append(contentsOf: output[start...])
+                output = marked
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+
+    /// Whether the text after a `<` reads as an SRT tag: an optional `/`, a name of letters and
+    /// digits starting with a letter, then `>`, or white space and `name=value` attributes up to
+    /// a `>` that comes before any `<` or line break.
+    private static func readsAsTag(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+        var probe = start
+        if probe < bytes.count, bytes[probe] == UInt8(ascii: "/") { probe += 1 }
+        guard probe < bytes.count, isLetter(bytes[probe]) else { return false }
+        while probe < bytes.count, isLetter(bytes[probe]) || (bytes[probe] >= 0x30 && bytes[probe] <= 0x39) { probe += 1 }
+        guard probe < bytes.count else { return false }
+        if bytes[probe] == UInt8(ascii: ">") { return true }
+        guard bytes[probe] == 0x20 || bytes[probe] == 0x09 else { return false }
+        var hasEquals = false
+        var onlySpace = true
+        while probe < bytes.count, bytes[probe] != UInt8(ascii: ">") {
+            let byte = bytes[probe]
+            if byte == UInt8(ascii: "<") || byte == 0x0A { return false }
+            if byte == UInt8(ascii: "=") { hasEquals = true }
+            if byte != 0x20 && byte != 0x09 { onlySpace = false }
+            probe += 1
+        }
+        return probe < bytes.count && (hasEquals || onlySpace)
+    }
+
+    /// Where text holds a `<` or `{` that an SRT reader would take for the start of a tag (see
+    /// ``readsAsTag(_:from:)``), or `{\` with a `}` before the line break. Linear in the text: a
+    /// search never passes the next `<`, and the last `}` search is remembered.
+    static func tagLikeOffsets(in bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
+        var offsets: [Int] = []
+        // The result of the last search for `}`: from where, and what it found (`nil` = none before the line ends at `limit`).
+        var braceSearch: (from: Int, found: Int?, limit: Int) = (-1, nil, -1)
+        var index = 0
+        while index + 1 < bytes.count {
+            let byte = bytes[index]
+            let next = bytes[index + 1]
+            if byte == UInt8(ascii: "<"), next == UInt8(ascii: "/") || isLetter(next) {
+                if readsAsTag(bytes, from: index + 1) { offsets.append(index) }
+            } else if byte == UInt8(ascii: "{"), next == UInt8(ascii: "\\") {
+                let known = braceSearch.from >= 0 && index >= braceSearch.from && index < (braceSearch.found ?? braceSearch.limit)
+                if !known {
+                    var probe = index + 2
+                    while probe < bytes.count, bytes[probe] != UInt8(ascii: "}"), bytes[probe] != 0x0A { probe += 1 }
+                    let found = probe < bytes.count && bytes[probe] == UInt8(ascii: "}") ? probe : nil
+                    braceSearch = (index, found, probe)
+                }
+                if braceSearch.found != nil { offsets.append(index) }
+            }
+            index += 1
+        }
+        return offsets
     }
 
     /// Drops the characters of blank lines, and the line breaks that end a blank line or come

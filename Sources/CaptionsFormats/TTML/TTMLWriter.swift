@@ -196,7 +196,10 @@ private struct TTMLWriterContext {
             } else {
                 switch settings.lineAlign {
                 case .start: (top, height, displayAlign) = (line, 100 - line, "before")
-                case .center: (top, height, displayAlign) = (0, min(100, line * 2), "center")
+                case .center:
+                    // Centred on the line: the reader takes the middle of the region as the line.
+                    let half = max(0, min(line, 100 - line))
+                    (top, height, displayAlign) = (line - half, 2 * half, "center")
                 case .end: (top, height, displayAlign) = (0, line, "after")
                 }
             }
