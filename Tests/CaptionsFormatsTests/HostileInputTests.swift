@@ -165,4 +165,24 @@ import Testing
             #expect(back.cues.map(\.plainText) == ["x"])
         }
     }
+
+    @Test func anSRTTextLineThatReadsAsATimingLineStaysText() throws {
+        // Found by the WebVTT fuzz target: '0:6->0:3' as cue text became a second SRT cue.
+        let input = "WEBVTT\n\n01:36.000 --> 01:48.000\nsee\n0:6->0:3\n 12 - > 13 → 14\n"
+        let (output, diagnostics) = try Self.convert(input, from: .webvtt, to: .srt)
+        let back = try readSRT(output)
+        #expect(back.cues.count == 1)
+        #expect(back.cues.first?.plainText.replacing("\u{200B}", with: "") == "see\n0:6->0:3\n 12 - > 13 → 14")
+        #expect(diagnostics.contains { $0.code == "convert.lost.literalMarkup" })
+        #expect(try Self.convert(output, from: .srt, to: .srt).0 == output)
+    }
+
+    @Test func cuesOutOfOrderKeepTheirOrderOnATTMLRoundTrip() throws {
+        // Found by the WebVTT fuzz target: the TTML reader sorts by time, the writer wrote file order.
+        let input = "WEBVTT\n\n00:26.760 --> 00:32.200\nt\n\n00:14.848 --> 00:17.000\nM\n"
+        let (first, _) = try Self.convert(input, from: .webvtt, to: .ttml)
+        let (second, _) = try Self.convert(first, from: .ttml, to: .ttml)
+        #expect(first == second)
+        #expect(try TTMLReader().read(Array(first.utf8)).cues.map(\.plainText) == ["M", "t"])
+    }
 }

@@ -230,8 +230,8 @@ private struct LossTally {
             case .controlCharacters: ("control characters (U+0000–U+001F but tab and line feed, U+FFFE, U+FFFF)", "removed")
             case .carriageReturns: ("carriage returns inside cue text", "written as line breaks")
             case .literalMarkup: (
-                    "text that reads as a tag (<i>, {\\an8})",
-                    "written with an invisible U+200B after its '<' or '{' so that it stays text")
+                    "text that reads as a tag or a timing line (<i>, {\\an8}, 0:06 -> 0:09)",
+                    "written with an invisible U+200B in it so that it stays text")
             case .trailingSpaces: ("spaces at the end of a line", "removed")
             case .names: ("line breaks, runs of spaces or control characters in speaker names", "written as single spaces")
             }

@@ -140,12 +140,14 @@ struct CueTextSanitizer {
             let trims = checked.contains(.trailingSpaces)
             var hasBracket = false
             defer {
-                if hasBracket, checked.contains(.literalMarkup), !CueTextSanitizer.tagLikeOffsets(in: bytes).isEmpty {
+                if hasBracket, checked.contains(.literalMarkup), !CueTextSanitizer.markupBreaks(in: bytes).isEmpty {
                     found.insert(.literalMarkup)
                 }
             }
             for byte in bytes {
-                if byte == UInt8(ascii: "<") || byte == UInt8(ascii: "{") { hasBracket = true }
+                if byte == UInt8(ascii: "<") || byte == UInt8(ascii: "{") || byte == UInt8(ascii: ">") || byte == 0x86 {
+                    hasBracket = true  // 0x86: the last byte of → (E2 86 92)
+                }
                 switch byte {
                 case 0x0A:
                     if lineIsBlank { found.insert(.blankLines) }
@@ -244,21 +246,68 @@ struct CueTextSanitizer {
             if endsCue, trims { dropTrailingSpaces() }
         }
         if checked.contains(.literalMarkup) {
-            let offsets = output.withUnsafeBufferPointer { Self.tagLikeOffsets(in: $0) }
-            if !offsets.isEmpty {
+            let breaks = output.withUnsafeBufferPointer { Self.markupBreaks(in: $0) }
+            if !breaks.isEmpty {
                 var marked: [UInt8] = []
-                marked.reserveCapacity(output.count + 3 * offsets.count)
+                marked.reserveCapacity(output.count + 3 * breaks.count)
                 var start = 0
-                for offset in offsets {
-                    marked.append(contentsOf: output[start...offset])
+                for offset in breaks {
+                    marked.append(contentsOf: output[start..<offset])
                     marked.append(contentsOf: [0xE2, 0x80, 0x8B])  // U+200B ZERO WIDTH SPACE
-                    start = offset + 1
+                    start = offset
                 }
                 marked.append(contentsOf: output[start...])
                 output = marked
             }
         }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Where to put a U+200B so that an SRT reader reads the text as text: after the `<` or `{`
+    /// of what reads as a tag, and before the `>` or `→` of an arrow on a line that starts with a
+    /// digit (such a line reads as a cue's timing line), in order.
+    static func markupBreaks(in bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
+        let tags = tagLikeOffsets(in: bytes).map { $0 + 1 }
+        let arrows = timingArrowOffsets(in: bytes)
+        return arrows.isEmpty ? tags : (tags + arrows).sorted()
+    }
+
+    /// The offsets of the `>` (after `-`s and spaces) or `→` of arrows on lines that start with a
+    /// digit: the SRT reader takes `0:6 -> 0:9` for a timing line.
+    private static func timingArrowOffsets(in bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
+        var offsets: [Int] = []
+        var lineStartsWithDigit = false
+        var atLineStart = true
+        var afterDash = false
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if atLineStart, byte != 0x20, byte != 0x09 {
+                lineStartsWithDigit = byte >= 0x30 && byte <= 0x39
+                atLineStart = false
+            }
+            switch byte {
+            case 0x0A:
+                atLineStart = true
+                afterDash = false
+            case UInt8(ascii: "-"):
+                afterDash = true
+            case 0x20 where afterDash:
+                break
+            case UInt8(ascii: ">"):
+                if afterDash, lineStartsWithDigit { offsets.append(index) }
+                afterDash = false
+            case 0xE2 where lineStartsWithDigit && index + 2 < bytes.count && bytes[index + 1] == 0x86 && bytes[index + 2] == 0x92:
+                // → (E2 86 92), unless a U+200B (E2 80 8B) already stands before it.
+                let marked = index >= 3 && bytes[index - 3] == 0xE2 && bytes[index - 2] == 0x80 && bytes[index - 1] == 0x8B
+                if !marked { offsets.append(index) }
+                afterDash = false
+            default:
+                afterDash = false
+            }
+            index += 1
+        }
+        return offsets
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }

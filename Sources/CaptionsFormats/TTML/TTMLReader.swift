@@ -48,18 +48,39 @@ private final class TimedElement {
     var children: [TimedElement] = []
     /// `set` animations of this element.
     var sets: [TimedElement] = []
+    #if DEBUG
+    private let census = TTMLTreeCensus.current
+    #endif
 
     init(element: XMLElement, parent: TimedElement?, begin: MediaTime, end: MediaTime?) {
         self.element = element
         self.parent = parent
         self.begin = begin
         self.end = end
+        #if DEBUG
+        census?.live += 1
+        #endif
     }
+
+    #if DEBUG
+    deinit { census?.live -= 1 }
+    #endif
 
     func isActive(at time: MediaTime) -> Bool {
         begin <= time && end.map { time < $0 } ?? true
     }
 }
+
+#if DEBUG
+/// Counts the timed elements alive from the reads a task makes while it is ``current``, so that a
+/// test can see that every tree is freed (debug builds only).
+final class TTMLTreeCensus: @unchecked Sendable {
+    /// The census of the current task, if any.
+    @TaskLocal static var current: TTMLTreeCensus?
+    /// Timed elements made and not yet freed (one task only: the reader does not share its trees).
+    var live = 0
+}
+#endif
 
 private struct TTMLResolver {
     let root: XMLElement

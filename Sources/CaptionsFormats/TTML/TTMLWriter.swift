@@ -67,7 +67,12 @@ private struct TTMLWriterContext {
 
     mutating func render() -> String {
         var body = ""
-        for cue in document.cues { body += paragraph(cue) }
+        // In time order, as a TTML reader presents them (a stable sort: equal starts keep their order).
+        let cues = document.cues
+        let ordered = zip(cues, cues.dropFirst()).allSatisfy { $0.start <= $1.start }
+        for index in ordered ? Array(cues.indices) : cues.indices.sorted(by: { (cues[$0].start, $0) < (cues[$1].start, $1) }) {
+            body += paragraph(cues[index])
+        }
         var head = ""
         if !agentOrder.isEmpty {
             head += "    <metadata>\n"
