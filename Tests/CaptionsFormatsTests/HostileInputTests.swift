@@ -185,4 +185,12 @@ import Testing
         #expect(first == second)
         #expect(try TTMLReader().read(Array(first.utf8)).cues.map(\.plainText) == ["M", "t"])
     }
+
+    @Test(arguments: ["line:-1", "line:-2", "line:88%,end", "line:50%,center size:40% position:10%,line-left", "align:left", "vertical:rl line:3"])
+    func aRegionTheTTMLWriterWritesSurvivesASecondRoundTrip(settings: String) throws {
+        let input = "WEBVTT\n\n00:01.000 --> 00:03.000 \(settings)\nL\n"
+        let (first, _) = try Self.convert(input, from: .webvtt, to: .ttml)
+        let (second, _) = try Self.convert(first, from: .ttml, to: .ttml)
+        #expect(first == second)
+    }
 }

@@ -261,3 +261,45 @@ func ttml(_ body: String, parameters: String = "", head: String = "") -> [UInt8]
         #expect(census.live == 0, "\(census.live) timed elements still alive")
     }
 }
+
+/// A TTML region the writer writes reads back as the same region, whatever the cue settings
+/// (found by the WebVTT fuzz target: `line:-1` became a full-screen region that read back as the
+/// default placement, so a second TTML → TTML pass dropped it).
+@Suite struct TTMLRegionRoundTripTests {
+    /// The region written for `settings` (nil: none), as `TTMLWriter` decides it.
+    static func written(_ settings: CueSettings) -> String? {
+        let readBack = TTMLRegionMapping.geometry(for: settings, in: nil).settings
+        return readBack.isDefault ? nil : TTMLRegionMapping.geometry(for: readBack, in: nil).attributes
+    }
+
+    @Test func everyWrittenRegionReadsBackAsItself() {
+        var lines: [(CueSettings.Line, Bool, CueSettings.LineAlign)] = [(.auto, true, .start)]
+        for line in [-5.0, -2, -1, 0, 1, 3, 17] { lines.append((.value(line), true, .start)) }
+        for line in [0.0, 5, 33.333, 50, 80, 88, 95, 100] {
+            for align in [CueSettings.LineAlign.start, .center, .end] { lines.append((.value(line), false, align)) }
+        }
+        var checked = 0
+        for (line, snap, lineAlign) in lines {
+            for (position, size) in [(nil, 100.0), (50, 40), (10, 20), (90, 30), (0.5, 100)] as [(Double?, Double)] {
+                for align in [CueSettings.Align.center, .left, .end] {
+                    for vertical in [CueSettings.Vertical.horizontal, .rightToLeft] {
+                        var settings = CueSettings()
+                        settings.line = line
+                        settings.snapToLines = snap
+                        settings.lineAlign = lineAlign
+                        settings.position = position
+                        settings.size = size
+                        settings.align = align
+                        settings.vertical = vertical
+                        let first = Self.written(settings)
+                        let readBack = first == nil ? CueSettings() : TTMLRegionMapping.geometry(for: 
+                            TTMLRegionMapping.geometry(for: settings, in: nil).settings, in: nil).settings
+                        #expect(Self.written(readBack) == first, "\(settings)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked > 500)
+    }
+}

@@ -367,7 +367,6 @@ private struct TTMLResolver {
     /// WebVTT cue settings for the paragraph's region (origin, extent, displayAlign) and text
     /// alignment; the default settings for a region at the bottom across the width.
     private func placement(of paragraph: TimedElement) -> CueSettings {
-        var settings = CueSettings()
         var current: TimedElement? = paragraph
         var textAlign: String?
         while let node = current, textAlign == nil {
@@ -376,43 +375,11 @@ private struct TTMLResolver {
         }
         let region = self.region(of: paragraph).flatMap { regions[$0] }?.element
         if textAlign == nil, let region { textAlign = styleValue("textAlign", of: region) }
-        switch textAlign {
-        case "left": settings.align = .left
-        case "right": settings.align = .right
-        case "start": settings.align = .start
-        case "end": settings.align = .end
-        default: break
-        }
-        switch region.flatMap({ styleValue("writingMode", of: $0) }) {
-        case "tbrl", "tb": settings.vertical = .rightToLeft
-        case "tblr": settings.vertical = .leftToRight
-        default: break
-        }
-        guard let region, let origin = Self.pair(styleValue("origin", of: region)),
-            let extent = Self.pair(styleValue("extent", of: region))
-        else { return settings }
-        let bottom = origin.1 + extent.1
-        switch styleValue("displayAlign", of: region) {
-        case "before":
-            settings.line = .value(origin.1)
-            settings.snapToLines = false
-        case "center":
-            settings.line = .value(origin.1 + extent.1 / 2)
-            settings.snapToLines = false
-            settings.lineAlign = .center
-        default:
-            if bottom < 88 {
-                settings.line = .value(bottom)
-                settings.snapToLines = false
-                settings.lineAlign = .end
-            }
-        }
-        if extent.0 < 78 || origin.0 > 12 {
-            settings.size = min(max(extent.0, 0), 100)
-            settings.position = min(max(origin.0 + extent.0 / 2, 0), 100)
-            settings.positionAlign = .center
-        }
-        return settings
+        return TTMLRegionMapping.settings(
+            origin: region.flatMap { Self.pair(styleValue("origin", of: $0)) },
+            extent: region.flatMap { Self.pair(styleValue("extent", of: $0)) },
+            displayAlign: region.flatMap { styleValue("displayAlign", of: $0) }, textAlign: textAlign,
+            writingMode: region.flatMap { styleValue("writingMode", of: $0) })
     }
 
     /// Two percentages such as `"10% 80%"`.

@@ -174,61 +174,16 @@ private struct TTMLWriterContext {
         placement.region = nil
         let webVTTRegion = settings.region.flatMap { document.region(id: $0) }
         guard !placement.isDefault || webVTTRegion != nil else { return nil }
-        let attributes = Self.regionAttributes(placement, in: webVTTRegion)
+        // The region for the placement a reader will see in it, so that it reads back as written:
+        // a region at the bottom (such as `line:-1`) is the default placement, and is left out.
+        let readBack = TTMLRegionMapping.geometry(for: placement, in: webVTTRegion).settings
+        guard !readBack.isDefault else { return nil }
+        let attributes = TTMLRegionMapping.geometry(for: readBack, in: nil).attributes
         if let id = regionIDs[attributes] { return id }
         let id = "r\(regionOrder.count + 1)"
         regionIDs[attributes] = id
         regionOrder.append((id, attributes))
         return id
-    }
-
-    /// TTML origin, extent and alignment for WebVTT cue settings (and the WebVTT region they name).
-    static func regionAttributes(_ settings: CueSettings, in region: Region?) -> String {
-        var width = settings.size
-        var left: Double
-        switch settings.positionAlign {
-        case .lineLeft: left = settings.position ?? 0
-        case .lineRight: left = (settings.position ?? 100) - width
-        case .center, .auto: left = (settings.position ?? 50) - width / 2
-        }
-        var top = 10.0
-        var height = 80.0
-        var displayAlign = "after"
-        if case .value(let line) = settings.line {
-            if settings.snapToLines {
-                displayAlign = line >= 0 ? "before" : "after"
-                (top, height) = line >= 0 ? (min(line * 5.33, 90), 100 - min(line * 5.33, 90)) : (0, max(0, 100 + (line + 1) * 5.33))
-            } else {
-                switch settings.lineAlign {
-                case .start: (top, height, displayAlign) = (line, 100 - line, "before")
-                case .center:
-                    // Centred on the line: the reader takes the middle of the region as the line.
-                    let half = max(0, min(line, 100 - line))
-                    (top, height, displayAlign) = (line - half, 2 * half, "center")
-                case .end: (top, height, displayAlign) = (0, line, "after")
-                }
-            }
-        }
-        if let region {
-            width = region.width
-            left = region.viewportAnchorX - region.regionAnchorX * region.width / 100
-            height = min(100, region.lines * 5.33)
-            top = region.viewportAnchorY - region.regionAnchorY * height / 100
-        }
-        func percent(_ value: Double) -> String { NumberFormatting.shortest((min(max(value, 0), 100) * 100).rounded() / 100) + "%" }
-        var attributes = " tts:origin=\"\(percent(left)) \(percent(top))\" tts:extent=\"\(percent(width)) \(percent(height))\""
-        attributes += " tts:displayAlign=\"\(displayAlign)\""
-        let align: String
-        switch settings.align {
-        case .start: align = "start"
-        case .end: align = "end"
-        case .left: align = "left"
-        case .right: align = "right"
-        case .center: align = "center"
-        }
-        attributes += " tts:textAlign=\"\(align)\""
-        if settings.vertical != .horizontal { attributes += " tts:writingMode=\"\(settings.vertical == .rightToLeft ? "tbrl" : "tblr")\"" }
-        return attributes
     }
 
     private func time(_ time: MediaTime) -> String {
