@@ -193,4 +193,24 @@ import Testing
         let (second, _) = try Self.convert(first, from: .ttml, to: .ttml)
         #expect(first == second)
     }
+
+    @Test func anSRTCueWithoutTextIsDroppedFromTTMLWithAWarning() throws {
+        // Found by the SRT fuzz target: TTML readers show no cue for an empty paragraph, so the
+        // second pass had one cue fewer, and nothing said so.
+        let input = "1\n00:00:01,000 --> 00:00:02,000\nfirst\n\n2\n00:00:07,000 --> 00:00:11,890\n \n\n3\n00:00:12,000 --> 00:00:13,000\nlast\n"
+        let (output, diagnostics) = try Self.convert(input, from: .srt, to: .ttml)
+        #expect(try TTMLReader().read(Array(output.utf8)).cues.map(\.plainText) == ["first", "last"])
+        #expect(diagnostics.contains { $0.code == "convert.lost.emptyCues" })
+        #expect(try Self.convert(output, from: .ttml, to: .ttml).0 == output)
+    }
+
+    @Test func aLineBreakBetweenTwoFontTagsStaysBetweenThem() throws {
+        // Found by the TTML fuzz target: the break went inside the second <font>, so a second SRT
+        // pass wrote the markup differently.
+        let input = "1\n00:00:00,000 --> 00:00:10,000\n<font color=\"#ff0000\">red</font>\n<font color=\"#00ff00\">green</font>\n"
+        let document = try readSRT(input)
+        #expect(document.cues[0].content.count == 3)
+        #expect(document.cues[0].content[1] == .text("\n"))
+        #expect(try Self.convert(input, from: .srt, to: .srt).0 == input)
+    }
 }

@@ -48,6 +48,9 @@ public struct FormatCapabilities: OptionSet, Sendable, Hashable {
     /// Spaces and tabs at the end of a line of text.
     public static let trailingSpaces = FormatCapabilities(rawValue: 1 << 18)
 
+    /// Cues without visible text (a TTML reader shows, and reads, no cue for an empty paragraph).
+    public static let emptyCues = FormatCapabilities(rawValue: 1 << 19)
+
     /// Everything the model holds.
-    public static let all = FormatCapabilities(rawValue: (1 << 19) - 1)
+    public static let all = FormatCapabilities(rawValue: (1 << 20) - 1)
 }

@@ -53,7 +53,20 @@ public struct CapabilityReducer: Sendable {
             }
         }
         for pieceTally in tallies { tally.merge(pieceTally) }
+        if !capabilities.contains(.emptyCues) { removeEmptyCues(from: &reduced, tally: &tally) }
         return tally.diagnostics(formatName: formatName)
+    }
+
+    /// Removes the cues without visible text (only spaces, tabs and line breaks, or nothing).
+    private func removeEmptyCues(from document: inout TimedTextDocument, tally: inout LossTally) {
+        func isEmpty(_ cue: Cue) -> Bool {
+            cue.plainText.unicodeScalars.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        }
+        guard let first = document.cues.firstIndex(where: isEmpty) else { return }
+        let count = document.cues.count
+        tally.add(.emptyCues, count: 0, at: document.cues[first].location)
+        document.cues.removeAll(where: isEmpty)
+        tally.add(.emptyCues, count: count - document.cues.count, at: nil)
     }
 
     private func reduceCue(_ cue: inout Cue, number: Int, nextStart: MediaTime?, tally: inout LossTally) {
@@ -198,7 +211,7 @@ private struct LossTally {
     enum Loss: String, CaseIterable {
         case regions, styleSheets, comments, header, cueIdentifiers, openEnds, placement, placementApproximated
         case voices, classes, basicStyles, colors, ruby, timestamps, languages, blankLines
-        case controlCharacters, carriageReturns, literalMarkup, trailingSpaces, names
+        case controlCharacters, carriageReturns, literalMarkup, trailingSpaces, names, emptyCues
 
         /// Changes nobody would miss are notes; losses are warnings.
         var severity: Diagnostic.Severity {
@@ -233,6 +246,7 @@ private struct LossTally {
                     "text that reads as a tag or a timing line (<i>, {\\an8}, 0:06 -> 0:09)",
                     "written with an invisible U+200B in it so that it stays text")
             case .trailingSpaces: ("spaces at the end of a line", "removed")
+            case .emptyCues: ("cues without text", "dropped")
             case .names: ("line breaks, runs of spaces or control characters in speaker names", "written as single spaces")
             }
         }

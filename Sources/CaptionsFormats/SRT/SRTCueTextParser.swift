@@ -23,10 +23,9 @@ struct SRTCueTextParser {
     /// no line break: players show no empty line for it, and an empty line would end a WebVTT cue.
     mutating func parse() -> [InlineNode] {
         if let plain = plainText() { return plain.isEmpty ? [] : [.text(plain)] }
+        var afterText = false
         for line in lines {
-            if lineHasText { lineBreakPending = true }
-            lineHasText = false
-            parseLine(line)
+            afterText = parseLine(line, breakBefore: afterText) || afterText
         }
         if builder.droppedForDepth > 0, let first = lines.first {
             leniencies.append((
@@ -37,23 +36,9 @@ struct SRTCueTextParser {
         return builder.finish()
     }
 
-    /// Whether the current line has given text yet.
-    private var lineHasText = false
-    /// Whether a line with text came before: the next text starts a new line.
-    private var lineBreakPending = false
     /// Where the next `}` is at or after, per line (`nil` when none): `{\` without a `}` must not
     /// send every later `{` on a search to the end of the line.
     private var nextBrace: Int?
-
-    private mutating func appendLineText(_ text: String) {
-        guard !text.isEmpty else { return }
-        if lineBreakPending {
-            builder.appendText("\n")
-            lineBreakPending = false
-        }
-        lineHasText = true
-        builder.appendText(text)
-    }
 
     /// The text when no line holds `<` or `{`: one string, built without intermediate copies.
     private func plainText() -> String? {
@@ -83,17 +68,43 @@ struct SRTCueTextParser {
         markup.occurs(in: UnsafeBufferPointer(rebasing: text))
     }
 
-    private mutating func parseLine(_ line: SRTParserLine) {
+    /// A piece of a line: text, a tag, or a `{\…}` override block.
+    private enum Piece {
+        case text(Range<Int>)
+        case tag(SRTTag, at: Int)
+        case overrides(Range<Int>, at: Int)
+    }
+
+    /// Parses a line into the tree, first with a line break when `breakBefore` and the line has
+    /// text (the break goes before the line's tags, where the line starts); returns whether it had text.
+    private mutating func parseLine(_ line: SRTParserLine, breakBefore: Bool) -> Bool {
         let text = bytes[line.range]
         guard Self.hasMarkup(text) else {
-            appendLineText(text.string)
-            return
+            if breakBefore { builder.appendText("\n") }
+            builder.appendText(text.string)
+            return true
         }
+        let pieces = self.pieces(of: text)
+        let hasText = pieces.contains { if case .text = $0 { true } else { false } }
+        if breakBefore, hasText { builder.appendText("\n") }
+        for piece in pieces {
+            switch piece {
+            case .text(let range): builder.appendText(text[range].string)
+            case .tag(let tag, let offset): apply(tag, at: offset, on: line)
+            case .overrides(let range, let offset): applyOverrides(text[range], at: location(of: offset, on: line))
+            }
+        }
+        return hasText
+    }
+
+    /// The text, tags and override blocks of a line, in order (empty text left out).
+    private mutating func pieces(of text: Slice<UnsafeBufferPointer<UInt8>>) -> [Piece] {
+        var pieces: [Piece] = []
         var index = text.startIndex
         var runStart = index
         nextBrace = text.startIndex
         func flush(upTo end: Int) {
-            if end > runStart { appendLineText(text[runStart..<end].string) }
+            if end > runStart { pieces.append(.text(runStart..<end)) }
         }
         while index < text.endIndex {
             let byte = text[index]
@@ -102,14 +113,14 @@ struct SRTCueTextParser {
                 text[close] == UInt8(ascii: ">"), let tag = SRTTag(text[(index + 1)..<close])
             {
                 flush(upTo: index)
-                apply(tag, at: index, on: line)
+                pieces.append(.tag(tag, at: index))
                 index = close + 1
                 runStart = index
             } else if byte == UInt8(ascii: "{"), index + 1 < text.endIndex, text[index + 1] == UInt8(ascii: "\\"),
                 let close = closingBrace(in: text, from: index)
             {
                 flush(upTo: index)
-                applyOverrides(text[(index + 1)..<close], at: location(of: index, on: line))
+                pieces.append(.overrides((index + 1)..<close, at: index))
                 index = close + 1
                 runStart = index
             } else {
@@ -117,6 +128,7 @@ struct SRTCueTextParser {
             }
         }
         flush(upTo: text.endIndex)
+        return pieces
     }
 
     /// The first `}` at or after `start` on the line, remembered so that each byte is searched once.

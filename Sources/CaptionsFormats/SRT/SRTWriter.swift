@@ -14,7 +14,7 @@ public struct SRTWriter: TimedTextWriter {
     }
 
     /// Italic, bold, underline, colours and the nine keypad positions.
-    public let capabilities: FormatCapabilities = [.basicStyles, .colors, .numpadPlacement]
+    public let capabilities: FormatCapabilities = [.basicStyles, .colors, .numpadPlacement, .emptyCues]
     /// How lines end.
     public var lineEnding: LineEnding
 

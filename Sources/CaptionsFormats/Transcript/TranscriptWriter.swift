@@ -109,7 +109,7 @@ public enum TranscriptFormat: String, Sendable, CaseIterable {
 /// Writes cues as a Podcasting 2.0 JSON transcript (``TranscriptFormat/podcastJSON``).
 public struct PodcastTranscriptWriter: TimedTextWriter {
     /// Speakers, and text as prose.
-    public let capabilities: FormatCapabilities = [.voices, .openEnds, .literalMarkup, .trailingSpaces, .controlCharacters]
+    public let capabilities: FormatCapabilities = [.voices, .openEnds, .literalMarkup, .trailingSpaces, .controlCharacters, .emptyCues]
 
     /// A writer.
     public init() {}
