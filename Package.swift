@@ -39,6 +39,9 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "CaptionsCLI", dependencies: ["CaptionsCommands", "CCaptionsMalloc"]),
+        // Fuzz targets for every reader (Scripts/fuzz.sh builds it with libFuzzer and ASan); built
+        // plainly, it replays inputs through the same checks (Tests/CaptionsFuzzTests).
+        .executableTarget(name: "CaptionsFuzz", dependencies: ["CaptionsCore", "CaptionsFormats"]),
         .testTarget(
             name: "CaptionsCoreTests",
             dependencies: ["CaptionsCore", .product(name: "PropertyBased", package: "swift-property-based")]
@@ -55,6 +58,7 @@ let package = Package(
             name: "CaptionsFlashTests",
             dependencies: ["CaptionsFlash", "CaptionsCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .testTarget(name: "CaptionsFuzzTests", dependencies: ["CaptionsFuzz"], exclude: ["Regressions"]),
         .testTarget(
             name: "CaptionsCommandsTests",
             dependencies: ["CaptionsCommands", "CaptionsCore", "CaptionsFormats", "CaptionsFlash", "CaptionsMedia"],

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: the Swift test suites, then the shared conformance checkers against the
-# release CLI. Exits non-zero when anything fails.
+# Runs every test: the Swift test suites, the shared conformance checkers against the release CLI,
+# then each fuzz target for a few seconds. Exits non-zero when anything fails.
 #   Scripts/test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,3 +21,7 @@ if [ -f "$shared/ttml/check-ttml.py" ]; then
 else
   echo "== TTML conformance skipped: $shared/ttml not found"
 fi
+
+# Every fuzz target for 15 s (libFuzzer + ASan; about 5 minutes with the build). Longer runs:
+# Scripts/fuzz.sh SECONDS, see README "Fuzzing".
+Scripts/fuzz.sh 15

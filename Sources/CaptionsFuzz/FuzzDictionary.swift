@@ -1,0 +1,53 @@
+/// The tokens libFuzzer splices into inputs (`-dict=FILE`), per target: the syntax a mutation
+/// would take long to find by chance. `CaptionsFuzz dict TARGET` prints them in libFuzzer's format.
+extension FuzzTarget {
+    /// The tokens for this target.
+    public var dictionary: [String] {
+        switch self {
+        case .webvtt:
+            return ["WEBVTT", "\n\n", "\r\n", " --> ", "00:00:01.000", "99:59:59.999", "NOTE", "STYLE", "REGION", "::cue",
+                    "::cue(", "id:", "width:", "lines:", "regionanchor:", "viewportanchor:", "scroll:up", "vertical:rl",
+                    "vertical:lr", "line:", "line:-1", "line:50%", "position:", "position:10%,line-left", "size:", "align:",
+                    "align:start", "region:", "<b>", "</b>", "<i>", "</i>", "<u>", "</u>", "<c.", "</c>", "<v ", "</v>",
+                    "<lang ", "</lang>", "<ruby>", "<rt>", "</rt>", "</ruby>", "<00:00:02.000>", "&amp;", "&lt;", "&gt;",
+                    "&nbsp;", "&lrm;", "&#x", "&#", "\u{FEFF}", "X-TIMESTAMP-MAP=MPEGTS:0,LOCAL:00:00:00.000"]
+        case .srt:
+            return ["1\n", "\n\n", "\r\n", " --> ", "00:00:01,000", "00:00:01.000", "99:59:59,999", "<i>", "</i>", "<b>", "</b>",
+                    "<u>", "</u>", "<s>", "<font color=\"", "<font color=\"#ff0000\">", "</font>", "{\\an8}", "{\\an1}",
+                    "{\\i1}", "{\\i0}", " X1:100 X2:200 Y1:10 Y2:20", "&amp;", "&lt;", "\u{FEFF}", "-"]
+        case .ttml:
+            return ["<tt xmlns=\"http://www.w3.org/ns/ttml\">", "</tt>", "<head>", "<body>", "<div>", "<p ", "</p>", "<span ",
+                    "</span>", "<br/>", "<styling>", "<style ", "<layout>", "<region ", "<metadata>", "<set ", "xml:id=\"",
+                    "xml:lang=\"", "xml:space=\"preserve\"", "begin=\"", "end=\"", "dur=\"", "timeContainer=\"seq\"",
+                    "style=\"", "region=\"", "00:00:01.000", "00:00:01:12", "1.5s", "100ms", "2h", "10f", "30t",
+                    "xmlns:tts=\"http://www.w3.org/ns/ttml#styling\"", "xmlns:ttp=\"http://www.w3.org/ns/ttml#parameter\"",
+                    "xmlns:ttm=\"http://www.w3.org/ns/ttml#metadata\"", "ttp:timeBase=\"smpte\"", "ttp:frameRate=\"25\"",
+                    "ttp:frameRateMultiplier=\"1000 1001\"", "ttp:tickRate=\"10000000\"", "ttp:subFrameRate=\"2\"",
+                    "tts:color=\"", "tts:backgroundColor=\"", "tts:fontStyle=\"italic\"", "tts:fontWeight=\"bold\"",
+                    "tts:textDecoration=\"underline\"", "tts:origin=\"", "tts:extent=\"", "tts:textAlign=\"",
+                    "tts:displayAlign=\"after\"", "tts:display=\"none\"", "tts:writingMode=\"tbrl\"", "tts:ruby=\"",
+                    "ttm:agent=\"", "<ttm:agent ", "<ttm:name ", "10% 90%", "#ff000080", "rgba(", "&amp;", "&#x",
+                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<!DOCTYPE", "<![CDATA["]
+        case .podcastJSON, .descriptionJSON:
+            return ["{\"version\": \"1.0.0\", \"segments\": [", "\"segments\"", "\"speaker\"", "\"startTime\"", "\"endTime\"",
+                    "\"body\"", "\"descriptions\"", "\"text\"", "\"start\"", "\"end\"", "\"00:01:05.5\"", "1e308", "-0",
+                    "0.001", "360000.5", "null", "\\u0000", "\\ud800", "[{", "}]", "},{"]
+        case .descriptionCSV:
+            return ["start,end,text\n", "text\n", "00:00:05.000", "00:01:05.5", "\"\"", "\",\"", "\r\n", ";", "\t"]
+        case .descriptionText:
+            return ["\n\n", "[00:00:05]", "00:00:05.000 ", "00:01:05.5 --> 00:01:07 ", "\r\n", "# "]
+        }
+    }
+
+    /// The dictionary in libFuzzer's format: one quoted token a line, with `\xNN` escapes.
+    public var dictionaryFile: String {
+        dictionary.map { token in
+            "\"" + token.utf8.map { byte in
+                switch byte {
+                case 0x20..<0x7F where byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\"): String(UnicodeScalar(byte))
+                default: "\\x" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+                }
+            }.joined() + "\"\n"
+        }.joined()
+    }
+}
