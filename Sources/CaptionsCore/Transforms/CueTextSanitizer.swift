@@ -144,7 +144,41 @@ struct CueTextSanitizer {
                     found.insert(.literalMarkup)
                 }
             }
-            for byte in bytes {
+            var index = 0
+            let watchesBrackets = checked.contains(.literalMarkup)
+            while index < bytes.count {
+                // Eight bytes at a time while they are printable ASCII (spaces included) with no
+                // `<`, `>` or `{` where those matter: most cue text.
+                if index + 8 <= bytes.count,
+                    let word = Self.plainWord(bytes, at: index, watchingBrackets: watchesBrackets)
+                {
+                    let spaces: UInt64 = 0x2020_2020_2020_2020
+                    if word != spaces {
+                        lineIsBlank = false
+                        sawLine = true
+                    } else if !trims {
+                        lineIsBlank = false
+                    }
+                    lastWasSpace = word >> 56 == 0x20  // the last of the eight bytes
+                    previous = 0
+                    beforePrevious = 0
+                    index += 8
+                    continue
+                }
+                // Most bytes are letters and punctuation that change nothing here but the line's
+                // emptiness: a run of them is passed over at a few comparisons a byte.
+                if Self.isOrdinary(bytes[index]) {
+                    index += 1
+                    while index < bytes.count, Self.isOrdinary(bytes[index]) { index += 1 }
+                    lineIsBlank = false
+                    lastWasSpace = false
+                    sawLine = true
+                    previous = 0  // not EF or BF: no U+FFFE or U+FFFF continues across the run
+                    beforePrevious = 0
+                    continue
+                }
+                let byte = bytes[index]
+                index += 1
                 if byte == UInt8(ascii: "<") || byte == UInt8(ascii: "{") || byte == UInt8(ascii: ">") || byte == 0x86 {
                     hasBracket = true  // 0x86: the last byte of → (E2 86 92)
                 }
@@ -174,6 +208,35 @@ struct CueTextSanitizer {
                 beforePrevious = previous
                 previous = byte
             }
+        }
+
+        /// The eight bytes at `index` as a little-endian word, when every one is printable ASCII
+        /// or a space (no control, no byte of a multi-byte character) and, if `watchingBrackets`,
+        /// none is `<`, `>` or `{`; else nil.
+        @inline(__always) private static func plainWord(
+            _ bytes: UnsafeBufferPointer<UInt8>, at index: Int, watchingBrackets: Bool
+        ) -> UInt64? {
+            guard let base = bytes.baseAddress else { return nil }
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            // A byte ≥ 0x80, or a byte below 0x20 (SWAR "has less than").
+            guard word & highs == 0, (word &- ones &* 0x20) & ~word & highs == 0 else { return nil }
+            if watchingBrackets {
+                func has(_ byte: UInt8) -> Bool {
+                    let x = word ^ (ones &* UInt64(byte))
+                    return (x &- ones) & ~x & highs != 0
+                }
+                if has(0x3C) || has(0x3E) || has(0x7B) { return nil }
+            }
+            return word
+        }
+
+        /// A byte that needs no look of its own: not a control, space, `<`, `>`, `{`, nor a byte
+        /// of U+FFFE, U+FFFF or `→` that the scan checks.
+        @inline(__always) private static func isOrdinary(_ byte: UInt8) -> Bool {
+            if byte < 0x80 { return byte > 0x20 && byte != 0x3C && byte != 0x3E && byte != 0x7B }
+            return byte != 0xEF && byte != 0xBF && byte != 0xBE && byte != 0x86
         }
 
         mutating func finish() {
