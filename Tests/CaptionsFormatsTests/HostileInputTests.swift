@@ -213,4 +213,34 @@ import Testing
         #expect(document.cues[0].content[1] == .text("\n"))
         #expect(try Self.convert(input, from: .srt, to: .srt).0 == input)
     }
+
+    @Test func adjacentTextNodesThatFormATagStayText() throws {
+        // Found by the WebVTT fuzz target: `&lt<>t>` is the text nodes "<" and "t>", written to SRT
+        // as "<t>", which an SRT reader drops as an unknown tag.
+        let input = "WEBVTT\n\n00:09.209 --> 00:12.312\n&lt<>t>\n"
+        let (output, diagnostics) = try Self.convert(input, from: .webvtt, to: .srt)
+        #expect(try readSRT(output).cues.map { $0.plainText.replacing("\u{200B}", with: "") } == ["<t>"])
+        #expect(diagnostics.contains { $0.code == "convert.lost.literalMarkup" })
+    }
+
+    @Test func cuesThatLastNoTimeAreDroppedFromTTMLWithAWarning() throws {
+        // Found by the WebVTT fuzz target: TTML readers show no paragraph that ends when it begins.
+        let input = "WEBVTT\n\n00:01.000 --> 00:01.000\nText\n\n00:02.000 --> 00:03.000\nkept\n"
+        let (output, diagnostics) = try Self.convert(input, from: .webvtt, to: .ttml)
+        #expect(diagnostics.contains { $0.code == "convert.lost.instantCues" })
+        #expect(try Self.convert(output, from: .ttml, to: .ttml).0 == output)
+        #expect(try TTMLReader().read(Array(output.utf8)).cues.map(\.plainText) == ["kept"])
+    }
+
+    @Test func timesNoTickRateCanHoldAreWrittenAsMilliseconds() throws {
+        // Found by the podcast fuzz target: 0.5888888888 s fit no tick rate up to 10^9, was written
+        // as 589 ticks of 1000 and came back as clock time on the next pass.
+        let input = #"{"segments":[{"startTime":0.5888888888,"endTime":2,"body":"."}]}"#
+        let (output, _) = try Self.convert(input, from: .podcastJSON, to: .ttml)
+        #expect(output.contains(#"begin="00:00:00.589""#))
+        #expect(try Self.convert(output, from: .ttml, to: .ttml).0 == output)
+        // Times a tick rate holds exactly are still written exactly.
+        let frames = #"{"segments":[{"startTime":1.001,"endTime":2.0005,"body":"."}]}"#
+        #expect(try Self.convert(frames, from: .podcastJSON, to: .ttml).0.contains("ttp:tickRate=\"2000\""))
+    }
 }

@@ -48,7 +48,8 @@ public struct FormatCapabilities: OptionSet, Sendable, Hashable {
     /// Spaces and tabs at the end of a line of text.
     public static let trailingSpaces = FormatCapabilities(rawValue: 1 << 18)
 
-    /// Cues without visible text (a TTML reader shows, and reads, no cue for an empty paragraph).
+    /// Cues without visible text or without duration (a TTML reader shows, and reads, no cue for
+    /// an empty paragraph or one that ends when it begins).
     public static let emptyCues = FormatCapabilities(rawValue: 1 << 19)
 
     /// Everything the model holds.

@@ -57,16 +57,20 @@ public struct CapabilityReducer: Sendable {
         return tally.diagnostics(formatName: formatName)
     }
 
-    /// Removes the cues without visible text (only spaces, tabs and line breaks, or nothing).
+    /// Removes the cues without visible text (only spaces, tabs and line breaks, or nothing) and
+    /// those that last no time (a TTML reader shows neither).
     private func removeEmptyCues(from document: inout TimedTextDocument, tally: inout LossTally) {
         func isEmpty(_ cue: Cue) -> Bool {
             cue.plainText.unicodeScalars.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         }
-        guard let first = document.cues.firstIndex(where: isEmpty) else { return }
-        let count = document.cues.count
-        tally.add(.emptyCues, count: 0, at: document.cues[first].location)
-        document.cues.removeAll(where: isEmpty)
-        tally.add(.emptyCues, count: count - document.cues.count, at: nil)
+        func isInstant(_ cue: Cue) -> Bool { cue.end.map { $0 <= cue.start } ?? false }
+        for (loss, matches) in [(LossTally.Loss.emptyCues, isEmpty), (.instantCues, isInstant)] {
+            guard let first = document.cues.firstIndex(where: matches) else { continue }
+            let count = document.cues.count
+            tally.add(loss, count: 0, at: document.cues[first].location)
+            document.cues.removeAll(where: matches)
+            tally.add(loss, count: count - document.cues.count, at: nil)
+        }
     }
 
     private func reduceCue(_ cue: inout Cue, number: Int, nextStart: MediaTime?, tally: inout LossTally) {
@@ -211,7 +215,7 @@ private struct LossTally {
     enum Loss: String, CaseIterable {
         case regions, styleSheets, comments, header, cueIdentifiers, openEnds, placement, placementApproximated
         case voices, classes, basicStyles, colors, ruby, timestamps, languages, blankLines
-        case controlCharacters, carriageReturns, literalMarkup, trailingSpaces, names, emptyCues
+        case controlCharacters, carriageReturns, literalMarkup, trailingSpaces, names, emptyCues, instantCues
 
         /// Changes nobody would miss are notes; losses are warnings.
         var severity: Diagnostic.Severity {
@@ -247,6 +251,7 @@ private struct LossTally {
                     "written with an invisible U+200B in it so that it stays text")
             case .trailingSpaces: ("spaces at the end of a line", "removed")
             case .emptyCues: ("cues without text", "dropped")
+            case .instantCues: ("cues that end when (or before) they start", "dropped")
             case .names: ("line breaks, runs of spaces or control characters in speaker names", "written as single spaces")
             }
         }

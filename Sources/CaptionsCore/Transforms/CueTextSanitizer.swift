@@ -113,10 +113,19 @@ struct CueTextSanitizer {
         /// Adjacent text nodes are scanned as one text (writers write them as one); a tag between
         /// them separates them.
         mutating func visit(_ nodes: [InlineNode]) {
-            for node in nodes {
+            var index = nodes.startIndex
+            while index < nodes.endIndex {
+                let node = nodes[index]
+                index += 1
                 switch node {
                 case .text(let text):
                     var text = text
+                    // Adjacent text nodes (a WebVTT `&lt<>t>` makes `<` and `t>`) are written as
+                    // one text, so they are looked at as one.
+                    while index < nodes.endIndex, case .text(let next) = nodes[index] {
+                        text += next
+                        index += 1
+                    }
                     text.withUTF8 { scan($0) }
                 case .timestamp:
                     separate()

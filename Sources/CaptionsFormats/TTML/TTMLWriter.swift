@@ -5,8 +5,8 @@ import CaptionsCore
 /// Styles are referential (`<style>` elements in the head, referenced by `style=`), which all three
 /// profiles accept; positions become regions (one per distinct cue placement, plus the document's
 /// WebVTT regions); speakers become `ttm:agent` with a `ttm:name`. Times are clock times to the
-/// millisecond when every time is a whole millisecond, else ticks at an exact `ttp:tickRate`, so
-/// nothing is rounded. Cue identifiers that are XML names are kept as `xml:id`.
+/// millisecond when every time is a whole millisecond, else ticks at an exact `ttp:tickRate` (up
+/// to 10^9 a second; beyond that, times are rounded to the millisecond). Cue identifiers that are XML names are kept as `xml:id`.
 public struct TTMLWriter: TimedTextWriter {
     /// The TTML profile written.
     public enum Profile: String, Sendable, CaseIterable {
@@ -54,13 +54,17 @@ private struct TTMLWriterContext {
         self.profile = profile
         var scale: Int64 = 1000
         var exact = true
+        var representable = true
         for time in document.cues.flatMap({ [$0.start] + ($0.end.map { [$0] } ?? []) }) where 1000 % time.timescale != 0 {
             exact = false
             let divisor = Self.gcd(scale, time.timescale)
             let (product, overflow) = (scale / divisor).multipliedReportingOverflow(by: time.timescale)
-            if !overflow, product <= 1_000_000_000 { scale = product }
+            if !overflow, product <= 1_000_000_000 { scale = product } else { representable = false }
         }
-        tickRate = exact ? nil : scale
+        // Ticks when they make every time exact; when no tick rate up to 10^9 does, milliseconds,
+        // rounded as WebVTT and SRT round (ticks of a rate that rounds some times would read back
+        // as other times, and be written at another rate the next time).
+        tickRate = exact || !representable ? nil : scale
     }
 
     private static func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
