@@ -65,6 +65,11 @@ import Testing
         case "TTML: many paragraphs": text = ttml((0..<n).map { #"<p begin="\#($0)s" end="\#($0 + 1)s">x<br/>y</p>"# }.joined())
         case "TTML: many spans in one paragraph":
             text = ttml(#"<p begin="0s" end="1s">"# + String(repeating: #"<span tts:fontStyle="italic">a</span> "#, count: n) + "</p>")
+        case "TTML: a region for every paragraph":
+            let regions = (0..<n).map { #"<region xml:id="r\#($0)" tts:origin="10% 10%" tts:extent="80% 20%"/>"# }.joined()
+            let paragraphs = (0..<n).map { #"<p begin="\#($0)s" end="\#($0 + 1)s" region="r\#($0)">x</p>"# }.joined()
+            text = #"<tt xmlns="http://www.w3.org/ns/ttml" xmlns:tts="http://www.w3.org/ns/ttml#styling"><head><layout>"#
+                + regions + "</layout></head><body><div>" + paragraphs + "</div></body></tt>"
         default: text = ""
         }
         return Array(text.utf8)
@@ -92,7 +97,7 @@ import Testing
         #expect(ratio <= 2.5, "\(name): \(ratio)")
     }
 
-    @Test(arguments: ["TTML: many paragraphs", "TTML: many spans in one paragraph"])
+    @Test(arguments: ["TTML: many paragraphs", "TTML: many spans in one paragraph", "TTML: a region for every paragraph"])
     func ttmlIsLinear(name: String) {
         let ratio = Self.growth(size: 2_000, make: { Self.input(name, $0) }, work: Self.convertToEveryFormat(from: .ttml))
         #expect(ratio <= 2.5, "\(name): \(ratio)")

@@ -275,7 +275,13 @@ private struct TTMLResolver {
             }
             ancestor = current.parent
         }
-        for region in regions.values {
+        // Only the regions this paragraph's text can be in change what it shows (looking at every
+        // region for every paragraph made many regions and paragraphs take quadratic time).
+        var referenced: Set<String> = []
+        if let id = region(of: paragraph) { referenced.insert(id) }
+        Self.collectRegionReferences(paragraph.element, into: &referenced)
+        for id in referenced {
+            guard let region = regions[id] else { continue }
             times.insert(region.begin)
             if let end = region.end { times.insert(end) }
             collectTimes(region, into: &times)
@@ -318,6 +324,14 @@ private struct TTMLResolver {
     private mutating func flush(_ cue: inout Cue?) {
         if let finished = cue { cues.append(finished) }
         cue = nil
+    }
+
+    /// The regions that elements inside `element` name.
+    private static func collectRegionReferences(_ element: XMLElement, into ids: inout Set<String>) {
+        for child in element.elements {
+            if let id = child.attribute("region") { ids.insert(id) }
+            collectRegionReferences(child, into: &ids)
+        }
     }
 
     private func collectTimes(_ node: TimedElement, into times: inout Set<MediaTime>) {
