@@ -243,4 +243,19 @@ import Testing
         let frames = #"{"segments":[{"startTime":1.001,"endTime":2.0005,"body":"."}]}"#
         #expect(try Self.convert(frames, from: .podcastJSON, to: .ttml).0.contains("ttp:tickRate=\"2000\""))
     }
+
+    @Test func anAmpersandBeforeACombiningMarkIsEscapedInXML() throws {
+        // Found by the WebVTT fuzz target: "&" + U+0350 is one Character, and a character-level
+        // replacement left it unescaped, so the TTML was not well-formed.
+        let input = "WEBVTT\n\n00:01.000 --> 00:02.000\nA &amp;\u{0350} &lt;\u{034D} B\n"
+        let (output, _) = try Self.convert(input, from: .webvtt, to: .ttml)
+        #expect(try TTMLReader().read(Array(output.utf8)).cues.map(\.plainText) == ["A &\u{0350} <\u{034D} B"])
+    }
+
+    @Test(arguments: ["A <lang>x</lang>B", "T<lang"])
+    func aLanguageSpanWithoutALanguageSurvivesTTMLRoundTrips(text: String) throws {
+        let input = "WEBVTT\n\n00:01.000 --> 00:02.000\n\(text)\n"
+        let (first, _) = try Self.convert(input, from: .webvtt, to: .ttml)
+        #expect(try Self.convert(first, from: .ttml, to: .ttml).0 == first)
+    }
 }

@@ -4,13 +4,26 @@ enum XMLText {
     /// (C0 controls other than tab, line feed and carriage return; U+FFFE, U+FFFF) left out, so
     /// that what is written is always well-formed. (Caption writers have the capability reducer
     /// remove and report them first; this is the last line of defence for every XML writer.)
+    ///
+    /// Works on Unicode scalars, not characters: `&` followed by a combining mark is one
+    /// `Character`, which a character-level replacement would leave unescaped.
     static func escape(_ text: String) -> String {
-        let escaped = text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
-            .replacing("\"", with: "&quot;")
-        guard escaped.unicodeScalars.contains(where: isForbidden) else { return escaped }
-        var allowed = String.UnicodeScalarView()
-        allowed.append(contentsOf: escaped.unicodeScalars.lazy.filter { !isForbidden($0) })
-        return String(allowed)
+        guard text.unicodeScalars.contains(where: { needsEscape($0) || isForbidden($0) }) else { return text }
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": escaped.append(contentsOf: "&amp;".unicodeScalars)
+            case "<": escaped.append(contentsOf: "&lt;".unicodeScalars)
+            case ">": escaped.append(contentsOf: "&gt;".unicodeScalars)
+            case "\"": escaped.append(contentsOf: "&quot;".unicodeScalars)
+            default: if !isForbidden(scalar) { escaped.append(scalar) }
+            }
+        }
+        return String(escaped)
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "&" || scalar == "<" || scalar == ">" || scalar == "\""
     }
 
     private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {

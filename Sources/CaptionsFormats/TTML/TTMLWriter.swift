@@ -149,7 +149,10 @@ private struct TTMLWriterContext {
                 if let color = span.style?.color { style += " tts:color=\"\(color)\"" }
                 if let background = span.style?.backgroundColor { style += " tts:backgroundColor=\"\(background)\"" }
                 var spanAttributes = style.isEmpty ? "" : " style=\"\(styleID(style))\""
-                if span.kind == .language, let language = span.annotation { spanAttributes += " xml:lang=\"\(XMLText.escape(language))\"" }
+                // A language span without a language says nothing TTML can carry (nor reads back).
+                if span.kind == .language, let language = span.annotation, !language.isEmpty {
+                    spanAttributes += " xml:lang=\"\(XMLText.escape(language))\""
+                }
                 text += spanAttributes.isEmpty ? children : "<span\(spanAttributes)>\(children)</span>"
             }
         }
