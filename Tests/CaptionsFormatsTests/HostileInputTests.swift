@@ -252,10 +252,18 @@ import Testing
         #expect(try TTMLReader().read(Array(output.utf8)).cues.map(\.plainText) == ["A &\u{0350} <\u{034D} B"])
     }
 
-    @Test(arguments: ["A <lang>x</lang>B", "T<lang"])
+    @Test(arguments: ["A <lang>x</lang>B", "T<lang", "A <lang en></lang>B", "<lang r>n</lang>", "<lang fr><i>oui</i></lang> yes"])
     func aLanguageSpanWithoutALanguageSurvivesTTMLRoundTrips(text: String) throws {
         let input = "WEBVTT\n\n00:01.000 --> 00:02.000\n\(text)\n"
         let (first, _) = try Self.convert(input, from: .webvtt, to: .ttml)
         #expect(try Self.convert(first, from: .ttml, to: .ttml).0 == first)
+    }
+
+    @Test func languageSpansSurviveTTML() throws {
+        // Found by the WebVTT fuzz target: the TTML reader ignored xml:lang on spans.
+        let input = "WEBVTT\n\n00:01.000 --> 00:02.000\n<lang fr>oui</lang> yes\n"
+        let (output, _) = try Self.convert(input, from: .webvtt, to: .ttml)
+        let back = try TTMLReader().read(Array(output.utf8))
+        #expect(back.cues.first?.content.first == .span(Span(.language, annotation: "fr", children: [.text("oui")])))
     }
 }

@@ -8,7 +8,7 @@ import CaptionsCore
 /// region), so each `p` becomes one cue per stretch of time in which its visible content stays the
 /// same; stretches with no visible text (a `display` of `none`, an empty paragraph, content outside
 /// every region) give no cue. Italic, bold, underline and colours become spans, `<br/>` a line
-/// break, `ttm:agent` the speaker, `xml:lang` on the root the language.
+/// break, `ttm:agent` the speaker, `xml:lang` on the root the language and on a span a language span.
 public struct TTMLReader: TimedTextReader {
     /// A reader.
     public init() {}
@@ -454,7 +454,11 @@ private struct TTMLResolver {
                     let childPreserve = element.attribute("space", namespace: TTMLNamespace.xml).map { $0 == "preserve" } ?? preserve
                     let children = inline(
                         timedChild, at: time, preserve: childPreserve, region: element.attribute("region") ?? region)
-                    nodes.append(contentsOf: styled(children, element))
+                    var spanNodes = styled(children, element)
+                    if let language = element.attribute("lang", namespace: TTMLNamespace.xml), !language.isEmpty, !spanNodes.isEmpty {
+                        spanNodes = [.span(Span(.language, annotation: language, children: spanNodes))]
+                    }
+                    nodes.append(contentsOf: spanNodes)
                 default:
                     break
                 }

@@ -139,6 +139,8 @@ private struct TTMLWriterContext {
                 break
             case .span(let span):
                 let children = inline(span.children)
+                // A span without text is not read back (TTML readers present no empty span).
+                guard !children.isEmpty else { continue }
                 var style = ""
                 switch span.kind {
                 case .italic: style = " tts:fontStyle=\"italic\""
