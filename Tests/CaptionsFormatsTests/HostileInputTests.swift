@@ -266,4 +266,13 @@ import Testing
         let back = try TTMLReader().read(Array(output.utf8))
         #expect(back.cues.first?.content.first == .span(Span(.language, annotation: "fr", children: [.text("oui")])))
     }
+
+    @Test func aCueEndingInALineBreakAfterSpacesLosesOnlyTheBreak() throws {
+        // Found by the WebVTT fuzz target: " \n" (a lone "<" dropped after it) was written with the
+        // break as the blank line that ends the cue, and read back as " ", with nothing said.
+        let input = "WEBVTT\n\n00:00.000 --> 00:01.000\n \n<\n"
+        let (output, diagnostics) = try Self.convert(input, from: .webvtt, to: .webvtt)
+        #expect(diagnostics.contains { $0.code == "convert.lost.blankLines" })
+        #expect(try Self.convert(output, from: .webvtt, to: .webvtt).0 == output)
+    }
 }

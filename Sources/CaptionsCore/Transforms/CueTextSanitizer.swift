@@ -167,6 +167,7 @@ struct CueTextSanitizer {
                         sawLine = true
                     } else if !trims {
                         lineIsBlank = false
+                        sawLine = true
                     }
                     lastWasSpace = word >> 56 == 0x20  // the last of the eight bytes
                     previous = 0
@@ -199,7 +200,10 @@ struct CueTextSanitizer {
                     lastWasSpace = false
                 case 0x20, 0x09:
                     lastWasSpace = true
-                    if !trims { lineIsBlank = false }
+                    if !trims {
+                        lineIsBlank = false
+                        sawLine = true  // where lines keep their spaces, a line of spaces is a line
+                    }
                 case 0x0D:
                     found.insert(.carriageReturns)
                     lineIsBlank = false
