@@ -18,6 +18,7 @@
 #include <libavcodec/avcodec.h>
 #include <libavutil/avutil.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/display.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 
@@ -91,6 +92,8 @@ CCAPTIONS_FORWARD(void, av_frame_free, (AVFrame **frame), (frame))
 CCAPTIONS_FORWARD(void, av_frame_unref, (AVFrame *frame), (frame))
 CCAPTIONS_FORWARD(void, av_frame_move_ref, (AVFrame *target, AVFrame *source), (target, source))
 CCAPTIONS_FORWARD(int, av_frame_get_buffer, (AVFrame *frame, int align), (frame, align))
+CCAPTIONS_FORWARD(uint8_t *, av_stream_get_side_data, (const AVStream *stream, enum AVPacketSideDataType type, size_t *size), (stream, type, size))
+CCAPTIONS_FORWARD(double, av_display_rotation_get, (const int32_t matrix[9]), (matrix))
 CCAPTIONS_FORWARD(const AVPixFmtDescriptor *, av_pix_fmt_desc_get, (enum AVPixelFormat format), (format))
 CCAPTIONS_FORWARD(struct SwsContext *, sws_getCachedContext, (struct SwsContext *context, int sourceWidth, int sourceHeight, enum AVPixelFormat sourceFormat, int width, int height, enum AVPixelFormat format, int flags, SwsFilter *sourceFilter, SwsFilter *filter, const double *parameters), (context, sourceWidth, sourceHeight, sourceFormat, width, height, format, flags, sourceFilter, filter, parameters))
 CCAPTIONS_FORWARD(void, sws_freeContext, (struct SwsContext *context), (context))

@@ -27,6 +27,31 @@ enum FileAccess {
         return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
+    /// Checks, before long work, that ``write(to:io:producing:)`` will be able to write `path`:
+    /// not a folder, not the input, its folder there and writable (for the temporary file), and
+    /// an existing file writable. Throws `output.unwritable` otherwise.
+    static func checkWritable(_ path: String, input: String? = nil) throws(CaptionsError) {
+        guard path != "-" else { return }
+        if let input, isSameFile(path, input) {
+            throw CaptionsError("output.unwritable", "cannot write \(path): it is the input")
+        }
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if info.st_mode & S_IFMT == S_IFDIR {
+                throw CaptionsError("output.unwritable", "cannot write \(path): it is a folder")
+            }
+            if access(path, W_OK) != 0 {
+                throw CaptionsError("output.unwritable", "cannot write \(path): \(String(cString: strerror(errno)))")
+            }
+            if info.st_mode & S_IFMT != S_IFREG { return }
+        }
+        let folder = split(path).folder
+        if access(folder.isEmpty ? "." : folder, W_OK | X_OK) != 0 {
+            throw CaptionsError(
+                "output.unwritable", "cannot write \(path): its folder \(folder.isEmpty ? "." : folder): \(String(cString: strerror(errno)))")
+        }
+    }
+
     /// Writes `text` to `path` (or standard output for `-`) as ``write(to:io:producing:)`` does;
     /// on failure prints `path: error: …` and throws `ExitCode` 1.
     static func writeText(_ text: String, to path: String, io: CommandIO) throws {

@@ -22,8 +22,12 @@ public struct FlashesCommand: ParsableCommand {
             a machine report, a per-frame CSV, a WebVTT metadata track for players (Dim Flashing Lights) or a \
             self-contained HTML page with a chart.
 
+            HDR video (PQ, HLG) is measured in cd/m² with the BT.1702 rule; SDR in relative luminance. \
+            Interlaced video is analysed field by field. Times count from the first frame shown.
+
             Exit codes: 0 pass, 2 fail (a hazard was found), 1 the video could not be read \
-            (or only part of it, and what was read passed), 64 usage error.
+            (or only part of it, and what was read passed; or nothing could be decoded: verdict unknown), \
+            64 usage error.
             """
     )
 
@@ -45,6 +49,12 @@ public struct FlashesCommand: ParsableCommand {
     @Flag(help: "Also warn about sustained flashing at 2–3 flashes a second (broadcast practice).")
     var sustained = false
 
+    @Option(help: ArgumentHelp("The peak luminance in cd/m² of the display HLG video is shown on (BT.2100 reference: 1000).", valueName: "nits"))
+    var hdrPeak: Double = 1000
+
+    @Flag(help: "Decode every filter exactly (H.264/HEVC deblocking included); slower, same verdicts.")
+    var exact = false
+
     @Flag(name: .shortAndLong, help: "No progress bar.")
     var quiet = false
 
@@ -58,30 +68,75 @@ public struct FlashesCommand: ParsableCommand {
 
     /// Runs against `io`; throws `ExitCode` 2 for a failing video and 1 for an unreadable one.
     public func execute(io: CommandIO) throws {
+        guard hdrPeak.isFinite, hdrPeak >= 100, hdrPeak <= 10_000 else {
+            io.writeStandardError("error: --hdr-peak must be between 100 and 10000 cd/m² [usage.hdrPeak]\n")
+            throw ExitCode(64)
+        }
+        do {
+            try FileAccess.checkWritable(output, input: video)
+        } catch {
+            io.writeStandardError("\(output): error: \(error.message) [\(error.code)]\n")
+            throw ExitCode(1)
+        }
         let decoder: VideoDecoder
         do {
-            decoder = try VideoDecoder(path: video)
+            decoder = try VideoDecoder(path: video, exact: exact)
         } catch {
             io.writeStandardError("\(video): error: \(error.message) [\(error.code)]\n")
             throw ExitCode(1)
         }
         let criteria = FlashCriteria(standard: standard, redRule: redRule, warnSustained: sustained)
-        var analyzer = FlashAnalyzer(width: decoder.info.width, height: decoder.info.height, criteria: criteria)
+        var analyzer = FlashAnalyzer(width: decoder.info.width, height: decoder.info.height, criteria: criteria, hdrPeak: hdrPeak)
         var progress = ProgressBar(io: io, enabled: !quiet && io.standardErrorIsTerminal, duration: decoder.info.duration)
+        let info = decoder.info
         let outcome = decoder.decode { frame in
-            analyzer.analyze(frame)
+            analyzer.analyze(frame, sampleAspect: info.sampleAspect, quarterTurns: info.quarterTurns)
             progress.update(time: frame.time.seconds)
             return true
         }
         progress.finish()
-        let report = analyzer.finish(partialReason: outcome.partialReason)
+        let report = Self.complete(analyzer.finish(partialReason: outcome.partialReason), outcome: outcome, info: info)
         if let reason = outcome.partialReason {
             io.writeStandardError("\(video): warning: partial scan: \(reason) [media.partial]\n")
         }
+        for gap in report.missing {
+            io.writeStandardError("\(video): warning: \(clockText(gap.start))–\(clockText(gap.end)): \(gap.message) [\(gap.code)]\n")
+        }
         let text = format.render(report, source: video)
         try FileAccess.writeText(text, to: output, io: io)
-        if report.verdict == .fail { throw ExitCode(2) }
-        if report.partial { throw ExitCode(1) }
+        switch report.verdict {
+        case .fail: throw ExitCode(2)
+        case .unknown: throw ExitCode(1)
+        case .pass: if report.partial { throw ExitCode(1) }
+        }
+    }
+
+    /// The analyzer's report with what decoding found: missing time, mended timestamps, guesses.
+    static func complete(_ analysed: FlashReport, outcome: DecodeOutcome, info: VideoStreamInfo) -> FlashReport {
+        var report = analysed
+        report.streamStart = outcome.streamStart
+        report.missing = outcome.gaps.map {
+            FlashReport.Warning(
+                code: "media.frames.missing", message: "no picture could be decoded here (damaged or lost frames): not scanned",
+                start: $0.start, end: $0.end)
+        }
+        for jump in outcome.discontinuities {
+            report.warnings.append(FlashReport.Warning(
+                code: "media.timestamps.discontinuity",
+                message: "the stream's timestamps jump by \(NumberFormatting.shortest((jump.jump * 1000).rounded() / 1000)) s here (a restart or a join); the frames are kept on one timeline",
+                start: jump.at, end: jump.at))
+        }
+        report.warnings.sort { $0.start < $1.start }
+        report.notes = outcome.colourGuesses
+        if !outcome.pixelFormats.isEmpty { report.notes.append("pixel format: " + outcome.pixelFormats.joined(separator: ", then ")) }
+        if info.quarterTurns != 0 { report.notes.append("shown turned by \(info.quarterTurns * 90)°") }
+        if abs(info.sampleAspect - 1) > 0.001 { report.notes.append("pixel aspect ratio \(NumberFormatting.shortest((info.sampleAspect * 1000).rounded() / 1000))") }
+        return report
+    }
+
+    private func clockText(_ seconds: Double) -> String {
+        let time = MediaTime(value: Int64((max(0, seconds) * 1000).rounded()), timescale: 1000) ?? .zero
+        return ClockTime(roundingToMilliseconds: time).formatted(fractionSeparator: ".")
     }
 }
 

@@ -12,6 +12,16 @@ public struct DecodeOutcome: Sendable {
     public var frameCount: Int
     /// Why decoding stopped before the end of the file, when it did (truncated or corrupt data).
     public var partialReason: String?
+    /// Stretches of the timeline with no picture (frames lost to damage), in timeline seconds.
+    public var gaps: [PresentationTimeline.Span] = []
+    /// Where the timestamps jumped and were mended into one timeline.
+    public var discontinuities: [PresentationTimeline.Discontinuity] = []
+    /// The raw timestamp of the first frame shown, in seconds.
+    public var streamStart: Double?
+    /// Facts about the colour of the pictures that the stream did not say and were guessed.
+    public var colourGuesses: [String] = []
+    /// Pixel formats seen, in order (FFmpeg's names), and whether each was converted.
+    public var pixelFormats: [String] = []
 }
 
 /// Facts about the video stream chosen for decoding.
@@ -24,18 +34,27 @@ public struct VideoStreamInfo: Sendable {
     public var codec: String
     /// Average frames per second, when the container says.
     public var framesPerSecond: Double?
-    /// Duration in seconds, when known.
+    /// The video stream's duration in seconds, when known (not the file's: audio may run longer).
     public var duration: Double?
+    /// Pixel width / height (sample aspect ratio; 1 when unknown).
+    public var sampleAspect: Double
+    /// Quarter turns (clockwise) a player applies from the display matrix.
+    public var quarterTurns: Int
 }
 
 /// Opens a media file with libavformat and decodes its best video stream with libavcodec.
 ///
-/// Frames come out in presentation order with their presentation time, colour matrix (BT.601 or
-/// BT.709; untagged HD is BT.709) and range (limited or full; `yuvj` formats are full). 8-bit
-/// 4:2:0, 4:2:2 and 4:4:4, NV12, grey and RGB24 are handed over as decoded; any other format is
-/// converted to 4:2:0 with libswscale into one reused buffer. Packets and frames are reused, the
-/// decoder runs on every core (`thread_count` set explicitly), and reading and decoding run on a
-/// thread of their own, a few frames ahead of the caller (``FrameRing``).
+/// Frames come out in presentation order on one monotonic timeline that starts at 0
+/// (``PresentationTimeline``), with their colour encoding (matrix, range, transfer, primaries;
+/// untagged streams get a documented guess, listed in the outcome) and field order. Pixel formats
+/// the analysis reads are handed over as decoded (``PixelFormatMapping``); any other is converted
+/// with libswscale into one reused buffer without losing precision. Packets and frames are reused,
+/// the decoder runs on every core (`thread_count` set explicitly), and reading and decoding run on
+/// a thread of their own, a few frames ahead of the caller (``FrameRing``).
+///
+/// Unless `exact`, H.264 and HEVC decoding skips the in-loop deblocking filter: it smooths block
+/// edges by a few code values (decoded pictures differ by 53–63 dB PSNR) and cannot change whether
+/// a cell of several pixels flashes, and skipping it saves a tenth of the decoding time.
 public final class VideoDecoder {
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var codec: UnsafeMutablePointer<AVCodecContext>?
@@ -45,11 +64,16 @@ public final class VideoDecoder {
     private var converted: UnsafeMutablePointer<AVFrame>?
     private let streamIndex: Int32
     private let timeBase: AVRational
+    private let fieldOrder: AVFieldOrder
+    let hasHDRMetadata: Bool
+    private var timeline: PresentationTimeline
+    var colourGuesses: [String] = []
+    private var pixelFormats: [String] = []
     /// The chosen stream.
     public let info: VideoStreamInfo
 
     /// Opens `path`; throws `media.open` for an unreadable file and `media.video.none` when it has no video.
-    public init(path: String) throws(MediaError) {
+    public init(path: String, exact: Bool = false) throws(MediaError) {
         if let failure = ccaptions_ffmpeg_load() { throw MediaError("media.ffmpeg.missing", String(cString: failure)) }
         ccaptions_av_log_set_level(AV_LOG_QUIET)
         var format: UnsafeMutablePointer<AVFormatContext>?
@@ -68,18 +92,35 @@ public final class VideoDecoder {
                 ccaptions_avcodec_parameters_to_context(context, stream.pointee.codecpar), "media.decoder", "cannot set up the decoder")
             context.pointee.thread_count = Int32(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
             context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+            if !exact { context.pointee.skip_loop_filter = AVDISCARD_ALL }
             try FFmpegCall.check(
                 ccaptions_avcodec_open2(context, decoder, nil), "media.decoder",
                 "cannot open the \(String(cString: decoder.pointee.name)) decoder")
-            let rate = stream.pointee.avg_frame_rate
-            let duration = format.map { $0.pointee.duration > 0 ? Double($0.pointee.duration) / Double(AV_TIME_BASE) : nil } ?? nil
+            let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
+            let base = stream.pointee.time_base
+            let streamDuration = stream.pointee.duration > 0 && base.den > 0
+                ? Double(stream.pointee.duration) * Double(base.num) / Double(base.den) : nil
+            let aspect = stream.pointee.codecpar.pointee.sample_aspect_ratio
+            var size = 0
+            var turns = 0
+            if let matrix = ccaptions_av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 {
+                let degrees = matrix.withMemoryRebound(to: Int32.self, capacity: 9) { ccaptions_av_display_rotation_get($0) }
+                if degrees.isFinite { turns = ((Int((-degrees / 90).rounded()) % 4) + 4) % 4 }
+            }
+            hasHDRMetadata = ccaptions_av_stream_get_side_data(stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &size) != nil
+                || ccaptions_av_stream_get_side_data(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &size) != nil
+            let framesPerSecond = rate.den > 0 && rate.num > 0 ? Double(rate.num) / Double(rate.den) : nil
             info = VideoStreamInfo(
                 width: Int(context.pointee.width), height: Int(context.pointee.height),
-                codec: String(cString: decoder.pointee.name),
-                framesPerSecond: rate.den > 0 && rate.num > 0 ? Double(rate.num) / Double(rate.den) : nil,
-                duration: duration)
+                codec: String(cString: decoder.pointee.name), framesPerSecond: framesPerSecond,
+                duration: streamDuration,
+                sampleAspect: aspect.num > 0 && aspect.den > 0 ? Double(aspect.num) / Double(aspect.den) : 1,
+                quarterTurns: turns)
             streamIndex = index
-            timeBase = stream.pointee.time_base
+            timeBase = base
+            fieldOrder = stream.pointee.codecpar.pointee.field_order
+            let mayJump = (Int32(format?.pointee.iformat.pointee.flags ?? 0) & AVFMT_TS_DISCONT) != 0
+            timeline = PresentationTimeline(frameDuration: 1 / (framesPerSecond ?? 25), mayJump: mayJump)
         } catch {
             ccaptions_avcodec_free_context(&context)
             ccaptions_avformat_close_input(&format)
@@ -102,8 +143,8 @@ public final class VideoDecoder {
         ccaptions_avformat_close_input(&format)
     }
 
-    /// Frames decoded ahead of the one `body` is looking at.
-    private static let framesAhead = 4
+    /// Frames decoded ahead of the one `body` is looking at (fewer for 4K, to bound memory).
+    private var framesAhead: Int { info.width * info.height > 3_000_000 ? 2 : 4 }
 
     /// Decodes every frame, calling `body` with each; stops early (returning a partial outcome)
     /// on unreadable data, and when `body` returns false.
@@ -111,7 +152,7 @@ public final class VideoDecoder {
     /// Reading and decoding run on a thread of their own, a few frames ahead (``FrameRing``);
     /// `body` runs on the calling thread, one frame at a time, in presentation order.
     public func decode(_ body: (VideoFrame) -> Bool) -> DecodeOutcome {
-        guard let format, let codec, let packet, let frame, let ring = FrameRing(depth: Self.framesAhead) else {
+        guard let format, let codec, let packet, let frame, let ring = FrameRing(depth: framesAhead) else {
             return DecodeOutcome(frameCount: 0, partialReason: "not open")
         }
         let reading = ReadingRun(format: format, codec: codec, packet: packet, frame: frame, streamIndex: streamIndex)
@@ -122,9 +163,11 @@ public final class VideoDecoder {
         }
         var outcome = DecodeOutcome(frameCount: 0, partialReason: nil)
         var stopped = false
+        var lastEnd = 0.0
         while let decoded = ring.next() {
             if !stopped, let video = view(of: decoded) {
                 outcome.frameCount += 1
+                lastEnd = video.time.seconds + (video.duration ?? timeline.frameDuration)
                 if !body(video) {
                     stopped = true
                     ring.stop()
@@ -134,17 +177,25 @@ public final class VideoDecoder {
         }
         finished.wait()
         outcome.partialReason = reading.partialReason
+        outcome.gaps = timeline.gaps
+        outcome.discontinuities = timeline.discontinuities
+        outcome.streamStart = timeline.streamStart
+        outcome.colourGuesses = colourGuesses
+        outcome.pixelFormats = pixelFormats
         if reading.corruptPackets > 0, outcome.partialReason == nil {
             outcome.partialReason = "\(reading.corruptPackets) damaged packet(s) could not be decoded"
         }
         if outcome.frameCount == 0, outcome.partialReason == nil {
             outcome.partialReason = "no frame could be decoded"
         }
-        if outcome.partialReason == nil, !stopped, let duration = info.duration {
+        if outcome.partialReason == nil, !outcome.gaps.isEmpty {
+            let missing = outcome.gaps.reduce(0) { $0 + $1.end - $1.start }
+            outcome.partialReason = "\(outcome.gaps.count) stretch(es) of the video, \((missing * 100).rounded() / 100) s in all, have no picture (damaged or lost frames)"
+        }
+        if outcome.partialReason == nil, !stopped, let duration = info.duration, timeline.discontinuities.isEmpty {
             let tolerance = max(0.5, 2 / (info.framesPerSecond ?? 25))
-            let reached = lastTime.seconds
-            if reached + tolerance < duration {
-                outcome.partialReason = "the video stops at \((reached * 10).rounded() / 10) s of the \((duration * 10).rounded() / 10) s the file announces (truncated?)"
+            if lastEnd + tolerance < duration {
+                outcome.partialReason = "the video stops at \((lastEnd * 10).rounded() / 10) s of the \((duration * 10).rounded() / 10) s the stream announces (truncated?)"
             }
         }
         return outcome
@@ -195,14 +246,19 @@ public final class VideoDecoder {
             _ = drain(into: ring)
         }
 
-        /// Hands every frame the decoder has ready to `ring`; false when decoding failed.
+        /// Hands every frame the decoder has ready to `ring`; a frame the decoder cannot make is
+        /// counted and skipped (the gap it leaves is found by the timeline).
         private func drain(into ring: FrameRing) -> Bool {
             while !ring.isStopped {
                 let received = ccaptions_avcodec_receive_frame(codec, frame)
                 if received == FFmpegCall.again || received == FFmpegCall.endOfFile { return true }
                 if received < 0 {
-                    partialReason = "decoding failed: \(FFmpegCall.message(received))"
-                    return false
+                    corruptPackets += 1
+                    if received == -12 /* ENOMEM */ {
+                        partialReason = "decoding failed: \(FFmpegCall.message(received))"
+                        return false
+                    }
+                    return true
                 }
                 ring.push(frame)
             }
@@ -210,80 +266,83 @@ public final class VideoDecoder {
         }
     }
 
-    /// The frame as a ``VideoFrame``, converted to 4:2:0 first when its format needs it.
+    /// The frame as a ``VideoFrame``, converted first when its format needs it.
     private func view(of frame: UnsafeMutablePointer<AVFrame>) -> VideoFrame? {
-        let time = presentationTime(of: frame)
         let format = AVPixelFormat(rawValue: frame.pointee.format)
-        let fullRange = frame.pointee.color_range == AVCOL_RANGE_JPEG
-            || [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P].contains(format)
-        let range: VideoFrame.Range = fullRange ? .full : .limited
-        let matrix = Self.matrix(frame.pointee.colorspace, height: Int(frame.pointee.height))
-        let layout: VideoFrame.Layout
-        switch format {
-        case AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P: layout = .planarYUV(chromaShiftX: 1, chromaShiftY: 1)
-        case AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUVJ422P: layout = .planarYUV(chromaShiftX: 1, chromaShiftY: 0)
-        case AV_PIX_FMT_YUV444P, AV_PIX_FMT_YUVJ444P: layout = .planarYUV(chromaShiftX: 0, chromaShiftY: 0)
-        case AV_PIX_FMT_NV12: layout = .nv12
-        case AV_PIX_FMT_GRAY8: layout = .gray
-        case AV_PIX_FMT_RGB24: layout = .rgb24
-        default:
-            guard let converted = convert(frame) else { return nil }
-            return VideoFrame(
-                width: Int(frame.pointee.width), height: Int(frame.pointee.height),
-                layout: .planarYUV(chromaShiftX: 1, chromaShiftY: 1), matrix: matrix,
-                range: Self.isRGB(format) ? .full : range, planes: Self.planes(of: converted), time: time)
+        let native = PixelFormatMapping.native(format)
+        let name = PixelFormatMapping.name(format) + (native == nil ? " (converted)" : "")
+        if pixelFormats.last != name { pixelFormats.append(name) }
+        var source = frame
+        var layout: PixelFormatMapping.Native
+        if let native {
+            layout = native
+        } else {
+            let (target, targetLayout) = PixelFormatMapping.conversionTarget(for: format)
+            guard let result = convert(frame, to: target) else { return nil }
+            source = result
+            layout = targetLayout
+        }
+        let colour = colourTags(of: frame, isRGB: layout.layout.isRGB)
+        let order: VideoFrame.FieldOrder
+        if frame.pointee.interlaced_frame != 0 {
+            order = frame.pointee.top_field_first != 0 ? .topFirst : .bottomFirst
+        } else {
+            switch fieldOrder {
+            case AV_FIELD_TT, AV_FIELD_TB: order = .topFirst
+            case AV_FIELD_BB, AV_FIELD_BT: order = .bottomFirst
+            default: order = .progressive
+            }
+        }
+        let duration = frame.pointee.pkt_duration > 0 && timeBase.den > 0
+            ? Double(frame.pointee.pkt_duration) * Double(timeBase.num) / Double(timeBase.den) : nil
+        let time = timeline.place(raw: rawTime(of: frame), duration: duration)
+        let data = source.pointee.data
+        let lines = source.pointee.linesize
+        func plane(_ base: UnsafeMutablePointer<UInt8>?, _ stride: Int32) -> VideoFrame.Plane {
+            VideoFrame.Plane(base: UnsafePointer(base), stride: Int(stride))
         }
         return VideoFrame(
-            width: Int(frame.pointee.width), height: Int(frame.pointee.height), layout: layout, matrix: matrix,
-            range: range, planes: Self.planes(of: frame), time: time)
+            width: Int(frame.pointee.width), height: Int(frame.pointee.height), layout: layout.layout,
+            bitDepth: layout.bitDepth, matrix: colour.matrix, range: colour.range, transfer: colour.transfer,
+            primaries: colour.primaries, fieldOrder: order,
+            planes: (plane(data.0, lines.0), plane(data.1, lines.1), plane(data.2, lines.2)),
+            alpha: plane(data.3, lines.3),
+            time: MediaTime(value: Int64((time * 1_000_000).rounded()), timescale: 1_000_000) ?? .zero,
+            duration: duration ?? timeline.frameDuration)
     }
 
-    private static func isRGB(_ format: AVPixelFormat) -> Bool {
-        guard let descriptor = ccaptions_av_pix_fmt_desc_get(format) else { return false }
-        return descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
+    /// The raw presentation time in seconds: the best-effort timestamp, or nil.
+    private func rawTime(of frame: UnsafeMutablePointer<AVFrame>) -> Double? {
+        let stamp = frame.pointee.best_effort_timestamp != FFmpegCall.noTimestamp
+            ? frame.pointee.best_effort_timestamp : frame.pointee.pts
+        guard stamp != FFmpegCall.noTimestamp, timeBase.den > 0 else { return nil }
+        return Double(stamp) * Double(timeBase.num) / Double(timeBase.den)
     }
 
-    private static func planes(of frame: UnsafeMutablePointer<AVFrame>) -> (VideoFrame.Plane, VideoFrame.Plane, VideoFrame.Plane) {
-        let data = frame.pointee.data
-        let lines = frame.pointee.linesize
-        return (
-            VideoFrame.Plane(base: UnsafePointer(data.0), stride: Int(lines.0)),
-            VideoFrame.Plane(base: UnsafePointer(data.1), stride: Int(lines.1)),
-            VideoFrame.Plane(base: UnsafePointer(data.2), stride: Int(lines.2))
-        )
-    }
-
-    /// BT.709 when tagged so, or when untagged and HD (720 lines or more); BT.601 otherwise.
-    private static func matrix(_ space: AVColorSpace, height: Int) -> VideoFrame.Matrix {
-        switch space {
-        case AVCOL_SPC_BT709: .bt709
-        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M, AVCOL_SPC_SMPTE240M, AVCOL_SPC_FCC: .bt601
-        default: height >= 720 ? .bt709 : .bt601
-        }
-    }
-
-    /// Converts any pixel format to 8-bit 4:2:0 in a buffer allocated once.
-    private func convert(_ frame: UnsafeMutablePointer<AVFrame>) -> UnsafeMutablePointer<AVFrame>? {
+    /// Converts a picture to `target` in a buffer allocated once per size and format.
+    private func convert(_ frame: UnsafeMutablePointer<AVFrame>, to target: AVPixelFormat) -> UnsafeMutablePointer<AVFrame>? {
         let width = frame.pointee.width
         let height = frame.pointee.height
-        if converted == nil || converted?.pointee.width != width || converted?.pointee.height != height {
+        if converted == nil || converted?.pointee.width != width || converted?.pointee.height != height
+            || converted?.pointee.format != target.rawValue
+        {
             ccaptions_av_frame_free(&converted)
             converted = ccaptions_av_frame_alloc()
-            guard let target = converted else { return nil }
-            target.pointee.width = width
-            target.pointee.height = height
-            target.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-            guard ccaptions_av_frame_get_buffer(target, 0) >= 0 else { return nil }
+            guard let output = converted else { return nil }
+            output.pointee.width = width
+            output.pointee.height = height
+            output.pointee.format = target.rawValue
+            guard ccaptions_av_frame_get_buffer(output, 0) >= 0 else { return nil }
         }
-        guard let target = converted else { return nil }
+        guard let output = converted else { return nil }
         scaler = ccaptions_sws_getCachedContext(
-            scaler, width, height, AVPixelFormat(rawValue: frame.pointee.format), width, height, AV_PIX_FMT_YUV420P,
-            SWS_BILINEAR, nil, nil, nil)
+            scaler, width, height, AVPixelFormat(rawValue: frame.pointee.format), width, height, target,
+            SWS_POINT, nil, nil, nil)
         guard let scaler else { return nil }
         var sourceData = frame.pointee.data
         var sourceLines = frame.pointee.linesize
-        var targetData = target.pointee.data
-        var targetLines = target.pointee.linesize
+        var targetData = output.pointee.data
+        var targetLines = output.pointee.linesize
         withUnsafeBytes(of: &sourceData) { sourcePlanes in
             withUnsafeBytes(of: &sourceLines) { sourceStrides in
                 withUnsafeBytes(of: &targetData) { targetPlanes in
@@ -297,18 +356,6 @@ public final class VideoDecoder {
                 }
             }
         }
-        return target
-    }
-
-    /// The frame's presentation time: its best-effort timestamp in the stream's time base.
-    private var lastTime = MediaTime.zero
-    private func presentationTime(of frame: UnsafeMutablePointer<AVFrame>) -> MediaTime {
-        let stamp = frame.pointee.best_effort_timestamp != FFmpegCall.noTimestamp
-            ? frame.pointee.best_effort_timestamp : frame.pointee.pts
-        guard stamp != FFmpegCall.noTimestamp, timeBase.den > 0,
-            let time = MediaTime(value: stamp * Int64(timeBase.num), timescale: Int64(timeBase.den))
-        else { return lastTime }
-        lastTime = time
-        return time
+        return output
     }
 }

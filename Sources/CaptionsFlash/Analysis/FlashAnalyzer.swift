@@ -2,193 +2,181 @@ import CaptionsCore
 
 /// Scans frames for flashing hazards, following WCAG 2.3.1 / 2.3.2 or ITU-R BT.1702.
 ///
-/// For each frame, in order of presentation time:
-/// 1. linear-light sRGB is averaged over a grid of small blocks (``BlockSampler``), from the
-///    stream's YUV through its matrix and range (the Y plane alone is not luminance);
-/// 2. each block's relative luminance feeds a ``TransitionTracker`` (general transitions: a change
-///    of at least 0.1 with the darker state below 0.8) and its chromaticity a
-///    ``ChromaticityTracker`` (red transitions), or the Harding red measure when asked;
-/// 3. transitions are counted per block over the last second by presentation time; a block with
-///    more than six (more than three flashes) is flashing;
-/// 4. the flashing blocks are measured inside every 10° field (341 × 256 at 1024 × 768, scaled to
-///    the frame) and over the whole screen; WCAG fails above 25 % of a field, ITU above 25 % of
-///    the screen, WCAG AAA as soon as anything flashes that often.
+/// Each frame is measured in light (``ColorModel``: relative luminance for SDR, cd/m² for PQ and
+/// HLG) over a grid of small cells (``CellGrid``, ``PictureAnalysis``). An interlaced frame is two
+/// pictures, one per field, each shown at its own time (the second half a frame later) and
+/// analysed on its own, so that a flash in one field is found at its full size; a frame's measures
+/// are the larger of its two fields'. WCAG fails above 25 % of a 10° field, ITU above 25 % of the
+/// screen, WCAG AAA as soon as anything flashes more than three times a second.
+///
+/// A change of size, pixel format or scanning mid-stream is reported; the analysis goes on across
+/// it when the grid stays the same (same shape), and restarts otherwise.
 ///
 /// Per frame it also reports an intensity, 100 × min(1, flashes per second / 3) × min(1, area /
-/// 25 %), and for failing frames a mitigation in the spirit of Dim Flashing Lights: the share by
-/// which a player should reduce luminance changes, 100 × (1 − 0.1 / the largest swing of a
-/// flashing block), so that every swing falls under the 0.1 threshold (red-only failures: the
-/// intensity).
+/// 25 %), and for failing frames a mitigation: the share by which a player should reduce
+/// luminance changes so that every flashing swing falls under the threshold (red-only failures:
+/// the intensity).
 public struct FlashAnalyzer {
     /// The criteria applied.
     public let criteria: FlashCriteria
-    private let width: Int
-    private let height: Int
-    private var sampler: BlockSampler
-    private var light: LinearLight?
-    private var lightKey: (VideoFrame.Matrix, VideoFrame.Range)?
-    private var luminanceTrackers: [TransitionTracker]
-    private var chromaticityTrackers: [ChromaticityTracker]
-    private var hardingTrackers: [TransitionTracker]
-    private var general: SlidingWindowCounter
-    private var red: SlidingWindowCounter
-    private var areaMeter: AreaMeter
+    /// The HLG display peak in cd/m².
+    public let hdrPeak: Double
+    private var pictures: [PictureAnalysis] = []
+    private var model: ColorModel?
+    private var format: PictureFormat?
     private var frames: [FlashReport.FrameMeasure] = []
     private var hazards: [FlashReport.Hazard] = []
     private var openGeneralHazard: Int?
     private var openRedHazard: Int?
-    private var skippedFrames = 0
-    private let sampledBlocks: Int
-    /// The last values fed to each block's trackers: a block whose light has not moved by
-    /// ``stillness`` since is skipped, as it cannot complete a transition.
-    private var fedRed: [Float]
-    private var fedGreen: [Float]
-    private var fedBlue: [Float]
-    private static let stillness: Float = 0.002
+    private var warnings: [FlashReport.Warning] = []
+    private var colourNames: [String] = []
+    private var lastFrameDuration = 1.0 / 25
+    private var width: Int
+    private var height: Int
 
-    /// An analyzer for frames of one size.
-    public init(width: Int, height: Int, criteria: FlashCriteria) {
+    /// What identifies a stream's pictures: a change is reported.
+    private struct PictureFormat: Equatable {
+        var width, height, bitDepth: Int
+        var layout: VideoFrame.Layout
+        var fieldOrder: VideoFrame.FieldOrder
+        var grid: CellGrid
+        var absolute: Bool
+
+        var description: String {
+            let scan = fieldOrder == .progressive ? "progressive" : "interlaced, \(fieldOrder == .topFirst ? "top" : "bottom") field first"
+            return "\(width)×\(height) \(bitDepth)-bit \(layout.isRGB ? "RGB" : "YUV") \(scan)"
+        }
+    }
+
+    /// An analyzer; `width` and `height` are the stream's announced size (frames may differ).
+    public init(width: Int, height: Int, criteria: FlashCriteria, hdrPeak: Double = 1000) {
         self.criteria = criteria
+        self.hdrPeak = hdrPeak
         self.width = width
         self.height = height
-        sampler = BlockSampler(width: width, height: height)
-        let blocks = sampler.blockCount
-        sampledBlocks = sampler.sampledBlockCount
-        luminanceTrackers = Array(repeating: TransitionTracker(), count: blocks)
-        chromaticityTrackers = Array(repeating: ChromaticityTracker(), count: blocks)
-        hardingTrackers = Array(repeating: TransitionTracker(), count: blocks)
-        fedRed = Array(repeating: -1, count: blocks)
-        fedGreen = fedRed
-        fedBlue = fedRed
-        general = SlidingWindowCounter(blockCount: blocks)
-        red = SlidingWindowCounter(blockCount: blocks)
-        let windowWidth = Double(width) * 341 / 1024
-        let windowHeight = Double(height) * 256 / 768
-        areaMeter = AreaMeter(
-            columns: sampler.columns, rows: sampler.rows,
-            windowColumns: Int((windowWidth / Double(sampler.blockSize)).rounded()),
-            windowRows: Int((windowHeight / Double(sampler.blockSize)).rounded()))
     }
 
     /// Analyses the next frame (frames must come in presentation order).
-    public mutating func analyze(_ frame: VideoFrame) {
-        guard frame.width == width, frame.height == height else {
-            skippedFrames += 1
-            return
-        }
-        if lightKey == nil || lightKey! != (frame.matrix, frame.range) {
-            light = LinearLight(matrix: frame.matrix, range: frame.range)
-            lightKey = (frame.matrix, frame.range)
-        }
-        guard let light else { return }
-        sampler.sample(frame, light: light)
+    public mutating func analyze(_ frame: VideoFrame, sampleAspect: Double = 1, quarterTurns: Int = 0) {
         let time = frame.time.seconds
-        general.begin(frameAt: time)
-        red.begin(frameAt: time)
-        let measure = updateBlocks()
+        if let duration = frame.duration, duration > 0 {
+            lastFrameDuration = duration
+        } else if let previous = frames.last?.time, time > previous {
+            lastFrameDuration = time - previous
+        }
+        let frameModel = ColorModel(frame: frame, hdrPeak: hdrPeak)
+        if model != frameModel {
+            model = frameModel
+            if !colourNames.contains(frameModel.summary) { colourNames.append(frameModel.summary) }
+        }
+        let grid = CellGrid(
+            width: frame.width, height: frame.height, sampleAspect: sampleAspect, quarterTurns: quarterTurns,
+            fields: frame.fieldOrder == .progressive ? 1 : 2)
+        let newFormat = PictureFormat(
+            width: frame.width, height: frame.height, bitDepth: frame.bitDepth, layout: frame.layout,
+            fieldOrder: frame.fieldOrder, grid: grid, absolute: frameModel.isAbsolute)
+        if newFormat != format { change(to: newFormat, at: time) }
+        guard let model else { return }
+        var measure = PictureAnalysis.Measure()
+        if frame.fieldOrder == .progressive {
+            measure = pictures[0].analyze(frame, frameHeight: frame.height, parity: 0, time: time, model: model, criteria: criteria)
+        } else {
+            let bottomFirst = frame.fieldOrder == .bottomFirst
+            for index in 0..<2 {
+                let bottom = (index == 0) == bottomFirst
+                let fieldTime = time + Double(index) * lastFrameDuration / 2
+                let field = pictures[bottom ? 1 : 0].analyze(
+                    frame.field(bottom: bottom), frameHeight: frame.height, parity: bottom ? 1 : 0, time: fieldTime,
+                    model: model, criteria: criteria)
+                measure = index == 0 ? field : Self.larger(measure, field)
+            }
+        }
         record(measure, at: time)
     }
 
-    private struct BlockMeasure {
-        var meanLuminance: Float = 0
-        var largestSwing: Float = 0
-        var maxCount: Int32 = 0
+    /// The field measures combined: the larger of each.
+    private static func larger(_ a: PictureAnalysis.Measure, _ b: PictureAnalysis.Measure) -> PictureAnalysis.Measure {
+        var result = a
+        result.meanLuminance = (a.meanLuminance + b.meanLuminance) / 2
+        result.generalArea = (max(a.generalArea.window, b.generalArea.window), max(a.generalArea.screen, b.generalArea.screen))
+        result.redArea = (max(a.redArea.window, b.redArea.window), max(a.redArea.screen, b.redArea.screen))
+        result.maxCount = max(a.maxCount, b.maxCount)
+        result.largestSwing = max(a.largestSwing, b.largestSwing)
+        result.generalWindowStart = [a.generalWindowStart, b.generalWindowStart].compactMap { $0 }.min()
+        result.redWindowStart = [a.redWindowStart, b.redWindowStart].compactMap { $0 }.min()
+        return result
     }
 
-    /// Feeds every block's values to its trackers and returns the frame's block-level measures.
-    private mutating func updateBlocks() -> BlockMeasure {
-        var measure = BlockMeasure()
-        let threshold = criteria.luminanceChange
-        let darker = criteria.darkerStateLimit
-        let harding = criteria.redRule == .harding
-        for block in 0..<sampler.blockCount where sampler.isSampled(block) {
-            let r = sampler.red[block]
-            let g = sampler.green[block]
-            let b = sampler.blue[block]
-            let luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
-            measure.meanLuminance += luminance
-            let still = abs(r - fedRed[block]) < Self.stillness && abs(g - fedGreen[block]) < Self.stillness
-                && abs(b - fedBlue[block]) < Self.stillness
-            if still {
-                noteCounts(block, into: &measure)
-                continue
-            }
-            (fedRed[block], fedGreen[block], fedBlue[block]) = (r, g, b)
-            if luminanceTrackers[block].update(luminance, threshold: threshold, qualifies: { min($0, $1) < darker }) {
-                general.record(block)
-            }
-            let redTransition: Bool
-            if harding {
-                redTransition = hardingTrackers[block].update(
-                    (r - g - b) * 320, threshold: 20, qualifies: { max($0, $1) > 20 })
-            } else {
-                let sum = r + g + b
-                let x = 0.4124 * r + 0.3576 * g + 0.1805 * b
-                let z = 0.0193 * r + 0.1192 * g + 0.9505 * b
-                let denominator = x + 15 * luminance + 3 * z
-                let (u, v): (Float, Float) =
-                    denominator > 1e-6 ? (4 * x / denominator, 9 * luminance / denominator) : (0.1978, 0.4683)
-                redTransition = chromaticityTrackers[block].update(u: u, v: v, isRed: sum > 0.003 && r / sum >= 0.8)
-            }
-            if redTransition { red.record(block) }
-            noteCounts(block, into: &measure)
+    /// Starts (or keeps) the analysis for a new picture format, and reports the change.
+    private mutating func change(to newFormat: PictureFormat, at time: Double) {
+        defer { format = newFormat }
+        let fieldCount = newFormat.fieldOrder == .progressive ? 1 : 2
+        let keeps = format.map { $0.grid == newFormat.grid && $0.absolute == newFormat.absolute
+            && ($0.fieldOrder == .progressive) == (newFormat.fieldOrder == .progressive) } ?? false
+        if !keeps { pictures = (0..<fieldCount).map { _ in PictureAnalysis(grid: newFormat.grid) } }
+        if format == nil {
+            width = newFormat.width
+            height = newFormat.height
+            return
         }
-        measure.meanLuminance /= Float(max(sampledBlocks, 1))
-        return measure
+        guard let old = format else { return }
+        let how = keeps
+            ? "the analysis goes on across it (same grid of cells)"
+            : "the analysis restarts here: flashes that straddle the change are counted from it"
+        warnings.append(FlashReport.Warning(
+            code: "flash.stream.changed", message: "the video changes from \(old.description) to \(newFormat.description); \(how)",
+            start: time, end: time))
     }
 
-    /// Folds a block's transition counts into the frame's measures.
-    @inline(__always)
-    private func noteCounts(_ block: Int, into measure: inout BlockMeasure) {
-        let count = max(general.counts[block], red.counts[block])
-        if count > measure.maxCount { measure.maxCount = count }
-        if general.counts[block] > Int32(FlashCriteria.maximumTransitionsPerSecond) {
-            measure.largestSwing = max(measure.largestSwing, luminanceTrackers[block].amplitude)
-        }
-    }
-
-    private mutating func record(_ blocks: BlockMeasure, at time: Double) {
-        let limit = Int32(FlashCriteria.maximumTransitionsPerSecond)
-        let generalCounts = general.counts
-        let redCounts = red.counts
-        let generalArea = areaMeter.measure { generalCounts[$0] > limit }
-        let redArea = areaMeter.measure { redCounts[$0] > limit }
-        let generalFails = fails(generalArea)
-        let redFails = fails(redArea)
-        let rate = Double(blocks.maxCount) / 2
-        let area = Double(criteria.standard == .itu ? max(generalArea.screen, redArea.screen) : max(generalArea.window, redArea.window))
+    private mutating func record(_ measure: PictureAnalysis.Measure, at time: Double) {
+        let generalFails = fails(measure.generalArea)
+        let redFails = fails(measure.redArea)
+        let rate = Double(measure.maxCount) / 2
+        let area = Double(criteria.standard == .itu
+            ? max(measure.generalArea.screen, measure.redArea.screen) : max(measure.generalArea.window, measure.redArea.window))
         let intensity = 100 * min(1, rate / 3) * min(1, area / Double(FlashCriteria.maximumAreaShare))
         let anyFailure = generalFails || redFails
         var mitigation = 0.0
         if anyFailure {
-            let dimming = blocks.largestSwing > 0 ? max(0, 1 - Double(criteria.luminanceChange / blocks.largestSwing)) : 0
+            let threshold = (model?.isAbsolute ?? false) ? 20.0 : 0.1
+            let dimming = measure.largestSwing > 0 ? max(0, 1 - threshold / Double(measure.largestSwing)) : 0
             mitigation = generalFails ? 100 * dimming : intensity
         }
         frames.append(FlashReport.FrameMeasure(
-            time: time, meanLuminance: Double(blocks.meanLuminance),
-            generalAreaShare: Double(generalArea.window), redAreaShare: Double(redArea.window),
-            generalScreenShare: Double(generalArea.screen), redScreenShare: Double(redArea.screen),
+            time: time, meanLuminance: measure.meanLuminance,
+            generalAreaShare: Double(measure.generalArea.window), redAreaShare: Double(measure.redArea.window),
+            generalScreenShare: Double(measure.generalArea.screen), redScreenShare: Double(measure.redArea.screen),
             flashesPerSecond: rate, intensity: intensity, mitigation: mitigation, fails: anyFailure))
         for kind in FlashReport.Kind.allCases {
-            let measured = kind == .general ? generalArea : redArea
-            if kind == .general ? generalFails : redFails {
-                if let index = kind == .general ? openGeneralHazard : openRedHazard {
-                    hazards[index].end = time
-                    hazards[index].peakFlashesPerSecond = max(hazards[index].peakFlashesPerSecond, rate)
-                    hazards[index].peakAreaShare = max(hazards[index].peakAreaShare, Double(measured.window))
-                    hazards[index].peakScreenShare = max(hazards[index].peakScreenShare, Double(measured.screen))
-                } else {
-                    let start = (kind == .general ? general.windowStart : red.windowStart) ?? time
-                    if kind == .general { openGeneralHazard = hazards.count } else { openRedHazard = hazards.count }
-                    hazards.append(FlashReport.Hazard(
-                        kind: kind, start: max(0, start), end: time, peakFlashesPerSecond: rate,
-                        peakAreaShare: Double(measured.window), peakScreenShare: Double(measured.screen)))
-                }
-            } else if kind == .general {
-                openGeneralHazard = nil
-            } else {
-                openRedHazard = nil
+            let measured = kind == .general ? measure.generalArea : measure.redArea
+            let failing = kind == .general ? generalFails : redFails
+            let open = kind == .general ? openGeneralHazard : openRedHazard
+            guard failing else {
+                if kind == .general { openGeneralHazard = nil } else { openRedHazard = nil }
+                continue
             }
+            let frameEnd = time + lastFrameDuration
+            if let index = open {
+                hazards[index].end = frameEnd
+                hazards[index].peakFlashesPerSecond = max(hazards[index].peakFlashesPerSecond, rate)
+                hazards[index].peakAreaShare = max(hazards[index].peakAreaShare, Double(measured.window))
+                hazards[index].peakScreenShare = max(hazards[index].peakScreenShare, Double(measured.screen))
+                continue
+            }
+            let start = max(0, (kind == .general ? measure.generalWindowStart : measure.redWindowStart) ?? time)
+            // A hazard of the same kind that overlaps this one in time is the same hazard.
+            if let index = hazards.lastIndex(where: { $0.kind == kind }), hazards[index].end >= start {
+                hazards[index].end = frameEnd
+                hazards[index].peakFlashesPerSecond = max(hazards[index].peakFlashesPerSecond, rate)
+                hazards[index].peakAreaShare = max(hazards[index].peakAreaShare, Double(measured.window))
+                hazards[index].peakScreenShare = max(hazards[index].peakScreenShare, Double(measured.screen))
+                if kind == .general { openGeneralHazard = index } else { openRedHazard = index }
+                continue
+            }
+            if kind == .general { openGeneralHazard = hazards.count } else { openRedHazard = hazards.count }
+            hazards.append(FlashReport.Hazard(
+                kind: kind, start: start, end: frameEnd, peakFlashesPerSecond: rate,
+                peakAreaShare: Double(measured.window), peakScreenShare: Double(measured.screen)))
         }
     }
 
@@ -202,19 +190,19 @@ public struct FlashAnalyzer {
 
     /// The report for everything analysed; `partialReason` marks it partial.
     public func finish(partialReason: String? = nil) -> FlashReport {
-        var warnings: [FlashReport.Warning] = []
+        var warnings = warnings
         if criteria.warnSustained { warnings += sustainedFlashing() }
-        if skippedFrames > 0 {
-            warnings.append(FlashReport.Warning(
-                code: "flash.frame.sizeChanged",
-                message: "\(skippedFrames) frame(s) of another size were not analysed", start: 0,
-                end: frames.last?.time ?? 0))
-        }
+        let absolute = model?.isAbsolute ?? false
+        let rule = absolute
+            ? "changes of at least 20 cd/m² where the darker state is below 160 cd/m², and a Michelson contrast of at least 1/17 above"
+            : "changes of at least 0.1 of white (relative luminance) where the darker state is below 0.8"
         return FlashReport(
-            criteria: criteria, verdict: hazards.isEmpty ? .pass : .fail, partial: partialReason != nil,
-            partialReason: partialReason, width: width, height: height, frameCount: frames.count,
-            duration: (frames.last?.time ?? 0) - (frames.first?.time ?? 0), hazards: hazards, warnings: warnings,
-            seconds: secondSummaries(), frames: frames)
+            criteria: criteria, verdict: frames.isEmpty ? .unknown : hazards.isEmpty ? .pass : .fail,
+            partial: partialReason != nil, partialReason: partialReason, width: width, height: height,
+            frameCount: frames.count,
+            duration: frames.isEmpty ? 0 : (frames.last?.time ?? 0) - (frames.first?.time ?? 0) + lastFrameDuration,
+            hazards: hazards, warnings: warnings.sorted { $0.start < $1.start }, seconds: secondSummaries(), frames: frames,
+            colour: colourNames.joined(separator: "; then "), luminanceRule: rule, luminanceUnit: absolute ? "cd/m²" : "relative")
     }
 
     private func secondSummaries() -> [FlashReport.SecondSummary] {

@@ -74,28 +74,34 @@ struct AreaMeter {
         table = [Int32](repeating: 0, count: (columns + 1) * (rows + 1))
     }
 
-    /// The largest flagged share of any window, and the flagged share of the whole grid.
-    mutating func measure(_ flagged: (Int) -> Bool) -> (window: Float, screen: Float) {
+    /// The largest share of any window whose cells count more than `limit`, and that share of
+    /// the whole grid.
+    mutating func measure(_ counts: [Int32], above limit: Int32) -> (window: Float, screen: Float) {
+        let (columns, rows, windowColumns, windowRows) = (columns, rows, windowColumns, windowRows)
         let stride = columns + 1
-        for row in 0..<rows {
-            var rowSum: Int32 = 0
-            for column in 0..<columns {
-                if flagged(row * columns + column) { rowSum += 1 }
-                table[(row + 1) * stride + column + 1] = table[row * stride + column + 1] + rowSum
+        return counts.withUnsafeBufferPointer { counts in
+            table.withUnsafeMutableBufferPointer { table in
+                for row in 0..<rows {
+                    var rowSum: Int32 = 0
+                    let above = row &* stride, here = (row &+ 1) &* stride, first = row &* columns
+                    for column in 0..<columns {
+                        rowSum &+= counts[first &+ column] > limit ? 1 : 0
+                        table[here &+ column &+ 1] = table[above &+ column &+ 1] &+ rowSum
+                    }
+                }
+                let total = table[rows * stride + columns]
+                guard total > 0 else { return (0, 0) }
+                var best: Int32 = 0
+                for top in 0...(rows - windowRows) {
+                    let upper = top &* stride, lower = (top &+ windowRows) &* stride
+                    for left in 0...(columns - windowColumns) {
+                        let right = left &+ windowColumns
+                        let sum = table[lower &+ right] &- table[upper &+ right] &- table[lower &+ left] &+ table[upper &+ left]
+                        best = max(best, sum)
+                    }
+                }
+                return (Float(best) / Float(windowColumns * windowRows), Float(total) / Float(columns * rows))
             }
         }
-        let total = table[rows * stride + columns]
-        guard total > 0 else { return (0, 0) }
-        var best: Int32 = 0
-        for top in 0...(rows - windowRows) {
-            for left in 0...(columns - windowColumns) {
-                let bottom = top + windowRows
-                let right = left + windowColumns
-                let sum = table[bottom * stride + right] - table[top * stride + right]
-                    - table[bottom * stride + left] + table[top * stride + left]
-                best = max(best, sum)
-            }
-        }
-        return (Float(best) / Float(windowColumns * windowRows), Float(total) / Float(columns * rows))
     }
 }

@@ -1,5 +1,32 @@
-/// Finds transitions in one block's series of values: moves between a peak and the next valley
-/// (or valley and next peak) of at least `threshold`.
+/// When a change of light counts as a flash transition.
+///
+/// - Relative (SDR, WCAG): a change of at least 0.1 of white where the darker state is below 0.8.
+/// - Absolute (HDR, in cd/m², following WCAG's understanding of 2.3.1 for video outside sRGB and
+///   ITU-R BT.1702-3): a change of at least 20 cd/m² where the darker state is below 160 cd/m²,
+///   and a Michelson contrast (L1 − L2) / (L1 + L2) of at least 1/17 where it is 160 cd/m² or
+///   more. The two meet at 160 cd/m² (a change of 20), so the rule is one threshold:
+///   max(20, darker / 8).
+struct LuminanceRule: Sendable, Equatable {
+    /// Relative (0–1) or absolute (cd/m²).
+    let absolute: Bool
+
+    /// Whether a move from `a` to `b` is large enough to be a transition (or to turn one).
+    @inline(__always)
+    func significant(_ a: Float, _ b: Float) -> Bool {
+        let darker = min(a, b)
+        let change = abs(a - b)
+        return absolute ? change >= max(20, darker / 8) : change >= 0.1
+    }
+
+    /// Whether a significant move between `a` and `b` counts (SDR: the darker state below 0.8).
+    @inline(__always)
+    func qualifies(_ a: Float, _ b: Float) -> Bool {
+        absolute ? true : min(a, b) < 0.8
+    }
+}
+
+/// Finds transitions in one cell's series of values: moves between a peak and the next valley
+/// (or valley and next peak) that the rule finds significant.
 ///
 /// A move that keeps going the same way extends the current transition instead of starting a new
 /// one, and wobbles smaller than the threshold are ignored, so a slow fade or noise never counts.
@@ -17,14 +44,22 @@ struct TransitionTracker {
 
     /// Feeds the next value; true when this value completes a qualifying transition.
     @inline(__always)
-    mutating func update(_ value: Float, threshold: Float, qualifies: (Float, Float) -> Bool) -> Bool {
+    mutating func update(_ value: Float, rule: LuminanceRule) -> Bool {
+        update(value, significant: rule.significant, qualifies: rule.qualifies)
+    }
+
+    /// Feeds the next value with a rule given as functions; true when it completes a transition.
+    @inline(__always)
+    mutating func update(
+        _ value: Float, significant: (Float, Float) -> Bool, qualifies: (Float, Float) -> Bool
+    ) -> Bool {
         guard started else {
             (anchor, extreme, started) = (value, value, true)
             return false
         }
         switch direction {
         case 0:
-            guard abs(value - anchor) >= threshold else { return false }
+            guard significant(anchor, value) else { return false }
             direction = value > anchor ? 1 : -1
             extreme = value
             counted = qualifies(anchor, extreme)
@@ -35,7 +70,7 @@ struct TransitionTracker {
             counted = true
             return true
         default:
-            guard abs(extreme - value) >= threshold else { return false }
+            guard significant(extreme, value) else { return false }
             (anchor, extreme) = (extreme, value)
             direction = -direction
             counted = qualifies(anchor, extreme)

@@ -2,12 +2,14 @@ import CaptionsCore
 
 /// The result of a flash scan: a verdict, the hazards found, and the measures behind them.
 public struct FlashReport: Sendable {
-    /// Pass or fail.
+    /// Pass, fail, or unknown.
     public enum Verdict: String, Sendable {
         /// No hazard found.
         case pass
         /// At least one hazard.
         case fail
+        /// Nothing could be analysed: never a pass.
+        case unknown
     }
 
     /// What kind of flashing.
@@ -44,13 +46,21 @@ public struct FlashReport: Sendable {
         public var start: Double
         /// When it ends, in seconds.
         public var end: Double
+
+        /// A warning over `start`–`end`.
+        public init(code: String, message: String, start: Double, end: Double) {
+            self.code = code
+            self.message = message
+            self.start = start
+            self.end = end
+        }
     }
 
     /// What was measured for one frame.
     public struct FrameMeasure: Sendable {
         /// Presentation time in seconds.
         public var time: Double
-        /// Mean relative luminance of the frame (0–1).
+        /// Mean luminance of the frame (relative 0–1, or cd/m² for HDR: see ``FlashReport/luminanceUnit``).
         public var meanLuminance: Double
         /// Largest 10° share of blocks flashing too often, general and red.
         public var generalAreaShare: Double
@@ -106,4 +116,40 @@ public struct FlashReport: Sendable {
     public var seconds: [SecondSummary]
     /// Per-frame measures.
     public var frames: [FrameMeasure]
+    /// How code values were turned into light: transfer, matrix, range and primaries.
+    public var colour: String
+    /// The general-flash rule applied.
+    public var luminanceRule: String
+    /// "relative" (SDR: 0–1 of white) or "cd/m²" (HDR).
+    public var luminanceUnit: String
+    /// Where the video's first frame is in the file's own timeline, in seconds (times in the
+    /// report count from the first frame shown, as players show them).
+    public var streamStart: Double?
+    /// Stretches of time with no decodable picture (damage), which the verdict cannot cover.
+    public var missing: [Warning] = []
+    /// Facts about the stream worth knowing (field order, rotation, guesses made about untagged colour).
+    public var notes: [String] = []
+
+    /// A report; the decoding facts (``streamStart``, ``missing``, ``notes``) are added after.
+    public init(
+        criteria: FlashCriteria, verdict: Verdict, partial: Bool, partialReason: String?, width: Int, height: Int,
+        frameCount: Int, duration: Double, hazards: [Hazard], warnings: [Warning], seconds: [SecondSummary],
+        frames: [FrameMeasure], colour: String, luminanceRule: String, luminanceUnit: String
+    ) {
+        self.criteria = criteria
+        self.verdict = verdict
+        self.partial = partial
+        self.partialReason = partialReason
+        self.width = width
+        self.height = height
+        self.frameCount = frameCount
+        self.duration = duration
+        self.hazards = hazards
+        self.warnings = warnings
+        self.seconds = seconds
+        self.frames = frames
+        self.colour = colour
+        self.luminanceRule = luminanceRule
+        self.luminanceUnit = luminanceUnit
+    }
 }

@@ -1,10 +1,21 @@
+import CaptionsCore
+
 /// The terminal report: the verdict first, then one line per hazard.
 enum FlashTextReport {
     static func render(_ report: FlashReport, source: String) -> String {
         var lines: [String] = []
-        lines.append("\(source): \(report.verdict == .pass ? "PASS" : "FAIL")\(report.partial ? " (partial)" : "") — \(report.criteriaName)")
-        lines.append("  \(report.width)×\(report.height), \(report.frameCount) frames, \(oneDecimal(report.duration)) s")
+        lines.append("\(source): \(report.verdict.rawValue.uppercased())\(report.partial ? " (partial)" : "") — \(report.criteriaName)")
+        var facts = "  \(report.width)×\(report.height), \(report.frameCount) frames, \(oneDecimal(report.duration)) s"
+        if let start = report.streamStart, abs(start) >= 0.0005 {
+            facts += "; times from the first frame shown (\(NumberFormatting.shortest((start * 1000).rounded() / 1000)) s in the stream)"
+        }
+        lines.append(facts)
+        if !report.colour.isEmpty { lines.append("  measured as \(report.colour); \(report.luminanceRule)") }
+        for note in report.notes { lines.append("  note: \(note)") }
         if let reason = report.partialReason { lines.append("  partial: \(reason)") }
+        for gap in report.missing {
+            lines.append("  not scanned \(clock(gap.start))–\(clock(gap.end)): \(gap.message) [\(gap.code)]")
+        }
         for hazard in report.hazards {
             lines.append(
                 "  \(hazard.kind.rawValue) flashing \(clock(hazard.start))–\(clock(hazard.end)): up to "
@@ -14,7 +25,11 @@ enum FlashTextReport {
         for warning in report.warnings {
             lines.append("  warning \(clock(warning.start))–\(clock(warning.end)): \(warning.message) [\(warning.code)]")
         }
-        if report.hazards.isEmpty { lines.append("  no flashing above the limits") }
+        if report.verdict == .unknown {
+            lines.append("  no verdict: nothing could be analysed")
+        } else if report.hazards.isEmpty {
+            lines.append("  no flashing above the limits\(report.partial ? " in what could be scanned" : "")")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

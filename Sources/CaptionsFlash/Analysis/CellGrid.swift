@@ -1,0 +1,51 @@
+/// Where the analysis looks: the picture divided into small square cells, and the 10° field in cells.
+///
+/// **Geometry** (one choice, documented in the README): the picture as displayed (sample aspect
+/// ratio applied, rotation applied) is taken to span 30° across, as WCAG's own example does
+/// (a 341 × 256 field on a 1024 × 768 screen is a third of its width); degrees are square, so the
+/// 10° field is 10° × 7.5° (WCAG's 341 × 256 shape) at any aspect ratio: 640 × 480 of a 1920 × 1080
+/// picture. Cells are squares of 1/16° (1/480 of the displayed width: 4 × 4 pixels at 1080p, 8 × 8
+/// at 2160p), so a pattern of 0.1° (WCAG's smallest) spans more than one and a half cells and is
+/// never averaged away; pictures too tall for that (portrait video) get larger cells, at most
+/// 160,000 in all. A cell's value is the mean of every pixel in it (every line, both fields).
+///
+/// Pictures of different sizes with the same shape get the same grid (1080p and 720p are both
+/// 480 × 270 cells), so a resolution change mid-stream does not restart the analysis.
+struct CellGrid: Hashable {
+    /// Cells across and down, in stored (not rotated) orientation.
+    let columns: Int
+    let rows: Int
+    /// The 10° × 7.5° field in cells, in stored orientation.
+    let windowColumns: Int
+    let windowRows: Int
+
+    /// The most cells a grid has.
+    static let maximumCells = 160_000
+    /// Cells across the displayed width.
+    static let cellsAcross = 480.0
+    /// The displayed width in degrees.
+    static let degreesAcross = 30.0
+
+    /// The grid for a picture of `width` × `height` stored pixels, shown with `sampleAspect`
+    /// (pixel width / height) and turned by `quarterTurns` × 90°; an interlaced picture has half
+    /// its lines in each field, and a cell at least one line of a field (`fields` 2).
+    init(width: Int, height: Int, sampleAspect: Double = 1, quarterTurns: Int = 0, fields: Int = 1) {
+        let aspect = sampleAspect.isFinite && sampleAspect > 0 ? sampleAspect : 1
+        let displayWidth = Double(width) * aspect  // stored x, in display units
+        let displayHeight = Double(height)
+        let turned = quarterTurns % 2 != 0
+        let across = turned ? displayHeight : displayWidth  // the viewer's width
+        var cell = across / Self.cellsAcross
+        cell = max(cell, (displayWidth * displayHeight / Double(Self.maximumCells)).squareRoot(), aspect, 1)
+        columns = max(1, min(width, Int((displayWidth / cell).rounded(.up))))
+        rows = max(1, min(height / max(fields, 1), Int((displayHeight / cell).rounded(.up))))
+        let degree = across / Self.degreesAcross  // display units per degree
+        let perDegreeX = degree / (displayWidth / Double(columns))  // cells per degree
+        let perDegreeY = degree / (displayHeight / Double(rows))
+        let (fieldX, fieldY) = turned ? (7.5 * perDegreeX, 10 * perDegreeY) : (10 * perDegreeX, 7.5 * perDegreeY)
+        windowColumns = min(columns, max(1, Int(fieldX.rounded())))
+        windowRows = min(rows, max(1, Int(fieldY.rounded())))
+    }
+
+    var count: Int { columns * rows }
+}

@@ -1,0 +1,309 @@
+import CaptionsCore
+
+/// Means every pixel of a picture into the cells of a ``CellGrid``: for YUV the mean Y, Cb and Cr
+/// codes, for RGB the mean R, G, B (alpha composited over black), all on an 8-bit scale (a 10-bit
+/// limited-range 940 is 235.0), so one colour model serves every bit depth without truncation.
+///
+/// Every line and every column is read. Rows are summed into one accumulator per column (a loop the
+/// compiler vectorises), and the columns are folded into cells once per row of cells. A field of
+/// an interlaced frame is a picture of its own (``VideoFrame/field(bottom:)``) whose lines map to
+/// the frame's rows of cells.
+struct CellSampler {
+    let grid: CellGrid
+    /// Mean channel values per cell, row by row, after ``sample(_:frameHeight:parity:)``.
+    private(set) var channel0: [Float]
+    private(set) var channel1: [Float]
+    private(set) var channel2: [Float]
+    /// Per-cell sums of each channel (three buffers of `grid.count`).
+    private let sums: Buffers
+    /// Per-column sums of each channel over the lines of the current row of cells.
+    private var columnSums: Buffers
+    private var geometry: Geometry?
+    private var maps = Maps()
+
+    /// What the per-picture maps were built for.
+    private struct Geometry: Hashable {
+        var width, height, frameHeight, parity, shiftX, shiftY: Int
+    }
+
+    /// Column and row maps and pixel counts for one picture geometry.
+    private struct Maps {
+        var columnOfX: [Int32] = []
+        /// The cell column of each chroma column (its first luma column).
+        var columnOfChromaX: [Int32] = []
+        var rowOfLine: [Int32] = []
+        /// Whether luma line `line` adds its chroma line: once per chroma line and row of cells.
+        var addsChroma: [Bool] = []
+        var lumaWeight: [Float] = []
+        var chromaWeight: [Float] = []
+        /// Cells narrower than a chroma sample: chroma is replicated to every luma pixel instead.
+        var replicatesChroma = false
+    }
+
+    init(grid: CellGrid) {
+        self.grid = grid
+        channel0 = [Float](repeating: 0, count: grid.count)
+        channel1 = channel0
+        channel2 = channel0
+        sums = Buffers(count: grid.count)
+        columnSums = Buffers(count: 0)
+    }
+
+    /// Three zeroed buffers of `UInt32`, owned here (no copy-on-write or exclusivity checks in
+    /// the loops that run over every pixel).
+    final class Buffers {
+        let count: Int
+        let channels: (UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<UInt32>)
+
+        init(count: Int) {
+            self.count = count
+            func make() -> UnsafeMutablePointer<UInt32> {
+                let buffer = UnsafeMutablePointer<UInt32>.allocate(capacity: max(count, 1))
+                buffer.initialize(repeating: 0, count: max(count, 1))
+                return buffer
+            }
+            channels = (make(), make(), make())
+        }
+
+        deinit {
+            channels.0.deallocate()
+            channels.1.deallocate()
+            channels.2.deallocate()
+        }
+
+        subscript(channel: Int) -> UnsafeMutablePointer<UInt32> {
+            channel == 0 ? channels.0 : channel == 1 ? channels.1 : channels.2
+        }
+
+        func clear() {
+            for channel in 0..<3 { self[channel].update(repeating: 0, count: count) }
+        }
+    }
+
+    /// Samples `picture`, a whole frame or one field of a frame `frameHeight` lines tall (`parity`
+    /// 1 for the odd lines), into ``channel0``–``channel2``.
+    mutating func sample(_ picture: VideoFrame, frameHeight: Int, parity: Int) {
+        let (shiftX, shiftY) = Self.chromaShifts(picture.layout)
+        let key = Geometry(
+            width: picture.width, height: picture.height, frameHeight: frameHeight, parity: parity, shiftX: shiftX,
+            shiftY: shiftY)
+        if key != geometry { rebuildMaps(for: key) }
+        sums.clear()
+        if picture.bytesPerSample == 1 {
+            accumulate(picture, as: UInt8.self, shiftX: shiftX, shiftY: shiftY)
+        } else {
+            accumulate(picture, as: UInt16.self, shiftX: shiftX, shiftY: shiftY)
+        }
+        let depthScale: Float
+        if picture.layout.isRGB || picture.range == .full {
+            depthScale = 255 / Float((1 << picture.bitDepth) - 1)
+        } else {
+            depthScale = 1 / Float(1 << (picture.bitDepth - 8))
+        }
+        var alphaScale: Float = 1
+        if case .packedRGB(_, _, _, _, _?) = picture.layout {
+            alphaScale = picture.bytesPerSample == 1 ? 1 / 255 : 1 / 65536
+        } else if case .planarGBR(alpha: true) = picture.layout {
+            alphaScale = picture.bytesPerSample == 1 ? 1 / 255 : 1 / 65536
+        }
+        let lumaScale = depthScale * alphaScale
+        let chromaPlanes = Self.hasSeparateChroma(picture.layout)
+        for cell in 0..<grid.count {
+            let luma = maps.lumaWeight[cell] * lumaScale
+            channel0[cell] = Float(sums[0][cell]) * luma
+            let chroma = chromaPlanes ? maps.chromaWeight[cell] * depthScale : luma
+            channel1[cell] = Float(sums[1][cell]) * chroma
+            channel2[cell] = Float(sums[2][cell]) * chroma
+        }
+        if case .gray = picture.layout {
+            let neutral: Float = 128
+            for cell in 0..<grid.count {
+                channel1[cell] = neutral
+                channel2[cell] = neutral
+            }
+        }
+    }
+
+    private static func chromaShifts(_ layout: VideoFrame.Layout) -> (Int, Int) {
+        switch layout {
+        case .planarYUV(let x, let y): (x, y)
+        case .nv12: (1, 1)
+        default: (0, 0)
+        }
+    }
+
+    private static func hasSeparateChroma(_ layout: VideoFrame.Layout) -> Bool {
+        switch layout {
+        case .planarYUV, .nv12: true
+        default: false
+        }
+    }
+
+    private mutating func rebuildMaps(for key: Geometry) {
+        geometry = key
+        let width = key.width
+        let chromaWidth = (width + (1 << key.shiftX) - 1) >> key.shiftX
+        maps.columnOfX = (0..<width).map { Int32($0 * grid.columns / width) }
+        let step = key.frameHeight > key.height ? 2 : 1
+        maps.rowOfLine = (0..<key.height).map { line in
+            Int32(min(line * step + key.parity, key.frameHeight - 1) * grid.rows / key.frameHeight)
+        }
+        var lumaCount = [Float](repeating: 0, count: grid.count)
+        var columnPixels = [Float](repeating: 0, count: grid.columns)
+        for column in maps.columnOfX { columnPixels[Int(column)] += 1 }
+        for row in maps.rowOfLine {
+            for column in 0..<grid.columns { lumaCount[Int(row) * grid.columns + column] += columnPixels[column] }
+        }
+        maps.lumaWeight = lumaCount.map { $0 > 0 ? 1 / $0 : 0 }
+        // Chroma at its own resolution: each chroma column to the cell of its first luma column,
+        // each chroma line once for every row of cells its luma lines fall in.
+        maps.columnOfChromaX = (0..<chromaWidth).map { maps.columnOfX[min($0 << key.shiftX, width - 1)] }
+        var chromaColumns = [Float](repeating: 0, count: grid.columns)
+        for column in maps.columnOfChromaX { chromaColumns[Int(column)] += 1 }
+        maps.replicatesChroma = chromaColumns.contains(0)
+        let mask = (1 << key.shiftY) - 1
+        maps.addsChroma = (0..<key.height).map { line in
+            maps.replicatesChroma || line & mask == 0 || maps.rowOfLine[line] != maps.rowOfLine[line - 1]
+        }
+        if maps.replicatesChroma {
+            maps.chromaWeight = maps.lumaWeight
+        } else {
+            var chromaLines = [Float](repeating: 0, count: grid.rows)
+            for (line, row) in maps.rowOfLine.enumerated() where maps.addsChroma[line] { chromaLines[Int(row)] += 1 }
+            maps.chromaWeight = (0..<grid.count).map { cell in
+                let count = chromaLines[cell / grid.columns] * chromaColumns[cell % grid.columns]
+                return count > 0 ? 1 / count : 0
+            }
+        }
+        columnSums = Buffers(count: max(width, chromaWidth))
+    }
+
+    /// Sums every sample of the picture into ``sums`` (per cell).
+    private mutating func accumulate<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ picture: VideoFrame, as: Sample.Type, shiftX: Int, shiftY: Int
+    ) {
+        let width = picture.width
+        let height = picture.height
+        let chromaWidth = (width + (1 << shiftX) - 1) >> shiftX
+        let planes = picture.planes
+        let layout = picture.layout
+        var currentRow = -1
+        let addsChroma = maps.addsChroma
+        maps.rowOfLine.withUnsafeBufferPointer { rowOfLine in
+            for line in 0..<height {
+                let row = Int(rowOfLine[line])
+                if row != currentRow {
+                    if currentRow >= 0 { flush(row: currentRow, width: width, chromaWidth: chromaWidth, chromaShiftX: shiftX, layout: layout) }
+                    currentRow = row
+                }
+                func samples(_ plane: VideoFrame.Plane, _ line: Int) -> UnsafePointer<Sample>? {
+                    plane.base.map { UnsafeRawPointer($0 + line * plane.stride).assumingMemoryBound(to: Sample.self) }
+                }
+                switch layout {
+                case .planarYUV:
+                    add(samples(planes.0, line), count: width, into: 0)
+                    if addsChroma[line] {
+                        add(samples(planes.1, line &>> shiftY), count: chromaWidth, into: 1)
+                        add(samples(planes.2, line &>> shiftY), count: chromaWidth, into: 2)
+                    }
+                case .nv12:
+                    add(samples(planes.0, line), count: width, into: 0)
+                    if addsChroma[line], let uv = samples(planes.1, line &>> 1) { addInterleaved(uv, count: chromaWidth) }
+                case .gray:
+                    add(samples(planes.0, line), count: width, into: 0)
+                case .planarGBR(let alpha):
+                    if alpha, let a = samples(planes.3, line) {
+                        addPremultiplied(samples(planes.2, line), alpha: a, count: width, into: 0)
+                        addPremultiplied(samples(planes.0, line), alpha: a, count: width, into: 1)
+                        addPremultiplied(samples(planes.1, line), alpha: a, count: width, into: 2)
+                    } else {
+                        add(samples(planes.2, line), count: width, into: 0)
+                        add(samples(planes.0, line), count: width, into: 1)
+                        add(samples(planes.1, line), count: width, into: 2)
+                    }
+                case .packedRGB(let components, let red, let green, let blue, let alpha):
+                    if let pixels = samples(planes.0, line) {
+                        addPacked(pixels, count: width, components: components, offsets: (red, green, blue), alpha: alpha)
+                    }
+                }
+            }
+        }
+        if currentRow >= 0 { flush(row: currentRow, width: width, chromaWidth: chromaWidth, chromaShiftX: shiftX, layout: layout) }
+    }
+
+    @inline(__always)
+    private func add<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ row: UnsafePointer<Sample>?, count: Int, into channel: Int
+    ) {
+        guard let row else { return }
+        let sums = columnSums[channel]
+        for x in 0..<count { sums[x] &+= UInt32(truncatingIfNeeded: row[x]) }
+    }
+
+    @inline(__always)
+    private func addPremultiplied<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ row: UnsafePointer<Sample>?, alpha: UnsafePointer<Sample>, count: Int, into channel: Int
+    ) {
+        guard let row else { return }
+        let shift = Sample.bitWidth > 8 ? 16 : 0
+        let sums = columnSums[channel]
+        for x in 0..<count {
+            sums[x] &+= UInt32(truncatingIfNeeded: (UInt64(row[x]) * UInt64(alpha[x])) >> shift)
+        }
+    }
+
+    @inline(__always)
+    private func addInterleaved<Sample: FixedWidthInteger & UnsignedInteger>(_ uv: UnsafePointer<Sample>, count: Int) {
+        let (u, v) = (columnSums[1], columnSums[2])
+        for x in 0..<count {
+            u[x] &+= UInt32(truncatingIfNeeded: uv[2 * x])
+            v[x] &+= UInt32(truncatingIfNeeded: uv[2 * x + 1])
+        }
+    }
+
+    @inline(__always)
+    private func addPacked<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ pixels: UnsafePointer<Sample>, count: Int, components: Int, offsets: (Int, Int, Int), alpha: Int?
+    ) {
+        let shift = Sample.bitWidth > 8 ? 16 : 0
+        let (r, g, b) = (columnSums[0], columnSums[1], columnSums[2])
+        for x in 0..<count {
+            let pixel = pixels + x * components
+            if let alpha {
+                let a = UInt64(pixel[alpha])
+                r[x] &+= UInt32(truncatingIfNeeded: (UInt64(pixel[offsets.0]) * a) >> shift)
+                g[x] &+= UInt32(truncatingIfNeeded: (UInt64(pixel[offsets.1]) * a) >> shift)
+                b[x] &+= UInt32(truncatingIfNeeded: (UInt64(pixel[offsets.2]) * a) >> shift)
+            } else {
+                r[x] &+= UInt32(truncatingIfNeeded: pixel[offsets.0])
+                g[x] &+= UInt32(truncatingIfNeeded: pixel[offsets.1])
+                b[x] &+= UInt32(truncatingIfNeeded: pixel[offsets.2])
+            }
+        }
+    }
+
+    /// Folds the column sums into the cells of `row` and clears them.
+    private func flush(row: Int, width: Int, chromaWidth: Int, chromaShiftX: Int, layout: VideoFrame.Layout) {
+        let base = row * grid.columns
+        let separateChroma = Self.hasSeparateChroma(layout)
+        let channelCount = { if case .gray = layout { return 1 } else { return 3 } }()
+        for channel in 0..<channelCount {
+            let (columns, cells) = (columnSums[channel], sums[channel])
+            let chroma = channel > 0 && separateChroma
+            if chroma, maps.replicatesChroma {
+                // Cells narrower than a chroma sample: chroma replicated across its luma columns.
+                maps.columnOfX.withUnsafeBufferPointer { map in
+                    for x in 0..<width { cells[base &+ Int(map[x])] &+= columns[x &>> chromaShiftX] }
+                }
+                columns.update(repeating: 0, count: chromaWidth)
+                continue
+            }
+            (chroma ? maps.columnOfChromaX : maps.columnOfX).withUnsafeBufferPointer { map in
+                for x in 0..<(chroma ? chromaWidth : width) {
+                    cells[base &+ Int(map[x])] &+= columns[x]
+                }
+            }
+            columns.update(repeating: 0, count: chroma ? chromaWidth : width)
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import CaptionsCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns a cell's mean codes into linear light: relative to white for SDR (WCAG's relative
+/// luminance, 0–1), in cd/m² for HDR.
+///
+/// YUV goes through the stream's matrix (BT.601, BT.709, BT.2020) and range to R′G′B′, then
+/// through the transfer function: the sRGB curve for SDR (as WCAG defines relative luminance), the
+/// SMPTE ST 2084 EOTF for PQ (absolute, 0–10,000 cd/m²), and for HLG the inverse OETF followed by
+/// the BT.2100 OOTF for a display of `hdrPeak` cd/m² (1,000 by default: system gamma 1.2, and
+/// 1.2 + 0.42 log10(peak / 1000) for other peaks). Luminance and chromaticity use the stream's
+/// primaries (BT.709/sRGB or BT.2020).
+struct ColorModel: Equatable {
+    let matrix: VideoFrame.Matrix
+    let range: VideoFrame.Range
+    let transfer: VideoFrame.Transfer
+    let primaries: VideoFrame.Primaries
+    let isRGB: Bool
+    let hdrPeak: Double
+    /// Non-linear value (0–1, in 1/4095 steps) → linear (relative, or cd/m² for PQ; scene light for HLG).
+    private let toLinear: [Float]
+    private let kr, kb, kg: Float
+    /// Luminance weights of linear R, G, B.
+    let luminanceWeights: (Float, Float, Float)
+    /// Linear RGB → CIE XYZ, row by row.
+    let toXYZ: [Float]
+    private let hlgGammaMinusOne: Float
+
+    static let steps = 4095
+
+    init(frame: VideoFrame, hdrPeak: Double = 1000) {
+        self.init(
+            matrix: frame.matrix, range: frame.range, transfer: frame.transfer, primaries: frame.primaries,
+            isRGB: frame.layout.isRGB, hdrPeak: hdrPeak)
+    }
+
+    init(
+        matrix: VideoFrame.Matrix, range: VideoFrame.Range, transfer: VideoFrame.Transfer,
+        primaries: VideoFrame.Primaries, isRGB: Bool, hdrPeak: Double = 1000
+    ) {
+        self.matrix = matrix
+        self.range = range
+        self.transfer = transfer
+        self.primaries = primaries
+        self.isRGB = isRGB
+        self.hdrPeak = hdrPeak
+        switch matrix {
+        case .bt601: (kr, kb) = (0.299, 0.114)
+        case .bt709: (kr, kb) = (0.2126, 0.0722)
+        case .bt2020: (kr, kb) = (0.2627, 0.0593)
+        }
+        kg = 1 - kr - kb
+        toLinear = (0...Self.steps).map { Self.linearize(Double($0) / Double(Self.steps), transfer) }
+        switch primaries {
+        case .bt709:
+            luminanceWeights = (0.2126, 0.7152, 0.0722)
+            toXYZ = [0.4124, 0.3576, 0.1805, 0.2126, 0.7152, 0.0722, 0.0193, 0.1192, 0.9505]
+        case .bt2020:
+            luminanceWeights = (0.2627, 0.6780, 0.0593)
+            toXYZ = [0.6370, 0.1446, 0.1689, 0.2627, 0.6780, 0.0593, 0, 0.0281, 1.0610]
+        }
+        hlgGammaMinusOne = Float(1.2 + 0.42 * log10(max(hdrPeak, 1) / 1000) - 1)
+    }
+
+    static func == (a: ColorModel, b: ColorModel) -> Bool {
+        a.matrix == b.matrix && a.range == b.range && a.transfer == b.transfer && a.primaries == b.primaries
+            && a.isRGB == b.isRGB && a.hdrPeak == b.hdrPeak
+    }
+
+    /// Whether light is absolute (cd/m²) rather than relative to white.
+    var isAbsolute: Bool { transfer != .sdr }
+
+    /// The transfer function from a non-linear value (0–1) to linear light.
+    static func linearize(_ value: Double, _ transfer: VideoFrame.Transfer) -> Float {
+        switch transfer {
+        case .sdr: Float(srgbToLinear(value))
+        case .pq: Float(pqToNits(value))
+        case .hlg: Float(hlgToScene(value))
+        }
+    }
+
+    /// IEC 61966-2-1 (the form WCAG 2.2 quotes).
+    static func srgbToLinear(_ value: Double) -> Double {
+        value <= 0.04045 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4)
+    }
+
+    /// SMPTE ST 2084 EOTF: a PQ signal (0–1) to cd/m².
+    static func pqToNits(_ value: Double) -> Double {
+        let m1 = 2610.0 / 16384, m2 = 2523.0 / 4096 * 128
+        let c1 = 3424.0 / 4096, c2 = 2413.0 / 4096 * 32, c3 = 2392.0 / 4096 * 32
+        let power = pow(max(value, 0), 1 / m2)
+        return 10000 * pow(max(power - c1, 0) / (c2 - c3 * power), 1 / m1)
+    }
+
+    /// ARIB STD-B67 / BT.2100 HLG inverse OETF: a signal (0–1) to normalised scene light (0–1).
+    static func hlgToScene(_ value: Double) -> Double {
+        let a = 0.17883277, b = 1 - 4 * a, c = 0.5 - a * log(4 * a)
+        return value <= 0.5 ? value * value / 3 : (exp((value - c) / a) + b) / 12
+    }
+
+    @inline(__always)
+    private func linear(_ value: Float) -> Float {
+        let position = min(max(value, 0), 1) * Float(Self.steps)
+        let index = Int(position)
+        guard index < Self.steps else { return toLinear[Self.steps] }
+        let fraction = position - Float(index)
+        return toLinear[index] + (toLinear[index + 1] - toLinear[index]) * fraction
+    }
+
+    /// Linear R, G, B of a cell's mean codes (8-bit scale: Y, Cb, Cr or R, G, B).
+    @inline(__always)
+    func light(_ c0: Float, _ c1: Float, _ c2: Float) -> (Float, Float, Float) {
+        var (r, g, b): (Float, Float, Float)
+        if isRGB {
+            (r, g, b) = (c0 / 255, c1 / 255, c2 / 255)
+        } else {
+            let y = range == .limited ? (c0 - 16) / 219 : c0 / 255
+            let cb = range == .limited ? (c1 - 128) / 224 : (c1 - 128) / 255
+            let cr = range == .limited ? (c2 - 128) / 224 : (c2 - 128) / 255
+            r = y + 2 * (1 - kr) * cr
+            b = y + 2 * (1 - kb) * cb
+            g = y - 2 * (1 - kr) * kr / kg * cr - 2 * (1 - kb) * kb / kg * cb
+        }
+        var linearRGB = (linear(r), linear(g), linear(b))
+        if transfer == .hlg {
+            let scene = luminanceWeights.0 * linearRGB.0 + luminanceWeights.1 * linearRGB.1 + luminanceWeights.2 * linearRGB.2
+            let gain = Float(hdrPeak) * (scene > 0 ? Float(pow(Double(scene), Double(hlgGammaMinusOne))) : 0)
+            linearRGB = (linearRGB.0 * gain, linearRGB.1 * gain, linearRGB.2 * gain)
+        }
+        return linearRGB
+    }
+
+    /// The luminance of linear R, G, B.
+    @inline(__always)
+    func luminance(_ r: Float, _ g: Float, _ b: Float) -> Float {
+        luminanceWeights.0 * r + luminanceWeights.1 * g + luminanceWeights.2 * b
+    }
+
+    /// CIE 1976 u′, v′ of linear R, G, B (D65 white for black).
+    @inline(__always)
+    func chromaticity(_ r: Float, _ g: Float, _ b: Float) -> (Float, Float) {
+        let x = toXYZ[0] * r + toXYZ[1] * g + toXYZ[2] * b
+        let y = toXYZ[3] * r + toXYZ[4] * g + toXYZ[5] * b
+        let z = toXYZ[6] * r + toXYZ[7] * g + toXYZ[8] * b
+        let denominator = x + 15 * y + 3 * z
+        return denominator > 1e-6 * (isAbsolute ? 100 : 1) ? (4 * x / denominator, 9 * y / denominator) : (0.1978, 0.4683)
+    }
+
+    /// A short name: "PQ (SMPTE ST 2084), BT.2020 matrix, limited range, BT.2020 primaries".
+    var summary: String {
+        let transferName: String
+        switch transfer {
+        case .sdr: transferName = "SDR (sRGB curve)"
+        case .pq: transferName = "PQ (SMPTE ST 2084)"
+        case .hlg: transferName = "HLG (ARIB STD-B67), \(NumberFormatting.shortest(hdrPeak)) cd/m² display"
+        }
+        let matrixName = isRGB ? "RGB" : "\(matrix.displayName) matrix, \(range.rawValue) range"
+        return "\(transferName), \(matrixName), \(primaries.displayName) primaries"
+    }
+}
+
+extension VideoFrame.Matrix {
+    /// "BT.709".
+    var displayName: String {
+        switch self {
+        case .bt601: "BT.601"
+        case .bt709: "BT.709"
+        case .bt2020: "BT.2020"
+        }
+    }
+}
+
+extension VideoFrame.Primaries {
+    /// "BT.2020".
+    var displayName: String { self == .bt709 ? "BT.709" : "BT.2020" }
+}

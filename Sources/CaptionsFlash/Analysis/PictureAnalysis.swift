@@ -1,0 +1,123 @@
+import CaptionsCore
+
+/// The analysis of one sequence of pictures on one ``CellGrid``: a progressive stream, or one
+/// field (top or bottom) of an interlaced one.
+///
+/// For each picture, in order of presentation time:
+/// 1. every pixel is meaned into the grid's cells (``CellSampler``) and each cell's mean codes are
+///    turned into linear light (``ColorModel``);
+/// 2. each cell's luminance feeds a ``TransitionTracker`` under the ``LuminanceRule`` and its
+///    chromaticity a ``ChromaticityTracker`` (red transitions), or the Harding red measure;
+/// 3. transitions are counted per cell over the last second by presentation time; a cell with
+///    more than six (more than three flashes) is flashing;
+/// 4. the flashing cells are measured inside every 10° field and over the whole screen.
+struct PictureAnalysis {
+    let grid: CellGrid
+    private var sampler: CellSampler
+    private var cells: [CellState]
+    private var general: SlidingWindowCounter
+    private var red: SlidingWindowCounter
+    private var areaMeter: AreaMeter
+    private static let stillness: Float = 0.05
+
+    /// One cell's state.
+    private struct CellState {
+        /// The channel means last fed to the trackers: a cell that has not moved by
+        /// ``stillness`` (in 8-bit code steps) since is skipped, as it cannot complete a transition.
+        var fed: (Float, Float, Float) = (-1000, -1000, -1000)
+        /// The luminance as last fed.
+        var luminance: Float = 0
+        var luminanceTracker = TransitionTracker()
+        var chromaticityTracker = ChromaticityTracker()
+        var hardingTracker = TransitionTracker()
+    }
+
+    /// What one picture measured.
+    struct Measure {
+        var meanLuminance: Double = 0
+        var generalArea: (window: Float, screen: Float) = (0, 0)
+        var redArea: (window: Float, screen: Float) = (0, 0)
+        /// The most transitions in the last second of any cell.
+        var maxCount: Int32 = 0
+        /// The largest current swing of a flashing cell.
+        var largestSwing: Float = 0
+        /// When the oldest frame of the window of a failing kind was shown.
+        var generalWindowStart: Double?
+        var redWindowStart: Double?
+    }
+
+    init(grid: CellGrid) {
+        self.grid = grid
+        sampler = CellSampler(grid: grid)
+        let cells = grid.count
+        self.cells = Array(repeating: CellState(), count: cells)
+        general = SlidingWindowCounter(blockCount: cells)
+        red = SlidingWindowCounter(blockCount: cells)
+        areaMeter = AreaMeter(
+            columns: grid.columns, rows: grid.rows, windowColumns: grid.windowColumns, windowRows: grid.windowRows)
+    }
+
+    /// Analyses the next picture, shown at `time` seconds.
+    mutating func analyze(
+        _ picture: VideoFrame, frameHeight: Int, parity: Int, time: Double, model: ColorModel, criteria: FlashCriteria
+    ) -> Measure {
+        sampler.sample(picture, frameHeight: frameHeight, parity: parity)
+        general.begin(frameAt: time)
+        red.begin(frameAt: time)
+        var measure = Measure()
+        let rule = LuminanceRule(absolute: model.isAbsolute)
+        let harding = criteria.redRule == .harding
+        let black: Float = model.isAbsolute ? 0.6 : 0.003
+        let hardingScale: Float = model.isAbsolute ? 320 / 200 : 320
+        let limit = Int32(FlashCriteria.maximumTransitionsPerSecond)
+        var luminanceSum: Double = 0
+        var generalMax: Int32 = 0
+        var redMax: Int32 = 0
+        let stillness = Self.stillness
+        sampler.channel0.withUnsafeBufferPointer { channel0 in
+            sampler.channel1.withUnsafeBufferPointer { channel1 in
+                sampler.channel2.withUnsafeBufferPointer { channel2 in
+                    cells.withUnsafeMutableBufferPointer { cells in
+                        for cell in 0..<cells.count {
+                            let c0 = channel0[cell], c1 = channel1[cell], c2 = channel2[cell]
+                            let fed = cells[cell].fed
+                            if abs(c0 - fed.0) >= stillness || abs(c1 - fed.1) >= stillness || abs(c2 - fed.2) >= stillness {
+                                cells[cell].fed = (c0, c1, c2)
+                                let (r, g, b) = model.light(c0, c1, c2)
+                                let y = model.luminance(r, g, b)
+                                cells[cell].luminance = y
+                                if cells[cell].luminanceTracker.update(y, rule: rule) { general.record(cell) }
+                                let redTransition: Bool
+                                if harding {
+                                    redTransition = cells[cell].hardingTracker.update(
+                                        (r - g - b) * hardingScale, significant: { abs($0 - $1) >= 20 },
+                                        qualifies: { max($0, $1) > 20 })
+                                } else {
+                                    let sum = r + g + b
+                                    let (u, v) = model.chromaticity(r, g, b)
+                                    redTransition = cells[cell].chromaticityTracker.update(
+                                        u: u, v: v, isRed: sum > black && r / sum >= 0.8)
+                                }
+                                if redTransition { red.record(cell) }
+                            }
+                            luminanceSum += Double(cells[cell].luminance)
+                            let generalCount = general.counts[cell]
+                            if generalCount > generalMax { generalMax = generalCount }
+                            if generalCount > limit {
+                                measure.largestSwing = max(measure.largestSwing, cells[cell].luminanceTracker.amplitude)
+                            }
+                            redMax = max(redMax, red.counts[cell])
+                        }
+                    }
+                }
+            }
+        }
+        measure.maxCount = max(generalMax, redMax)
+        measure.meanLuminance = luminanceSum / Double(max(grid.count, 1))
+        if generalMax > limit { measure.generalArea = areaMeter.measure(general.counts, above: limit) }
+        if redMax > limit { measure.redArea = areaMeter.measure(red.counts, above: limit) }
+        measure.generalWindowStart = general.windowStart
+        measure.redWindowStart = red.windowStart
+        return measure
+    }
+}

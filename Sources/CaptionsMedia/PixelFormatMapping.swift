@@ -1,0 +1,96 @@
+import CCaptionsFFmpeg
+import CaptionsCore
+
+/// How a decoded picture's pixel format is read: in place when the analysis reads its layout
+/// (8-bit and 9–16-bit little-endian planar and semi-planar YUV, grey, planar GBR and packed RGB
+/// with or without alpha), or converted once by libswscale into a format it reads without losing
+/// precision or changing the colour model: RGB (and palette) formats to RGBA or RGBA64, YUV
+/// formats to 16-bit 4:4:4.
+enum PixelFormatMapping {
+    /// A format read in place.
+    struct Native {
+        var layout: VideoFrame.Layout
+        var bitDepth: Int
+    }
+
+    /// The layout of `format` when it is read in place; nil when it needs converting.
+    static func native(_ format: AVPixelFormat) -> Native? {
+        guard let descriptor = ccaptions_av_pix_fmt_desc_get(format)?.pointee else { return nil }
+        let flags = descriptor.flags
+        let refused = UInt64(AV_PIX_FMT_FLAG_BE) | UInt64(AV_PIX_FMT_FLAG_PAL) | UInt64(AV_PIX_FMT_FLAG_BITSTREAM)
+            | UInt64(AV_PIX_FMT_FLAG_HWACCEL) | UInt64(AV_PIX_FMT_FLAG_BAYER) | UInt64(AV_PIX_FMT_FLAG_FLOAT)
+        guard flags & refused == 0 else { return nil }
+        let count = Int(descriptor.nb_components)
+        let components = withUnsafeBytes(of: descriptor.comp) { Array($0.bindMemory(to: AVComponentDescriptor.self)) }
+        guard count >= 1, count <= 4 else { return nil }
+        let first = components[0]
+        let depth = Int(first.depth + first.shift)
+        // Every component the same size: 8 bits in a byte, or up to 16 in two bytes.
+        let bytes = depth > 8 ? 2 : 1
+        for index in 0..<count {
+            let component = components[index]
+            guard Int(component.depth + component.shift) == depth, depth <= 16, component.depth >= 8 else { return nil }
+        }
+        let isRGB = flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
+        let planar = flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) != 0
+        if isRGB {
+            guard count >= 3 else { return nil }
+            let hasAlpha = count == 4
+            if planar {
+                // FFmpeg's gbrp family: R in plane 2, G in 0, B in 1, alpha in 3.
+                guard components[0].plane == 2, components[1].plane == 0, components[2].plane == 1,
+                    !hasAlpha || components[3].plane == 3, components.prefix(count).allSatisfy({ Int($0.step) == bytes })
+                else { return nil }
+                return Native(layout: .planarGBR(alpha: hasAlpha), bitDepth: depth)
+            }
+            let step = Int(first.step)
+            guard components.prefix(count).allSatisfy({ $0.plane == 0 && Int($0.step) == step && Int($0.offset) % bytes == 0 }),
+                step % bytes == 0
+            else { return nil }
+            return Native(
+                layout: .packedRGB(
+                    components: step / bytes, red: Int(components[0].offset) / bytes,
+                    green: Int(components[1].offset) / bytes, blue: Int(components[2].offset) / bytes,
+                    alpha: hasAlpha ? Int(components[3].offset) / bytes : nil),
+                bitDepth: depth)
+        }
+        if count == 1 {
+            guard Int(first.step) == bytes else { return nil }
+            return Native(layout: .gray, bitDepth: depth)
+        }
+        guard count >= 3, Int(first.step) == bytes, first.plane == 0 else { return nil }
+        let shiftX = Int(descriptor.log2_chroma_w)
+        let shiftY = Int(descriptor.log2_chroma_h)
+        let (u, v) = (components[1], components[2])
+        if u.plane == 1, v.plane == 1 {
+            // NV12, P010, P016: U then V interleaved at half size both ways.
+            guard shiftX == 1, shiftY == 1, Int(u.step) == 2 * bytes, Int(u.offset) == 0, Int(v.offset) == bytes
+            else { return nil }
+            return Native(layout: .nv12, bitDepth: depth)
+        }
+        // Planar Y, U, V (an alpha plane, as in yuva420p, is not read: such video is taken as opaque).
+        guard u.plane == 1, v.plane == 2, Int(u.step) == bytes, Int(v.step) == bytes else { return nil }
+        return Native(layout: .planarYUV(chromaShiftX: shiftX, chromaShiftY: shiftY), bitDepth: depth)
+    }
+
+    /// The format a picture that is not read in place is converted to.
+    static func conversionTarget(for format: AVPixelFormat) -> (AVPixelFormat, Native) {
+        let descriptor = ccaptions_av_pix_fmt_desc_get(format)?.pointee
+        let flags = descriptor?.flags ?? 0
+        let rgbLike = flags & (UInt64(AV_PIX_FMT_FLAG_RGB) | UInt64(AV_PIX_FMT_FLAG_PAL)) != 0
+        let deep = (descriptor.map { Int($0.comp.0.depth) } ?? 8) > 8
+        if rgbLike {
+            let alpha = VideoFrame.Layout.packedRGB(components: 4, red: 0, green: 1, blue: 2, alpha: 3)
+            return deep ? (AV_PIX_FMT_RGBA64LE, Native(layout: alpha, bitDepth: 16)) : (AV_PIX_FMT_RGBA, Native(layout: alpha, bitDepth: 8))
+        }
+        if descriptor?.nb_components == 1 || descriptor?.nb_components == 2 {
+            return (AV_PIX_FMT_GRAY16LE, Native(layout: .gray, bitDepth: 16))
+        }
+        return (AV_PIX_FMT_YUV444P16LE, Native(layout: .planarYUV(chromaShiftX: 0, chromaShiftY: 0), bitDepth: 16))
+    }
+
+    /// The name FFmpeg gives `format`.
+    static func name(_ format: AVPixelFormat) -> String {
+        ccaptions_av_pix_fmt_desc_get(format).map { String(cString: $0.pointee.name) } ?? "unknown"
+    }
+}
