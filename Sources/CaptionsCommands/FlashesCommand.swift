@@ -119,7 +119,13 @@ public struct FlashesCommand: ParsableCommand {
             FlashReport.Warning(
                 code: "media.frames.missing", message: "no picture could be decoded here (damaged or lost frames): not scanned",
                 start: $0.start, end: $0.end)
+        } + outcome.damaged.map {
+            FlashReport.Warning(
+                code: "media.frames.damaged",
+                message: "pictures decoded with errors (damaged data, concealed by the decoder): flashes here may be missed or invented",
+                start: $0.start, end: $0.end)
         }
+        report.missing.sort { $0.start < $1.start }
         for jump in outcome.discontinuities {
             report.warnings.append(FlashReport.Warning(
                 code: "media.timestamps.discontinuity",

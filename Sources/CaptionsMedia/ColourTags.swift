@@ -13,7 +13,8 @@ extension VideoDecoder {
     /// The colour encoding of `frame`. Untagged values are guessed, each guess noted once in the
     /// outcome: an untagged transfer is SDR unless the stream carries HDR metadata (mastering
     /// display or content light level: PQ); untagged primaries and matrix are BT.2020 for HDR,
-    /// BT.709 for 720 lines or more and BT.601 below; an untagged YUV range is limited.
+    /// BT.709 for 720 lines or more and BT.601 below; an untagged YUV range is limited. Untagged
+    /// RGB (GIF, PNG) is sRGB, which is no guess.
     func colourTags(of frame: UnsafeMutablePointer<AVFrame>, isRGB: Bool) -> ColourTags {
         let height = Int(frame.pointee.height)
         let format = AVPixelFormat(rawValue: frame.pointee.format)
@@ -23,9 +24,9 @@ extension VideoDecoder {
         case AVCOL_TRC_ARIB_STD_B67: transfer = .hlg
         case AVCOL_TRC_UNSPECIFIED, AVCOL_TRC_RESERVED, AVCOL_TRC_RESERVED0:
             transfer = hasHDRMetadata ? .pq : .sdr
-            note(hasHDRMetadata
+            if !isRGB || hasHDRMetadata { note(hasHDRMetadata
                 ? "the stream does not say its transfer function but carries HDR mastering metadata: PQ (SMPTE ST 2084) assumed"
-                : "the stream does not say its transfer function: SDR assumed")
+                : "the stream does not say its transfer function: SDR assumed") }
         default: transfer = .sdr
         }
         let hdr = transfer != .sdr
@@ -34,7 +35,7 @@ extension VideoDecoder {
         case AVCOL_PRI_BT2020: primaries = .bt2020
         case AVCOL_PRI_UNSPECIFIED, AVCOL_PRI_RESERVED, AVCOL_PRI_RESERVED0:
             primaries = hdr ? .bt2020 : .bt709
-            note("the stream does not say its colour primaries: \(hdr ? "BT.2020" : "BT.709") assumed")
+            if !isRGB { note("the stream does not say its colour primaries: \(hdr ? "BT.2020" : "BT.709") assumed") }
         default: primaries = .bt709
         }
         var matrix: VideoFrame.Matrix

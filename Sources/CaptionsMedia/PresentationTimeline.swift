@@ -17,6 +17,12 @@ public struct PresentationTimeline: Sendable {
         public var start: Double
         /// End, in timeline seconds.
         public var end: Double
+
+        /// `start`–`end`.
+        public init(start: Double, end: Double) {
+            self.start = start
+            self.end = end
+        }
     }
 
     /// Where a discontinuity was mended, and how far the raw timestamps jumped (seconds).

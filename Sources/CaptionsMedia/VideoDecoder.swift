@@ -14,6 +14,8 @@ public struct DecodeOutcome: Sendable {
     public var partialReason: String?
     /// Stretches of the timeline with no picture (frames lost to damage), in timeline seconds.
     public var gaps: [PresentationTimeline.Span] = []
+    /// Stretches of the timeline whose pictures were decoded with errors (concealed damage).
+    public var damaged: [PresentationTimeline.Span] = []
     /// Where the timestamps jumped and were mended into one timeline.
     public var discontinuities: [PresentationTimeline.Discontinuity] = []
     /// The raw timestamp of the first frame shown, in seconds.
@@ -69,6 +71,7 @@ public final class VideoDecoder {
     private var timeline: PresentationTimeline
     var colourGuesses: [String] = []
     private var pixelFormats: [String] = []
+    private var damaged: [PresentationTimeline.Span] = []
     /// The chosen stream.
     public let info: VideoStreamInfo
 
@@ -98,8 +101,13 @@ public final class VideoDecoder {
                 "cannot open the \(String(cString: decoder.pointee.name)) decoder")
             let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
             let base = stream.pointee.time_base
-            let streamDuration = stream.pointee.duration > 0 && base.den > 0
+            // The video stream's own duration; the file's only when the video is all it holds
+            // (audio that runs longer than the video is not truncation).
+            var streamDuration = stream.pointee.duration > 0 && base.den > 0
                 ? Double(stream.pointee.duration) * Double(base.num) / Double(base.den) : nil
+            if streamDuration == nil, format?.pointee.nb_streams == 1, let total = format?.pointee.duration, total > 0 {
+                streamDuration = Double(total) / Double(AV_TIME_BASE)
+            }
             let aspect = stream.pointee.codecpar.pointee.sample_aspect_ratio
             var size = 0
             var turns = 0
@@ -179,6 +187,7 @@ public final class VideoDecoder {
         outcome.partialReason = reading.partialReason
         outcome.gaps = timeline.gaps
         outcome.discontinuities = timeline.discontinuities
+        outcome.damaged = damaged
         outcome.streamStart = timeline.streamStart
         outcome.colourGuesses = colourGuesses
         outcome.pixelFormats = pixelFormats
@@ -188,9 +197,14 @@ public final class VideoDecoder {
         if outcome.frameCount == 0, outcome.partialReason == nil {
             outcome.partialReason = "no frame could be decoded"
         }
-        if outcome.partialReason == nil, !outcome.gaps.isEmpty {
+        if outcome.partialReason == nil, !damaged.isEmpty {
+            let seconds = damaged.reduce(0) { $0 + $1.end - $1.start }
+            outcome.partialReason = "\(damaged.count) stretch(es) of the video, \((seconds * 100).rounded() / 100) s in all, were decoded with errors (damaged data)"
+        }
+        if !outcome.gaps.isEmpty {
             let missing = outcome.gaps.reduce(0) { $0 + $1.end - $1.start }
-            outcome.partialReason = "\(outcome.gaps.count) stretch(es) of the video, \((missing * 100).rounded() / 100) s in all, have no picture (damaged or lost frames)"
+            let sentence = "\(outcome.gaps.count) stretch(es) of the video, \((missing * 100).rounded() / 100) s in all, have no picture (damaged or lost frames)"
+            outcome.partialReason = outcome.partialReason.map { $0 + "; " + sentence } ?? sentence
         }
         if outcome.partialReason == nil, !stopped, let duration = info.duration, timeline.discontinuities.isEmpty {
             let tolerance = max(0.5, 2 / (info.framesPerSecond ?? 25))
@@ -296,6 +310,14 @@ public final class VideoDecoder {
         let duration = frame.pointee.pkt_duration > 0 && timeBase.den > 0
             ? Double(frame.pointee.pkt_duration) * Double(timeBase.num) / Double(timeBase.den) : nil
         let time = timeline.place(raw: rawTime(of: frame), duration: duration)
+        if frame.pointee.decode_error_flags != 0 || frame.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
+            let end = time + (duration ?? timeline.frameDuration)
+            if let last = damaged.last, last.end >= time - 1e-6 {
+                damaged[damaged.count - 1].end = end
+            } else {
+                damaged.append(PresentationTimeline.Span(start: time, end: end))
+            }
+        }
         let data = source.pointee.data
         let lines = source.pointee.linesize
         func plane(_ base: UnsafeMutablePointer<UInt8>?, _ stride: Int32) -> VideoFrame.Plane {

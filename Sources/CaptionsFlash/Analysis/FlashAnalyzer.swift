@@ -30,6 +30,7 @@ public struct FlashAnalyzer {
     private var openRedHazard: Int?
     private var warnings: [FlashReport.Warning] = []
     private var colourNames: [String] = []
+    private var firstFormat: String?
     private var lastFrameDuration = 1.0 / 25
     private var width: Int
     private var height: Int
@@ -115,6 +116,7 @@ public struct FlashAnalyzer {
             && ($0.fieldOrder == .progressive) == (newFormat.fieldOrder == .progressive) } ?? false
         if !keeps { pictures = (0..<fieldCount).map { _ in PictureAnalysis(grid: newFormat.grid) } }
         if format == nil {
+            firstFormat = newFormat.description
             width = newFormat.width
             height = newFormat.height
             return
@@ -202,7 +204,8 @@ public struct FlashAnalyzer {
             frameCount: frames.count,
             duration: frames.isEmpty ? 0 : (frames.last?.time ?? 0) - (frames.first?.time ?? 0) + lastFrameDuration,
             hazards: hazards, warnings: warnings.sorted { $0.start < $1.start }, seconds: secondSummaries(), frames: frames,
-            colour: colourNames.joined(separator: "; then "), luminanceRule: rule, luminanceUnit: absolute ? "cd/m²" : "relative")
+            colour: colourNames.joined(separator: "; then "), luminanceRule: rule, luminanceUnit: absolute ? "cd/m²" : "relative",
+            pictures: firstFormat ?? "")
     }
 
     private func secondSummaries() -> [FlashReport.SecondSummary] {

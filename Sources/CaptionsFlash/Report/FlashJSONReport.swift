@@ -28,6 +28,7 @@ enum FlashJSONReport {
         json.key("width"); json.number(Double(report.width))
         json.key("height"); json.number(Double(report.height))
         json.key("frames"); json.number(Double(report.frameCount))
+        json.key("pictures"); json.string(report.pictures)
         json.key("duration"); json.number(rounded(report.duration))
         json.endObject()
         json.key("hazards"); json.beginArray()

@@ -118,6 +118,8 @@ public struct FlashReport: Sendable {
     public var frames: [FrameMeasure]
     /// How code values were turned into light: transfer, matrix, range and primaries.
     public var colour: String
+    /// The first frames' size, depth, sample kind and scanning ("720×576 8-bit YUV interlaced, top field first").
+    public var pictures: String
     /// The general-flash rule applied.
     public var luminanceRule: String
     /// "relative" (SDR: 0–1 of white) or "cd/m²" (HDR).
@@ -134,8 +136,9 @@ public struct FlashReport: Sendable {
     public init(
         criteria: FlashCriteria, verdict: Verdict, partial: Bool, partialReason: String?, width: Int, height: Int,
         frameCount: Int, duration: Double, hazards: [Hazard], warnings: [Warning], seconds: [SecondSummary],
-        frames: [FrameMeasure], colour: String, luminanceRule: String, luminanceUnit: String
+        frames: [FrameMeasure], colour: String, luminanceRule: String, luminanceUnit: String, pictures: String = ""
     ) {
+        self.pictures = pictures
         self.criteria = criteria
         self.verdict = verdict
         self.partial = partial

@@ -5,7 +5,7 @@ enum FlashTextReport {
     static func render(_ report: FlashReport, source: String) -> String {
         var lines: [String] = []
         lines.append("\(source): \(report.verdict.rawValue.uppercased())\(report.partial ? " (partial)" : "") — \(report.criteriaName)")
-        var facts = "  \(report.width)×\(report.height), \(report.frameCount) frames, \(oneDecimal(report.duration)) s"
+        var facts = "  \(report.pictures.isEmpty ? "\(report.width)×\(report.height)" : report.pictures), \(report.frameCount) frames, \(oneDecimal(report.duration)) s"
         if let start = report.streamStart, abs(start) >= 0.0005 {
             facts += "; times from the first frame shown (\(NumberFormatting.shortest((start * 1000).rounded() / 1000)) s in the stream)"
         }
@@ -14,7 +14,8 @@ enum FlashTextReport {
         for note in report.notes { lines.append("  note: \(note)") }
         if let reason = report.partialReason { lines.append("  partial: \(reason)") }
         for gap in report.missing {
-            lines.append("  not scanned \(clock(gap.start))–\(clock(gap.end)): \(gap.message) [\(gap.code)]")
+            let label = gap.code == "media.frames.damaged" ? "damaged" : "not scanned"
+            lines.append("  \(label) \(clock(gap.start))–\(clock(gap.end)): \(gap.message) [\(gap.code)]")
         }
         for hazard in report.hazards {
             lines.append(
@@ -23,7 +24,8 @@ enum FlashTextReport {
                     + "\(percent(hazard.peakScreenShare)) of the screen")
         }
         for warning in report.warnings {
-            lines.append("  warning \(clock(warning.start))–\(clock(warning.end)): \(warning.message) [\(warning.code)]")
+            let when = warning.end > warning.start ? "\(clock(warning.start))–\(clock(warning.end))" : "at \(clock(warning.start))"
+            lines.append("  warning \(when): \(warning.message) [\(warning.code)]")
         }
         if report.verdict == .unknown {
             lines.append("  no verdict: nothing could be analysed")
