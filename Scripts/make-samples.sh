@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Makes the flash-scan test clips with FFmpeg's lavfi sources (nothing is downloaded or committed).
 #   Scripts/make-samples.sh [OUTPUT_FOLDER]        (default: .build/flash-samples)
-# Each clip is H.264, BT.709, limited ("tv") range, 4:2:0, CRF 12; the expected verdict is in
-# its name.
+# The expected verdict is in each clip's name, worked out from the definitions in the comments.
+# The first clips are H.264, BT.709, limited ("tv") range, 4:2:0, CRF 12; the others cover HDR,
+# interlaced, RGB, spatial accuracy, stream changes and damage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-.build/flash-samples}
@@ -36,5 +37,74 @@ clip e-slow-fade-pass 1280x720 30 8 "$fade" "$fade" "$fade"
 # (f) grey 150 <-> 128 every frame at 20 fps (10 Hz), a luminance change of 0.089: PASS
 grey='if(mod(N\,2)\,128\,150)'
 clip f-grey-10hz-pass 1280x720 20 3 "$grey" "$grey" "$grey"
+
+# make NAME.EXT FFMPEG_ARGUMENTS...: any other clip, made once.
+make() {
+  local file=$1; shift
+  [ -s "$out/$file" ] && return 0
+  ffmpeg -v error -y "$@" "$out/tmp-$file"
+  mv "$out/tmp-$file" "$out/$file"
+}
+lavfi() { echo "color=c=black:s=$1:r=$2:d=$3"; }
+flash3='lt(mod(N\,6)\,3)'   # on three frames, off three: 5 Hz at 30 fps
+
+# --- HDR: measured in cd/m² (BT.1702 rule). Codes are 10-bit limited range for grey.
+# pq CODE_A CODE_B TRC NAME: full screen alternating between two grey codes at 5 Hz, HEVC 10-bit.
+hdr() {
+  make "$4.mkv" -f lavfi -i "$(lavfi 640x360 30 3),format=yuv420p10le" -vf "geq=lum='if($flash3\,$1\,$2)':cb=512:cr=512" \
+    -c:v libx265 -x265-params log-level=error:crf=4 -pix_fmt yuv420p10le \
+    -color_primaries bt2020 -color_trc "$3" -colorspace bt2020nc
+}
+hdr 509 539 smpte2084 g-pq-100-140nits-fail        # 100 <-> 140 cd/m²: 40 >= 20, darker < 160
+hdr 636 645 smpte2084 h-pq-400-440nits-pass        # Michelson 40/840 = 0.048 < 1/17
+hdr 636 653 smpte2084 i-pq-400-480nits-fail        # Michelson 80/880 = 0.091 >= 1/17
+hdr 167 355 smpte2084 j-pq-0.5-15nits-pass         # 14.5 cd/m² < 20, though the codes move by 188
+hdr 616 667 arib-std-b67 k-hlg-100-140nits-fail    # HLG on a 1000 cd/m² display: 100 <-> 140 cd/m²
+hdr 231 328 arib-std-b67 l-hlg-5-15nits-pass       # 5 <-> 15 cd/m²
+
+# --- Interlaced: only one field flashes (the other is steady grey).
+make m-odd-field-576i-fail.ts -f lavfi -i "$(lavfi 720x576 25 3)" \
+  -vf "format=gray,geq=lum='if(mod(Y\,2)\,255*$flash3\,128)',format=yuv420p,setfield=tff" \
+  -c:v mpeg2video -q:v 2 -flags +ilme+ildct -top 1
+make n-even-field-1080i-fail.mp4 -f lavfi -i "$(lavfi 1920x1080 30000/1001 2)" \
+  -vf "format=gray,geq=lum='if(mod(Y\,2)\,128\,255*$flash3)',format=yuv420p,setfield=bff" \
+  -c:v libx264 -crf 10 -flags +ildct+ilme -x264-params interlaced=1:bff=1
+
+# --- RGB sources, read as RGB: 5 Hz at 10 fps (every frame changes).
+rgbflash="r='255*mod(N\,2)':g='255*mod(N\,2)':b='255*mod(N\,2)'"
+make o-gif-fail.gif -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=rgb24,geq=$rgbflash"
+make p-apng-fail.apng -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=rgba,geq=$rgbflash:a=255" -plays 0 -f apng
+make q-apng-transparent-pass.apng -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=rgba,geq=$rgbflash:a=0" -plays 0 -f apng
+make r-h264rgb-fail.mkv -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=gbrp,geq=$rgbflash" -c:v libx264rgb -crf 0
+
+# --- Spatial accuracy at 960x540 (10° field: 320 x 240 pixels; 0.1°: 3.2 pixels).
+spatial() {
+  make "$1.mp4" -f lavfi -i "$(lavfi 960x540 30 2)" -vf "format=gray,geq=lum='$2',format=yuv420p" \
+    -c:v libx264 -crf 8 -colorspace bt709 -color_primaries bt709 -color_trc bt709 -color_range tv
+}
+spatial s-box-22pc-pass "if(between(X\,400\,549)*between(Y\,200\,312)\,255*$flash3\,128)"   # 150 x 113: 22.1 % of the field
+spatial t-box-27pc-fail "if(between(X\,400\,549)*between(Y\,200\,337)\,255*$flash3\,128)"   # 150 x 138: 27.0 %
+spatial u-checker-0.125deg-fail "255*mod(floor(X/4)+floor(Y/4)+floor(N/3)\,2)"                 # 4-pixel squares reversing
+spatial v-checker-0.03deg-pass "255*mod(X+Y+floor(N/3)\,2)"                                     # 1-pixel squares: below 0.1°
+
+# --- Stream changes: 720p then 360p, joined as MPEG-TS (timestamps restart); the flashing
+# straddles the join (five transitions each side: only together are they over six in a second).
+seg() {
+  make "$1.ts" -f lavfi -i "$(lavfi "$2" 30 2)" -vf "format=gray,geq=lum='$3',format=yuv420p" \
+    -c:v libx264 -crf 10 -colorspace bt709 -color_primaries bt709 -color_trc bt709 -color_range tv
+}
+seg w-part1 1280x720 "if(gte(N\,45)\,255*$flash3\,128)"
+seg w-part2 640x360 "if(lt(N\,15)\,255*gte(mod(N\,6)\,3)\,128)"
+[ -s "$out/w-joined-fail.ts" ] || cat "$out/w-part1.ts" "$out/w-part2.ts" > "$out/w-joined-fail.ts"
+
+# --- Damage: a tenth of a clean transport stream overwritten in the middle.
+make x-clean.ts -f lavfi -i "testsrc2=s=640x360:r=25:d=6" -c:v libx264 -crf 20 -g 25 -bf 0
+[ -s "$out/x-damaged-partial.ts" ] || python3 - "$out/x-clean.ts" "$out/x-damaged-partial.ts" <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], 'rb').read())
+start = int(len(data) * 0.45)
+data[start:start + len(data) // 10] = b'\x55' * (len(data) // 10)
+open(sys.argv[2], 'wb').write(data)
+PY
 
 echo "samples in $out"

@@ -78,7 +78,7 @@ struct FlashesCommandTests {
         let io = MemoryIO()
         #expect(run(["flashes", FlashSamples.path("a-black-white-5hz-fail")], io: io) == 2)
         #expect(io.outputText.contains(": FAIL"))
-        #expect(io.outputText.contains("general flashing 00:00:00.000–00:00:03.967"))
+        #expect(io.outputText.contains("general flashing 00:00:00.000–00:00:04.000"))
     }
 
     @Test func csvHasOneRowPerFrame() {

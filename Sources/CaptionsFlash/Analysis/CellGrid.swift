@@ -37,8 +37,14 @@ struct CellGrid: Hashable {
         let across = turned ? displayHeight : displayWidth  // the viewer's width
         var cell = across / Self.cellsAcross
         cell = max(cell, (displayWidth * displayHeight / Double(Self.maximumCells)).squareRoot(), aspect, 1)
-        columns = max(1, min(width, Int((displayWidth / cell).rounded(.up))))
-        rows = max(1, min(height / max(fields, 1), Int((displayHeight / cell).rounded(.up))))
+        var (columns, rows) = (0, 0)
+        repeat {
+            columns = max(1, min(width, Int((displayWidth / cell).rounded(.up))))
+            rows = max(1, min(height / max(fields, 1), Int((displayHeight / cell).rounded(.up))))
+            cell *= 1.01
+        } while columns * rows > Self.maximumCells
+        self.columns = columns
+        self.rows = rows
         let degree = across / Self.degreesAcross  // display units per degree
         let perDegreeX = degree / (displayWidth / Double(columns))  // cells per degree
         let perDegreeY = degree / (displayHeight / Double(rows))

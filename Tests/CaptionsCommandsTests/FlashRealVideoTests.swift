@@ -1,0 +1,135 @@
+import CaptionsCommands
+import Foundation
+import Testing
+
+/// The flash scan on the video people ship: HDR, interlaced, RGB sources, spatial accuracy, stream
+/// changes and damage, on clips of Scripts/make-samples.sh whose expected verdicts are worked out
+/// from the definitions there, all through the CLI.
+@Suite(.enabled(if: FlashSamples.available, "needs ffmpeg to make the sample clips"), .serialized)
+struct FlashRealVideoTests {
+    static func file(_ name: String) -> String { FlashSamples.folder.appendingPathComponent(name).path }
+
+    /// Runs `flashes --format json` on a clip; the exit code and the report.
+    static func scan(_ name: String, _ options: [String] = []) throws -> (Int32, [String: Any]) {
+        let io = MemoryIO()
+        let code = run(["flashes", file(name), "--format", "json"] + options, io: io)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(io.output)) as? [String: Any])
+        return (code, report)
+    }
+
+    static let clips: [(String, Int32)] = [
+        ("g-pq-100-140nits-fail.mkv", 2), ("h-pq-400-440nits-pass.mkv", 0), ("i-pq-400-480nits-fail.mkv", 2),
+        ("j-pq-0.5-15nits-pass.mkv", 0), ("k-hlg-100-140nits-fail.mkv", 2), ("l-hlg-5-15nits-pass.mkv", 0),
+        ("m-odd-field-576i-fail.ts", 2), ("n-even-field-1080i-fail.mp4", 2),
+        ("o-gif-fail.gif", 2), ("p-apng-fail.apng", 2), ("q-apng-transparent-pass.apng", 0), ("r-h264rgb-fail.mkv", 2),
+        ("s-box-22pc-pass.mp4", 0), ("t-box-27pc-fail.mp4", 2), ("u-checker-0.125deg-fail.mp4", 2),
+        ("v-checker-0.03deg-pass.mp4", 0), ("w-joined-fail.ts", 2), ("x-damaged-partial.ts", 1),
+    ]
+
+    @Test(arguments: clips)
+    func verdicts(name: String, exitCode: Int32) throws {
+        let (code, report) = try Self.scan(name)
+        #expect(code == exitCode, "\(name)")
+        #expect(report["verdict"] as? String == (exitCode == 2 ? "fail" : "pass"), "\(name)")
+        #expect(report["partial"] as? Bool == (exitCode == 1), "\(name)")
+    }
+
+    /// Skipping H.264/HEVC deblocking (the default) never changes a verdict or a hazard's times.
+    @Test(arguments: clips.map(\.0) + ["a-black-white-5hz-fail.mp4", "d-red-grey-4hz-fail.mp4", "c-small-box-5hz-pass.mp4"])
+    func exactDecodingGivesTheSameVerdictsAndTimes(name: String) throws {
+        let (fastCode, fast) = try Self.scan(name)
+        let (exactCode, exact) = try Self.scan(name, ["--exact"])
+        #expect(fastCode == exactCode)
+        let times = { (report: [String: Any]) in
+            (report["hazards"] as? [[String: Any]] ?? []).map { "\($0["kind"]!) \($0["start"]!) \($0["end"]!)" }
+        }
+        #expect(times(fast) == times(exact), "\(name)")
+    }
+
+    @Test func hdrIsMeasuredInCandelasPerSquareMetre() throws {
+        let (_, pq) = try Self.scan("g-pq-100-140nits-fail.mkv")
+        #expect(pq["luminanceUnit"] as? String == "cd/m²")
+        #expect((pq["colour"] as? String)?.hasPrefix("PQ (SMPTE ST 2084), BT.2020 matrix, limited range") == true)
+        let levels = (pq["frames"] as? [[String: Any]] ?? []).compactMap { $0["luminance"] as? Double }
+        #expect(abs((levels.max() ?? 0) - 140) < 2 && abs((levels.min() ?? 0) - 100) < 2, "\(levels.prefix(6))")
+        // HLG on a 400 cd/m² display: 55 <-> 74 cd/m², a change under 20: no longer a flash.
+        let (code, hlg) = try Self.scan("k-hlg-100-140nits-fail.mkv", ["--hdr-peak", "400"])
+        #expect(code == 0)
+        #expect((hlg["colour"] as? String)?.contains("400 cd/m² display") == true)
+    }
+
+    @Test func theFlashingAreaIsMeasuredWithinTwoPoints() throws {
+        for (name, share) in [("s-box-22pc-pass.mp4", 0.221), ("t-box-27pc-fail.mp4", 0.2695)] {
+            let (_, report) = try Self.scan(name)
+            let area = (report["frames"] as? [[String: Any]] ?? []).compactMap { $0["area"] as? Double }.max() ?? 0
+            #expect(abs(area - share) <= 0.02, "\(name): \(area)")
+        }
+    }
+
+    @Test func anInterlacedStreamIsAnalysedByField() throws {
+        let (_, report) = try Self.scan("m-odd-field-576i-fail.ts")
+        let video = try #require(report["video"] as? [String: Any])
+        #expect((video["pictures"] as? String)?.contains("interlaced, top field first") == true)
+        let hazard = try #require((report["hazards"] as? [[String: Any]])?.first)
+        #expect(hazard["area"] as? Double == 1, "the flashing field covers the whole picture")
+    }
+
+    @Test func aResolutionChangeAndATimestampRestartAreReportedAndBridged() throws {
+        let (_, report) = try Self.scan("w-joined-fail.ts")
+        let codes = (report["warnings"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+        #expect(codes.contains("flash.stream.changed"))
+        #expect(codes.contains("media.timestamps.discontinuity"))
+        let hazard = try #require((report["hazards"] as? [[String: Any]])?.first)
+        let start = try #require(hazard["start"] as? Double)
+        let end = try #require(hazard["end"] as? Double)
+        #expect(start < 2 && end > 2, "the hazard straddles the join at 2 s: \(start)–\(end)")
+        #expect((report["streamStart"] as? Double ?? 0) > 1, "times count from the first frame; the stream's start is kept")
+    }
+
+    @Test func damageListsTheTimeThatWasNotScanned() throws {
+        let io = MemoryIO()
+        #expect(run(["flashes", Self.file("x-damaged-partial.ts"), "--format", "json"], io: io) == 1)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(io.output)) as? [String: Any])
+        let missing = try #require(report["missing"] as? [[String: Any]])
+        #expect(!missing.isEmpty)
+        for span in missing {
+            let start = span["start"] as? Double ?? 0
+            #expect(start > 2 && start < 4, "the damage is in the middle of the 6 s clip: \(span)")
+        }
+        #expect(io.errors.contains("[media.frames.missing]") || io.errors.contains("[media.frames.damaged]"))
+        // The clean original passes, whole.
+        #expect(run(["flashes", Self.file("x-clean.ts")], io: MemoryIO()) == 0)
+    }
+
+    @Test func audioLongerThanTheVideoIsNotTruncation() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let clip = folder.appendingPathComponent("long-audio.mkv").path
+        #expect(FlashSamples.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=2", "-f", "lavfi", "-i", "sine=d=5", "-c:v", "libx264", clip,
+        ]))
+        let io = MemoryIO()
+        #expect(run(["flashes", clip], io: io) == 0, "\(io.errors)")
+    }
+
+    @Test func nothingDecodableHasNoVerdict() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        // A stream whose every picture is damaged beyond decoding: headers kept, payloads overwritten.
+        var data = try Data(contentsOf: URL(fileURLWithPath: Self.file("x-clean.ts")))
+        for index in stride(from: 188 * 8, to: data.count, by: 1) where index % 188 > 8 { data[index] = 0x55 }
+        let broken = folder.appendingPathComponent("broken.ts")
+        try data.write(to: broken)
+        let io = MemoryIO()
+        let code = run(["flashes", broken.path, "--format", "json"], io: io)
+        #expect(code == 1, "never a pass: \(io.errors)")
+    }
+
+    @Test func theOutputPathIsCheckedBeforeTheScan() throws {
+        // The input does not exist either: the output's error comes first, so it was checked first.
+        let io = MemoryIO()
+        #expect(run(["flashes", "/nonexistent-input.mp4", "-o", "/nonexistent-folder/report.json"], io: io) == 1)
+        #expect(io.errors.contains("[output.unwritable]"))
+        #expect(!io.errors.contains("[media.open]"))
+    }
+}
