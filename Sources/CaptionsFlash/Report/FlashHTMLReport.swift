@@ -37,6 +37,7 @@ enum FlashHTMLReport {
             body { font: 16px/1.5 system-ui, sans-serif; color: var(--ink); background: var(--paper); max-width: 62rem; margin: 2rem auto; padding: 0 1rem; }
             .verdict { font-size: 1.6rem; font-weight: 700; color: \(report.verdict == .pass ? "var(--pass)" : "var(--fail)"); }
             table { border-collapse: collapse; width: 100%; margin: 1rem 0; }
+            @media (max-width: 40rem) { table { display: block; overflow-x: auto; } body { margin: 1rem auto; } }
             th, td { text-align: left; padding: .35rem .6rem; border-bottom: 1px solid var(--grid); }
             caption { text-align: left; color: var(--muted); }
             figure { margin: 1.5rem 0; }
@@ -56,7 +57,7 @@ enum FlashHTMLReport {
             <section aria-labelledby="timeline"><h2 id="timeline">Timeline</h2>
             <figure>
             \(chart(report))
-            <figcaption>Red: flashes per second of the worst block (dashed line: the limit of 3). Blue: share of the worst 10° field that flashes too often (dashed: 25 %). Grey: mean relative luminance. Shaded: hazards.</figcaption>
+            <figcaption>Red: flashes per second of the worst spot (left axis; dashed line: the limit of 3). Blue: share of the worst 10° field (or of the screen, for ITU) that flashes too often (right axis; dashed: the 25 % limit). Grey: mean luminance (\(report.luminanceUnit == "cd/m²" ? "cd/m², scaled to its peak" : "relative, 0–1")). Shaded: hazards.</figcaption>
             </figure>
             </section>
             </main>
@@ -67,7 +68,7 @@ enum FlashHTMLReport {
     }
 
     private static func chart(_ report: FlashReport) -> String {
-        let width = 900.0, height = 280.0, left = 40.0, right = 10.0, top = 10.0, bottom = 30.0
+        let width = 900.0, height = 300.0, left = 40.0, right = 10.0, top = 10.0, bottom = 46.0
         let plotWidth = width - left - right, plotHeight = height - top - bottom
         let start = report.frames.first?.time ?? 0
         let span = max((report.frames.last?.time ?? 0) - start, 0.001)
@@ -93,15 +94,22 @@ enum FlashHTMLReport {
         }
         svg += "<line x1=\"\(left)\" x2=\"\(width - right)\" y1=\"\(y(3 / maxRate))\" y2=\"\(y(3 / maxRate))\" stroke=\"#e53935\" stroke-dasharray=\"4 4\"/>\n"
         svg += "<line x1=\"\(left)\" x2=\"\(width - right)\" y1=\"\(y(0.25))\" y2=\"\(y(0.25))\" stroke=\"#1e88e5\" stroke-dasharray=\"2 4\"/>\n"
-        svg += polyline({ $0.meanLuminance }, color: "#9e9e9e") + "\n"
-        svg += polyline({ max($0.generalAreaShare, $0.redAreaShare) }, color: "#1e88e5") + "\n"
+        let peakLuminance = max(report.frames.map(\.meanLuminance).max() ?? 1, report.luminanceUnit == "cd/m²" ? 1 : 1)
+        let luminanceScale = report.luminanceUnit == "cd/m²" ? 1 / peakLuminance : 1
+        svg += polyline({ $0.meanLuminance * luminanceScale }, color: "#9e9e9e") + "\n"
+        let itu = report.criteria.standard == .itu
+        svg += polyline({ itu ? max($0.generalScreenShare, $0.redScreenShare) : max($0.generalAreaShare, $0.redAreaShare) }, color: "#1e88e5") + "\n"
         svg += polyline({ $0.flashesPerSecond / maxRate }, color: "#e53935") + "\n"
         svg += "<line x1=\"\(left)\" x2=\"\(width - right)\" y1=\"\(top + plotHeight)\" y2=\"\(top + plotHeight)\" stroke=\"currentColor\" stroke-opacity=\"0.4\"/>\n"
         for tick in 0...5 {
             let time = start + span * Double(tick) / 5
-            svg += "<text x=\"\(x(time))\" y=\"\(Int(height) - 8)\" text-anchor=\"middle\">\(oneDecimal(time)) s</text>\n"
+            svg += "<text x=\"\(x(time))\" y=\"\(Int(top + plotHeight) + 16)\" text-anchor=\"middle\">\(oneDecimal(time)) s</text>\n"
         }
-        svg += "<text x=\"4\" y=\"\(top + 12)\">\(oneDecimal(maxRate))/s</text>\n</svg>"
+        svg += "<text x=\"4\" y=\"\(top + 12)\">\(oneDecimal(maxRate))/s</text>\n"
+        svg += "<text x=\"4\" y=\"\(top + plotHeight)\">0</text>\n"
+        svg += "<text x=\"\(width - right)\" y=\"\(top + 12)\" text-anchor=\"end\">100 % area</text>\n"
+        svg += "<text x=\"\(left + plotWidth / 2)\" y=\"\(height - 4)\" text-anchor=\"middle\">time (s)</text>\n"
+        svg += "<text transform=\"translate(12 \(top + plotHeight / 2)) rotate(-90)\" text-anchor=\"middle\">flashes per second</text>\n</svg>"
         return svg
     }
 
