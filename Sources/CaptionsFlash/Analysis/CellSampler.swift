@@ -32,12 +32,19 @@ struct CellSampler {
         /// The cell column of each chroma column (its first luma column).
         var columnOfChromaX: [Int32] = []
         var rowOfLine: [Int32] = []
+        /// Where each cell column's run of luma columns (and of chroma columns) starts; one more
+        /// entry than there are cell columns (the maps are monotonic, so a cell is one run).
+        var lumaRuns: [Int] = []
+        var chromaRuns: [Int] = []
         /// Whether luma line `line` adds its chroma line: once per chroma line and row of cells.
         var addsChroma: [Bool] = []
         var lumaWeight: [Float] = []
         var chromaWeight: [Float] = []
         /// Cells narrower than a chroma sample: chroma is replicated to every luma pixel instead.
         var replicatesChroma = false
+        /// When every cell is exactly `luma` luma columns and `chroma` chroma columns wide (1, 2,
+        /// 4 or 8: 1080p and 2160p), rows are summed straight into cells, a word at a time.
+        var uniformRuns: (luma: Int, chroma: Int)?
     }
 
     init(grid: CellGrid) {
@@ -108,12 +115,23 @@ struct CellSampler {
         }
         let lumaScale = depthScale * alphaScale
         let chromaPlanes = Self.hasSeparateChroma(picture.layout)
-        for cell in 0..<grid.count {
-            let luma = maps.lumaWeight[cell] * lumaScale
-            channel0[cell] = Float(sums[0][cell]) * luma
-            let chroma = chromaPlanes ? maps.chromaWeight[cell] * depthScale : luma
-            channel1[cell] = Float(sums[1][cell]) * chroma
-            channel2[cell] = Float(sums[2][cell]) * chroma
+        let (sum0, sum1, sum2) = sums.channels
+        maps.lumaWeight.withUnsafeBufferPointer { lumaWeight in
+            maps.chromaWeight.withUnsafeBufferPointer { chromaWeight in
+                channel0.withUnsafeMutableBufferPointer { channel0 in
+                    channel1.withUnsafeMutableBufferPointer { channel1 in
+                        channel2.withUnsafeMutableBufferPointer { channel2 in
+                            for cell in 0..<channel0.count {
+                                let luma = lumaWeight[cell] * lumaScale
+                                channel0[cell] = Float(sum0[cell]) * luma
+                                let chroma = chromaPlanes ? chromaWeight[cell] * depthScale : luma
+                                channel1[cell] = Float(sum1[cell]) * chroma
+                                channel2[cell] = Float(sum2[cell]) * chroma
+                            }
+                        }
+                    }
+                }
+            }
         }
         if case .gray = picture.layout {
             let neutral: Float = 128
@@ -161,6 +179,25 @@ struct CellSampler {
         var chromaColumns = [Float](repeating: 0, count: grid.columns)
         for column in maps.columnOfChromaX { chromaColumns[Int(column)] += 1 }
         maps.replicatesChroma = chromaColumns.contains(0)
+        func runs(_ map: [Int32]) -> [Int] {
+            var starts = [Int](repeating: map.count, count: grid.columns + 1)
+            for (index, column) in map.enumerated().reversed() { starts[Int(column)] = index }
+            for column in stride(from: grid.columns - 1, through: 0, by: -1) where starts[column] > starts[column + 1] {
+                starts[column] = starts[column + 1]
+            }
+            return starts
+        }
+        let cellColumns = grid.columns
+        func uniform(_ count: Int) -> Int? {
+            count % cellColumns == 0 && [1, 2, 4, 8].contains(count / cellColumns) ? count / cellColumns : nil
+        }
+        if let luma = uniform(width), let chroma = uniform(chromaWidth), !maps.replicatesChroma {
+            maps.uniformRuns = (luma, chroma)
+        } else {
+            maps.uniformRuns = nil
+        }
+        maps.lumaRuns = runs(maps.columnOfX)
+        maps.chromaRuns = runs(maps.columnOfChromaX)
         let mask = (1 << key.shiftY) - 1
         maps.addsChroma = (0..<key.height).map { line in
             maps.replicatesChroma || line & mask == 0 || maps.rowOfLine[line] != maps.rowOfLine[line - 1]
@@ -189,15 +226,40 @@ struct CellSampler {
         let layout = picture.layout
         var currentRow = -1
         let addsChroma = maps.addsChroma
+        let cellColumns = grid.columns
+        var uniformRuns: (luma: Int, chroma: Int)?
+        switch layout {
+        case .planarYUV, .gray: uniformRuns = maps.uniformRuns
+        default: uniformRuns = nil
+        }
         maps.rowOfLine.withUnsafeBufferPointer { rowOfLine in
             for line in 0..<height {
                 let row = Int(rowOfLine[line])
                 if row != currentRow {
-                    if currentRow >= 0 { flush(row: currentRow, width: width, chromaWidth: chromaWidth, chromaShiftX: shiftX, layout: layout) }
+                    if currentRow >= 0 {
+                        flush(
+                            row: currentRow, width: width, chromaWidth: chromaWidth, chromaShiftX: shiftX, layout: layout,
+                            uniform: Sample.bitWidth == 8 && uniformRuns != nil)
+                    }
                     currentRow = row
                 }
                 func samples(_ plane: VideoFrame.Plane, _ line: Int) -> UnsafePointer<Sample>? {
                     plane.base.map { UnsafeRawPointer($0 + line * plane.stride).assumingMemoryBound(to: Sample.self) }
+                }
+                if Sample.bitWidth == 8, let runs = uniformRuns {
+                    switch layout {
+                    case .planarYUV:
+                        addRuns(samples(planes.0, line), width: runs.luma, cells: cellColumns, into: 0)
+                        if addsChroma[line] {
+                            addRuns(samples(planes.1, line &>> shiftY), width: runs.chroma, cells: cellColumns, into: 1)
+                            addRuns(samples(planes.2, line &>> shiftY), width: runs.chroma, cells: cellColumns, into: 2)
+                        }
+                        continue
+                    case .gray:
+                        addRuns(samples(planes.0, line), width: runs.luma, cells: cellColumns, into: 0)
+                        continue
+                    default: break
+                    }
                 }
                 switch layout {
                 case .planarYUV:
@@ -228,7 +290,11 @@ struct CellSampler {
                 }
             }
         }
-        if currentRow >= 0 { flush(row: currentRow, width: width, chromaWidth: chromaWidth, chromaShiftX: shiftX, layout: layout) }
+        if currentRow >= 0 {
+            flush(
+                row: currentRow, width: width, chromaWidth: chromaWidth, chromaShiftX: shiftX, layout: layout,
+                uniform: Sample.bitWidth == 8 && uniformRuns != nil)
+        }
     }
 
     @inline(__always)
@@ -238,6 +304,39 @@ struct CellSampler {
         guard let row else { return }
         let sums = columnSums[channel]
         for x in 0..<count { sums[x] &+= UInt32(truncatingIfNeeded: row[x]) }
+    }
+
+    /// Adds a row of 8-bit samples to per-cell accumulators, `width` (1, 2, 4 or 8) samples a
+    /// cell, summing each cell's samples inside one machine word.
+    @inline(__always)
+    private func addRuns<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ row: UnsafePointer<Sample>?, width: Int, cells: Int, into channel: Int
+    ) {
+        guard let row else { return }
+        let sums = columnSums[channel]
+        let bytes = UnsafeRawPointer(row)
+        switch width {
+        case 8:
+            for cell in 0..<cells {
+                let word = bytes.loadUnaligned(fromByteOffset: cell &* 8, as: UInt64.self)
+                let pairs = (word & 0x00FF_00FF_00FF_00FF) &+ ((word &>> 8) & 0x00FF_00FF_00FF_00FF)
+                let quads = (pairs & 0x0000_FFFF_0000_FFFF) &+ ((pairs &>> 16) & 0x0000_FFFF_0000_FFFF)
+                sums[cell] &+= UInt32(truncatingIfNeeded: (quads & 0xFFFF_FFFF) &+ (quads &>> 32))
+            }
+        case 4:
+            for cell in 0..<cells {
+                let word = bytes.loadUnaligned(fromByteOffset: cell &* 4, as: UInt32.self)
+                let pairs = (word & 0x00FF_00FF) &+ ((word &>> 8) & 0x00FF_00FF)
+                sums[cell] &+= (pairs & 0xFFFF) &+ (pairs &>> 16)
+            }
+        case 2:
+            for cell in 0..<cells {
+                let word = bytes.loadUnaligned(fromByteOffset: cell &* 2, as: UInt16.self)
+                sums[cell] &+= UInt32(word & 0xFF) &+ UInt32(word &>> 8)
+            }
+        default:
+            for cell in 0..<cells { sums[cell] &+= UInt32(truncatingIfNeeded: row[cell]) }
+        }
     }
 
     @inline(__always)
@@ -283,8 +382,19 @@ struct CellSampler {
     }
 
     /// Folds the column sums into the cells of `row` and clears them.
-    private func flush(row: Int, width: Int, chromaWidth: Int, chromaShiftX: Int, layout: VideoFrame.Layout) {
+    private func flush(row: Int, width: Int, chromaWidth: Int, chromaShiftX: Int, layout: VideoFrame.Layout, uniform: Bool) {
         let base = row * grid.columns
+        if uniform {
+            // The accumulators already hold one sum per cell column.
+            for channel in 0..<3 {
+                let (columns, cells) = (columnSums[channel], sums[channel])
+                for column in 0..<grid.columns {
+                    cells[base &+ column] &+= columns[column]
+                }
+                columns.update(repeating: 0, count: grid.columns)
+            }
+            return
+        }
         let separateChroma = Self.hasSeparateChroma(layout)
         let channelCount = { if case .gray = layout { return 1 } else { return 3 } }()
         for channel in 0..<channelCount {
@@ -298,9 +408,21 @@ struct CellSampler {
                 columns.update(repeating: 0, count: chromaWidth)
                 continue
             }
-            (chroma ? maps.columnOfChromaX : maps.columnOfX).withUnsafeBufferPointer { map in
+            // Each cell is one run of columns: one pass, a sum carried along, no scattered writes.
+            let columnCount = grid.columns
+            (chroma ? maps.chromaRuns : maps.lumaRuns).withUnsafeBufferPointer { runs in
+                var column = 0
+                while column < columnCount, runs[column &+ 1] == runs[column] { column &+= 1 }
+                var end = runs[min(column &+ 1, columnCount)]
+                var sum: UInt32 = 0
                 for x in 0..<(chroma ? chromaWidth : width) {
-                    cells[base &+ Int(map[x])] &+= columns[x]
+                    sum &+= columns[x]
+                    guard x &+ 1 == end else { continue }
+                    cells[base &+ column] &+= sum
+                    sum = 0
+                    column &+= 1
+                    while column < columnCount, runs[column &+ 1] == runs[column] { column &+= 1 }
+                    end = column < columnCount ? runs[column &+ 1] : Int.max
                 }
             }
             columns.update(repeating: 0, count: chroma ? chromaWidth : width)

@@ -20,13 +20,18 @@ struct PictureAnalysis {
     private var areaMeter: AreaMeter
     private static let stillness: Float = 0.05
 
-    /// One cell's state.
+    /// The channel means last fed to each cell's trackers, one array a channel (the one pass over
+    /// every cell each picture reads only these): a cell that has not moved by ``stillness`` (in
+    /// 8-bit code steps) since is skipped, as it cannot complete a transition.
+    private var fed0: [Float]
+    private var fed1: [Float]
+    private var fed2: [Float]
+    /// Each cell's luminance as last fed, and their sum (kept up to date as cells change).
+    private var luminance: [Float]
+    private var luminanceTotal: Double = 0
+
+    /// One cell's trackers, touched only when the cell changes.
     private struct CellState {
-        /// The channel means last fed to the trackers: a cell that has not moved by
-        /// ``stillness`` (in 8-bit code steps) since is skipped, as it cannot complete a transition.
-        var fed: (Float, Float, Float) = (-1000, -1000, -1000)
-        /// The luminance as last fed.
-        var luminance: Float = 0
         var luminanceTracker = TransitionTracker()
         var chromaticityTracker = ChromaticityTracker()
         var hardingTracker = TransitionTracker()
@@ -51,6 +56,10 @@ struct PictureAnalysis {
         sampler = CellSampler(grid: grid)
         let cells = grid.count
         self.cells = Array(repeating: CellState(), count: cells)
+        fed0 = Array(repeating: -1000, count: cells)
+        fed1 = fed0
+        fed2 = fed0
+        luminance = Array(repeating: 0, count: cells)
         general = SlidingWindowCounter(blockCount: cells)
         red = SlidingWindowCounter(blockCount: cells)
         areaMeter = AreaMeter(
@@ -70,50 +79,58 @@ struct PictureAnalysis {
         let black: Float = model.isAbsolute ? 0.6 : 0.003
         let hardingScale: Float = model.isAbsolute ? 320 / 200 : 320
         let limit = Int32(FlashCriteria.maximumTransitionsPerSecond)
-        var luminanceSum: Double = 0
-        var generalMax: Int32 = 0
-        var redMax: Int32 = 0
+        var luminanceChange: Double = 0
         let stillness = Self.stillness
         sampler.channel0.withUnsafeBufferPointer { channel0 in
             sampler.channel1.withUnsafeBufferPointer { channel1 in
                 sampler.channel2.withUnsafeBufferPointer { channel2 in
-                    cells.withUnsafeMutableBufferPointer { cells in
-                        for cell in 0..<cells.count {
-                            let c0 = channel0[cell], c1 = channel1[cell], c2 = channel2[cell]
-                            let fed = cells[cell].fed
-                            if abs(c0 - fed.0) >= stillness || abs(c1 - fed.1) >= stillness || abs(c2 - fed.2) >= stillness {
-                                cells[cell].fed = (c0, c1, c2)
-                                let (r, g, b) = model.light(c0, c1, c2)
-                                let y = model.luminance(r, g, b)
-                                cells[cell].luminance = y
-                                if cells[cell].luminanceTracker.update(y, rule: rule) { general.record(cell) }
-                                let redTransition: Bool
-                                if harding {
-                                    redTransition = cells[cell].hardingTracker.update(
-                                        (r - g - b) * hardingScale, significant: { abs($0 - $1) >= 20 },
-                                        qualifies: { max($0, $1) > 20 })
-                                } else {
-                                    let sum = r + g + b
-                                    let (u, v) = model.chromaticity(r, g, b)
-                                    redTransition = cells[cell].chromaticityTracker.update(
-                                        u: u, v: v, isRed: sum > black && r / sum >= 0.8)
+                    fed0.withUnsafeMutableBufferPointer { fed0 in
+                        fed1.withUnsafeMutableBufferPointer { fed1 in
+                            fed2.withUnsafeMutableBufferPointer { fed2 in
+                                luminance.withUnsafeMutableBufferPointer { luminance in
+                                    cells.withUnsafeMutableBufferPointer { cells in
+                                        for cell in 0..<cells.count {
+                                            let c0 = channel0[cell], c1 = channel1[cell], c2 = channel2[cell]
+                                            guard abs(c0 - fed0[cell]) >= stillness || abs(c1 - fed1[cell]) >= stillness
+                                                || abs(c2 - fed2[cell]) >= stillness
+                                            else { continue }
+                                            (fed0[cell], fed1[cell], fed2[cell]) = (c0, c1, c2)
+                                            let (r, g, b) = model.light(c0, c1, c2)
+                                            let y = model.luminance(r, g, b)
+                                            luminanceChange += Double(y - luminance[cell])
+                                            luminance[cell] = y
+                                            if cells[cell].luminanceTracker.update(y, rule: rule) { general.record(cell) }
+                                            let redTransition: Bool
+                                            if harding {
+                                                redTransition = cells[cell].hardingTracker.update(
+                                                    (r - g - b) * hardingScale, significant: { abs($0 - $1) >= 20 },
+                                                    qualifies: { max($0, $1) > 20 })
+                                            } else {
+                                                let sum = r + g + b
+                                                let (u, v) = model.chromaticity(r, g, b)
+                                                redTransition = cells[cell].chromaticityTracker.update(
+                                                    u: u, v: v, isRed: sum > black && r / sum >= 0.8)
+                                            }
+                                            if redTransition { red.record(cell) }
+                                        }
+                                    }
                                 }
-                                if redTransition { red.record(cell) }
                             }
-                            luminanceSum += Double(cells[cell].luminance)
-                            let generalCount = general.counts[cell]
-                            if generalCount > generalMax { generalMax = generalCount }
-                            if generalCount > limit {
-                                measure.largestSwing = max(measure.largestSwing, cells[cell].luminanceTracker.amplitude)
-                            }
-                            redMax = max(redMax, red.counts[cell])
                         }
                     }
                 }
             }
         }
+        luminanceTotal += luminanceChange
+        let generalMax = general.maximum
+        let redMax = red.maximum
+        if generalMax > limit {
+            for cell in 0..<grid.count where general.counts[cell] > limit {
+                measure.largestSwing = max(measure.largestSwing, cells[cell].luminanceTracker.amplitude)
+            }
+        }
         measure.maxCount = max(generalMax, redMax)
-        measure.meanLuminance = luminanceSum / Double(max(grid.count, 1))
+        measure.meanLuminance = luminanceTotal / Double(max(grid.count, 1))
         if generalMax > limit { measure.generalArea = areaMeter.measure(general.counts, above: limit) }
         if redMax > limit { measure.redArea = areaMeter.measure(red.counts, above: limit) }
         measure.generalWindowStart = general.windowStart

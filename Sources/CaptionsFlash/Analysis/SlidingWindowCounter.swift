@@ -13,22 +13,32 @@ struct SlidingWindowCounter {
     private var frames: [(time: Double, count: Int)] = []
     private var frameStart = 0
     private let window: Double
+    /// How many cells have each count (index: the count), so that the largest is known without
+    /// looking at every cell.
+    private var histogram: [Int] = [0]
+    /// The largest count of any cell.
+    private(set) var maximum: Int32 = 0
 
     init(blockCount: Int, window: Double = 1.0) {
         counts = [Int32](repeating: 0, count: blockCount)
         self.window = window
+        histogram[0] = blockCount
     }
 
     /// Starts a frame at `time` (seconds): frames `window` or more older leave the window.
     mutating func begin(frameAt time: Double) {
         while frameStart < frames.count, frames[frameStart].time <= time - window + 1e-6 {
             for _ in 0..<frames[frameStart].count {
-                counts[Int(log[logStart])] -= 1
+                let block = Int(log[logStart])
+                histogram[Int(counts[block])] -= 1
+                counts[block] -= 1
+                histogram[Int(counts[block])] += 1
                 logStart = (logStart + 1) % log.count
                 logCount -= 1
             }
             frameStart += 1
         }
+        while maximum > 0, histogram[Int(maximum)] == 0 { maximum -= 1 }
         if frameStart > 64, frameStart * 2 > frames.count {
             frames.removeFirst(frameStart)
             frameStart = 0
@@ -38,7 +48,12 @@ struct SlidingWindowCounter {
 
     /// Records a transition of `block` in the current frame.
     mutating func record(_ block: Int) {
+        histogram[Int(counts[block])] -= 1
         counts[block] += 1
+        let count = Int(counts[block])
+        if count == histogram.count { histogram.append(0) }
+        histogram[count] += 1
+        if counts[block] > maximum { maximum = counts[block] }
         if logCount == log.count { grow() }
         log[(logStart + logCount) % log.count] = Int32(block)
         logCount += 1
