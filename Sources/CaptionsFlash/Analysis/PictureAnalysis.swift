@@ -18,7 +18,7 @@ struct PictureAnalysis {
     private var general: SlidingWindowCounter
     private var red: SlidingWindowCounter
     private var areaMeter: AreaMeter
-    private static let stillness: Float = 0.05
+    private static let stillness: Float = 0.25
 
     /// The channel means last fed to each cell's trackers, one array a channel (the one pass over
     /// every cell each picture reads only these): a cell that has not moved by ``stillness`` (in
@@ -29,6 +29,56 @@ struct PictureAnalysis {
     /// Each cell's luminance as last fed, and their sum (kept up to date as cells change).
     private var luminance: [Float]
     private var luminanceTotal: Double = 0
+    /// The cells that changed in the current picture (reused).
+    private var changedBuffer: [Int32] = []
+
+    /// Writes the index of every cell whose channels moved by `stillness` or more since last fed
+    /// into `changed`, eight cells at a time (most cells of most pictures do not move); returns
+    /// how many.
+    private static func changedCells(
+        _ channels: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>),
+        _ fed: (UnsafeMutableBufferPointer<Float>, UnsafeMutableBufferPointer<Float>, UnsafeMutableBufferPointer<Float>),
+        stillness: Float, into changed: inout [Int32]
+    ) -> Int {
+        let count = channels.0.count
+        if changed.count < count { changed = [Int32](repeating: 0, count: count) }
+        var found = 0
+        changed.withUnsafeMutableBufferPointer { changed in
+            func load(_ buffer: UnsafeBufferPointer<Float>, _ at: Int) -> SIMD8<Float> {
+                UnsafeRawPointer(buffer.baseAddress! + at).loadUnaligned(as: SIMD8<Float>.self)
+            }
+            func load(_ buffer: UnsafeMutableBufferPointer<Float>, _ at: Int) -> SIMD8<Float> {
+                UnsafeRawPointer(buffer.baseAddress! + at).loadUnaligned(as: SIMD8<Float>.self)
+            }
+            let limit = SIMD8<Float>(repeating: stillness)
+            var cell = 0
+            while cell + 8 <= count {
+                let difference0 = load(channels.0, cell) - load(fed.0, cell)
+                let moved0 = (difference0 .>= limit) .| (difference0 .<= -limit)
+                let difference1 = load(channels.1, cell) - load(fed.1, cell)
+                let moved1 = (difference1 .>= limit) .| (difference1 .<= -limit)
+                let difference2 = load(channels.2, cell) - load(fed.2, cell)
+                let moved2 = (difference2 .>= limit) .| (difference2 .<= -limit)
+                if any(moved0 .| moved1 .| moved2) {
+                    for lane in 0..<8 where moved0[lane] || moved1[lane] || moved2[lane] {
+                        changed[found] = Int32(cell + lane)
+                        found += 1
+                    }
+                }
+                cell += 8
+            }
+            while cell < count {
+                if abs(channels.0[cell] - fed.0[cell]) >= stillness || abs(channels.1[cell] - fed.1[cell]) >= stillness
+                    || abs(channels.2[cell] - fed.2[cell]) >= stillness
+                {
+                    changed[found] = Int32(cell)
+                    found += 1
+                }
+                cell += 1
+            }
+        }
+        return found
+    }
 
     /// One cell's trackers, touched only when the cell changes.
     private struct CellState {
@@ -89,11 +139,12 @@ struct PictureAnalysis {
                             fed2.withUnsafeMutableBufferPointer { fed2 in
                                 luminance.withUnsafeMutableBufferPointer { luminance in
                                     cells.withUnsafeMutableBufferPointer { cells in
-                                        for cell in 0..<cells.count {
+                                        let changed = Self.changedCells(
+                                            (channel0, channel1, channel2), (fed0, fed1, fed2), stillness: stillness,
+                                            into: &changedBuffer)
+                                        for index in 0..<changed {
+                                            let cell = Int(changedBuffer[index])
                                             let c0 = channel0[cell], c1 = channel1[cell], c2 = channel2[cell]
-                                            guard abs(c0 - fed0[cell]) >= stillness || abs(c1 - fed1[cell]) >= stillness
-                                                || abs(c2 - fed2[cell]) >= stillness
-                                            else { continue }
                                             (fed0[cell], fed1[cell], fed2[cell]) = (c0, c1, c2)
                                             let (r, g, b) = model.light(c0, c1, c2)
                                             let y = model.luminance(r, g, b)
