@@ -239,14 +239,14 @@ struct CellSampler {
                     if currentRow >= 0 {
                         flush(
                             row: currentRow, width: width, chromaWidth: chromaWidth, chromaShiftX: shiftX, layout: layout,
-                            uniform: Sample.bitWidth == 8 && uniformRuns != nil)
+                            uniform: uniformRuns != nil)
                     }
                     currentRow = row
                 }
                 func samples(_ plane: VideoFrame.Plane, _ line: Int) -> UnsafePointer<Sample>? {
                     plane.base.map { UnsafeRawPointer($0 + line * plane.stride).assumingMemoryBound(to: Sample.self) }
                 }
-                if Sample.bitWidth == 8, let runs = uniformRuns {
+                if let runs = uniformRuns {
                     switch layout {
                     case .planarYUV:
                         addRuns(samples(planes.0, line), width: runs.luma, cells: cellColumns, into: 0)
@@ -293,7 +293,7 @@ struct CellSampler {
         if currentRow >= 0 {
             flush(
                 row: currentRow, width: width, chromaWidth: chromaWidth, chromaShiftX: shiftX, layout: layout,
-                uniform: Sample.bitWidth == 8 && uniformRuns != nil)
+                uniform: uniformRuns != nil)
         }
     }
 
@@ -306,8 +306,8 @@ struct CellSampler {
         for x in 0..<count { sums[x] &+= UInt32(truncatingIfNeeded: row[x]) }
     }
 
-    /// Adds a row of 8-bit samples to per-cell accumulators, `width` (1, 2, 4 or 8) samples a
-    /// cell, summing each cell's samples inside one machine word.
+    /// Adds a row of samples (8 or 16 bits) to per-cell accumulators, `width` (1, 2, 4 or 8)
+    /// samples a cell, summing each cell's samples inside one machine word.
     @inline(__always)
     private func addRuns<Sample: FixedWidthInteger & UnsignedInteger>(
         _ row: UnsafePointer<Sample>?, width: Int, cells: Int, into channel: Int
@@ -315,6 +315,10 @@ struct CellSampler {
         guard let row else { return }
         let sums = columnSums[channel]
         let bytes = UnsafeRawPointer(row)
+        if Sample.bitWidth == 16 {
+            addRuns16(bytes, width: width, cells: cells, into: sums)
+            return
+        }
         switch width {
         case 8:
             for cell in 0..<cells {
@@ -336,6 +340,27 @@ struct CellSampler {
             }
         default:
             for cell in 0..<cells { sums[cell] &+= UInt32(truncatingIfNeeded: row[cell]) }
+        }
+    }
+
+    /// ``addRuns(_:width:cells:into:)`` for 16-bit samples.
+    @inline(__always)
+    private func addRuns16(_ bytes: UnsafeRawPointer, width: Int, cells: Int, into sums: UnsafeMutablePointer<UInt32>) {
+        @inline(__always) func four(_ offset: Int) -> UInt32 {
+            let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            let pairs = (word & 0x0000_FFFF_0000_FFFF) &+ ((word &>> 16) & 0x0000_FFFF_0000_FFFF)
+            return UInt32(truncatingIfNeeded: (pairs & 0xFFFF_FFFF) &+ (pairs &>> 32))
+        }
+        switch width {
+        case 8: for cell in 0..<cells { sums[cell] &+= four(cell &* 16) &+ four(cell &* 16 &+ 8) }
+        case 4: for cell in 0..<cells { sums[cell] &+= four(cell &* 8) }
+        case 2:
+            for cell in 0..<cells {
+                let word = bytes.loadUnaligned(fromByteOffset: cell &* 4, as: UInt32.self)
+                sums[cell] &+= (word & 0xFFFF) &+ (word &>> 16)
+            }
+        default:
+            for cell in 0..<cells { sums[cell] &+= UInt32(bytes.loadUnaligned(fromByteOffset: cell &* 2, as: UInt16.self)) }
         }
     }
 

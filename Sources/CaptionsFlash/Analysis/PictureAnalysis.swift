@@ -175,15 +175,13 @@ struct PictureAnalysis {
         luminanceTotal += luminanceChange
         let generalMax = general.maximum
         let redMax = red.maximum
-        if generalMax > limit {
-            for cell in 0..<grid.count where general.counts[cell] > limit {
-                measure.largestSwing = max(measure.largestSwing, cells[cell].luminanceTracker.amplitude)
-            }
+        for cell in general.flagged {
+            measure.largestSwing = max(measure.largestSwing, cells[Int(cell)].luminanceTracker.amplitude)
         }
         measure.maxCount = max(generalMax, redMax)
         measure.meanLuminance = luminanceTotal / Double(max(grid.count, 1))
-        if generalMax > limit { measure.generalArea = areaMeter.measure(general.counts, above: limit) }
-        if redMax > limit { measure.redArea = areaMeter.measure(red.counts, above: limit) }
+        if generalMax > limit { measure.generalArea = areaMeter.measure(flagged: general.flagged, counts: general.counts, above: limit) }
+        if redMax > limit { measure.redArea = areaMeter.measure(flagged: red.flagged, counts: red.counts, above: limit) }
         measure.generalWindowStart = general.windowStart
         measure.redWindowStart = red.windowStart
         return measure

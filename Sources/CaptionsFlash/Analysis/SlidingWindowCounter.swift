@@ -18,9 +18,17 @@ struct SlidingWindowCounter {
     private var histogram: [Int] = [0]
     /// The largest count of any cell.
     private(set) var maximum: Int32 = 0
+    /// The cells whose count is over ``limit`` (flashing), in no order, and each cell's place in
+    /// that list (-1 when not in it): kept as counts change, so nothing scans every cell.
+    private(set) var flagged: [Int32] = []
+    private var flaggedPlace: [Int32]
+    /// Counts over this flag a cell.
+    let limit: Int32
 
-    init(blockCount: Int, window: Double = 1.0) {
+    init(blockCount: Int, window: Double = 1.0, limit: Int32 = Int32(FlashCriteria.maximumTransitionsPerSecond)) {
         counts = [Int32](repeating: 0, count: blockCount)
+        flaggedPlace = [Int32](repeating: -1, count: blockCount)
+        self.limit = limit
         self.window = window
         histogram[0] = blockCount
     }
@@ -33,6 +41,7 @@ struct SlidingWindowCounter {
                 histogram[Int(counts[block])] -= 1
                 counts[block] -= 1
                 histogram[Int(counts[block])] += 1
+                if counts[block] == limit { unflag(block) }
                 logStart = (logStart + 1) % log.count
                 logCount -= 1
             }
@@ -54,10 +63,24 @@ struct SlidingWindowCounter {
         if count == histogram.count { histogram.append(0) }
         histogram[count] += 1
         if counts[block] > maximum { maximum = counts[block] }
+        if counts[block] == limit + 1 {
+            flaggedPlace[block] = Int32(flagged.count)
+            flagged.append(Int32(block))
+        }
         if logCount == log.count { grow() }
         log[(logStart + logCount) % log.count] = Int32(block)
         logCount += 1
         frames[frames.count - 1].count += 1
+    }
+
+    private mutating func unflag(_ block: Int) {
+        let place = Int(flaggedPlace[block])
+        let last = flagged.removeLast()
+        if place < flagged.count {
+            flagged[place] = last
+            flaggedPlace[Int(last)] = Int32(place)
+        }
+        flaggedPlace[block] = -1
     }
 
     /// The time of the oldest frame still in the window.
@@ -87,6 +110,23 @@ struct AreaMeter {
         self.windowColumns = min(max(windowColumns, 1), columns)
         self.windowRows = min(max(windowRows, 1), rows)
         table = [Int32](repeating: 0, count: (columns + 1) * (rows + 1))
+    }
+
+    /// The largest share of any window covered by `flagged` cells, and their share of the grid.
+    /// When they all fit in one window (the common case: one flashing object), that window holds
+    /// them all and no table is needed.
+    mutating func measure(flagged: [Int32], counts: [Int32], above limit: Int32) -> (window: Float, screen: Float) {
+        guard !flagged.isEmpty else { return (0, 0) }
+        var (left, right, top, bottom) = (Int.max, Int.min, Int.max, Int.min)
+        for cell in flagged {
+            let (row, column) = (Int(cell) / columns, Int(cell) % columns)
+            (left, right, top, bottom) = (min(left, column), max(right, column), min(top, row), max(bottom, row))
+        }
+        let screen = Float(flagged.count) / Float(columns * rows)
+        if right - left < windowColumns, bottom - top < windowRows {
+            return (min(1, Float(flagged.count) / Float(windowColumns * windowRows)), screen)
+        }
+        return measure(counts, above: limit)
     }
 
     /// The largest share of any window whose cells count more than `limit`, and that share of
