@@ -158,9 +158,9 @@ struct PictureAnalysis {
                                                     qualifies: { max($0, $1) > 20 })
                                             } else {
                                                 let sum = r + g + b
-                                                let (u, v) = model.chromaticity(r, g, b)
                                                 redTransition = cells[cell].chromaticityTracker.update(
-                                                    u: u, v: v, isRed: sum > black && r / sum >= 0.8)
+                                                    r: r, g: g, b: b, isRed: sum > black && r >= 0.8 * sum,
+                                                    chromaticity: model.chromaticity)
                                             }
                                             if redTransition { red.record(cell) }
                                         }

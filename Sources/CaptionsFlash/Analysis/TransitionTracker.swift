@@ -81,26 +81,37 @@ struct TransitionTracker {
 
 /// Finds red transitions by chromaticity: a change of more than 0.2 in CIE 1976 u′v′ between two
 /// states at least one of which is saturated red (WCAG 2.2).
+///
+/// The reference state is kept as linear R, G, B, and chromaticity is worked out only when one of
+/// the two states is red: most content never is, and then the tracker costs a comparison.
 struct ChromaticityTracker {
-    private var reference = (u: Float(0), v: Float(0), isRed: false)
+    private var reference: (r: Float, g: Float, b: Float) = (0, 0, 0)
+    private var referenceIsRed = false
     private var started = false
 
-    /// Feeds the next state; true when it is a red transition.
+    /// Feeds the next state (linear R, G, B, and whether it is saturated red); true when it is a
+    /// red transition. `chromaticity` gives u′v′ of linear R, G, B.
     @inline(__always)
-    mutating func update(u: Float, v: Float, isRed: Bool) -> Bool {
+    mutating func update(
+        r: Float, g: Float, b: Float, isRed: Bool, chromaticity: (Float, Float, Float) -> (Float, Float)
+    ) -> Bool {
         guard started else {
-            reference = (u, v, isRed)
-            started = true
+            (reference, referenceIsRed, started) = ((r, g, b), isRed, true)
             return false
         }
-        let du = u - reference.u
-        let dv = v - reference.v
-        let changed = du * du + dv * dv > 0.04
-        if changed && (isRed || reference.isRed) {
-            reference = (u, v, isRed)
+        guard isRed || referenceIsRed else {
+            reference = (r, g, b)
+            return false
+        }
+        let (u, v) = chromaticity(r, g, b)
+        let (referenceU, referenceV) = chromaticity(reference.r, reference.g, reference.b)
+        let du = u - referenceU
+        let dv = v - referenceV
+        if du * du + dv * dv > 0.04 {
+            (reference, referenceIsRed) = ((r, g, b), isRed)
             return true
         }
-        if isRed == reference.isRed { reference = (u, v, isRed) }
+        if isRed == referenceIsRed { reference = (r, g, b) }
         return false
     }
 }
