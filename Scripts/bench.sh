@@ -87,16 +87,27 @@ else
   echo "   peer: WITH_TTCONV=1 (after pip install ttconv) also times ttconv on the 10k file (minutes)"
 fi
 
+# scan_versus_decode CLIP ROUNDS: times `captions flashes` against ffmpeg decoding the same clip
+# (2 threads, no output), in alternation; sets scan, scan_rss, decode, decode_rss.
+scan_versus_decode() {
+  ours=("$captions" flashes -q "$1")
+  peer=(ffmpeg -v error -threads 2 -i "$1" -f null -)
+  read -r scan scan_rss decode decode_rss < <(versus "$2")
+}
+
+# print_scan_versus_decode TARGET: the lines for the last scan_versus_decode.
+print_scan_versus_decode() {
+  printf '   captions flashes: %6.2f s  %7d KB peak\n' "$scan" "$scan_rss"
+  printf '   ffmpeg decode:    %6.2f s  %7d KB peak\n' "$decode" "$decode_rss"
+  printf '   ratio scan/decode wall: %s (target <= %s)\n' "$(ratio "$scan" "$decode")" "$1"
+}
+
 echo
 echo "== Flash scan vs decoding alone (60 s, 1920x1080, 30 fps, H.264 testsrc2)"
 if command -v ffmpeg >/dev/null; then
   ffmpeg -v error -y -f lavfi -i testsrc2=s=1920x1080:r=30:d=60 -c:v libx264 -preset veryfast -pix_fmt yuv420p "$work/clip.mp4"
-  ours=("$captions" flashes -q "$work/clip.mp4")
-  peer=(ffmpeg -v error -threads 2 -i "$work/clip.mp4" -f null -)
-  read -r scan scan_rss decode decode_rss < <(versus 3)
-  printf '   captions flashes: %6.2f s  %7d KB peak\n' "$scan" "$scan_rss"
-  printf '   ffmpeg decode:    %6.2f s  %7d KB peak\n' "$decode" "$decode_rss"
-  printf '   ratio scan/decode wall: %s (target <= 1.00)\n' "$(ratio "$scan" "$decode")"
+  scan_versus_decode "$work/clip.mp4" 3
+  print_scan_versus_decode 1.00
   printf '   peak RSS: %d KB (target <= 307200)\n' "$scan_rss"
   ours=("$captions" flashes -q --exact "$work/clip.mp4")
   peer=()
@@ -108,12 +119,8 @@ if command -v ffmpeg >/dev/null; then
   ffmpeg -v error -y -f lavfi -i testsrc2=s=1920x1080:r=30:d=20 -c:v libx265 -preset ultrafast \
     -x265-params log-level=error -pix_fmt yuv420p10le -color_primaries bt2020 -color_trc smpte2084 \
     -colorspace bt2020nc "$work/hdr.mkv"
-  ours=("$captions" flashes -q "$work/hdr.mkv")
-  peer=(ffmpeg -v error -threads 2 -i "$work/hdr.mkv" -f null -)
-  read -r scan scan_rss decode decode_rss < <(versus 3)
-  printf '   captions flashes: %6.2f s  %7d KB peak\n' "$scan" "$scan_rss"
-  printf '   ffmpeg decode:    %6.2f s  %7d KB peak\n' "$decode" "$decode_rss"
-  printf '   ratio scan/decode wall: %s (target <= 1.10)\n' "$(ratio "$scan" "$decode")"
+  scan_versus_decode "$work/hdr.mkv" 3
+  print_scan_versus_decode 1.10
 
   echo
   echo "== Flash scan memory at 2160p (5 s, 3840x2160, 30 fps, H.264 and HEVC 10-bit)"
@@ -121,9 +128,7 @@ if command -v ffmpeg >/dev/null; then
   ffmpeg -v error -y -f lavfi -i testsrc2=s=3840x2160:r=30:d=5 -c:v libx265 -preset ultrafast \
     -x265-params log-level=error -pix_fmt yuv420p10le "$work/uhd10.mkv"
   for clip in uhd.mp4 uhd10.mkv; do
-    ours=("$captions" flashes -q "$work/$clip")
-    peer=(ffmpeg -v error -threads 2 -i "$work/$clip" -f null -)
-    read -r scan scan_rss decode decode_rss < <(versus 1)
+    scan_versus_decode "$work/$clip" 1
     printf '   %-9s captions %6.2f s %7d KB peak; ffmpeg %6.2f s %7d KB (target: captions <= 307200 KB)\n' \
       "$clip" "$scan" "$scan_rss" "$decode" "$decode_rss"
   done

@@ -100,7 +100,7 @@ public struct FlashesCommand: ParsableCommand {
             io.writeStandardError("\(video): warning: partial scan: \(reason) [media.partial]\n")
         }
         for gap in report.missing {
-            io.writeStandardError("\(video): warning: \(clockText(gap.start))–\(clockText(gap.end)): \(gap.message) [\(gap.code)]\n")
+            io.writeStandardError("\(video): warning: \(FlashReport.clockText(gap.start))–\(FlashReport.clockText(gap.end)): \(gap.message) [\(gap.code)]\n")
         }
         let text = format.render(report, source: video)
         try FileAccess.writeText(text, to: output, io: io)
@@ -138,11 +138,6 @@ public struct FlashesCommand: ParsableCommand {
         if info.quarterTurns != 0 { report.notes.append("shown turned by \(info.quarterTurns * 90)°") }
         if abs(info.sampleAspect - 1) > 0.001 { report.notes.append("pixel aspect ratio \(NumberFormatting.shortest((info.sampleAspect * 1000).rounded() / 1000))") }
         return report
-    }
-
-    private func clockText(_ seconds: Double) -> String {
-        let time = MediaTime(value: Int64((max(0, seconds) * 1000).rounded()), timescale: 1000) ?? .zero
-        return ClockTime(roundingToMilliseconds: time).formatted(fractionSeparator: ".")
     }
 }
 

@@ -70,8 +70,10 @@ public final class VideoDecoder {
     let hasHDRMetadata: Bool
     private var timeline: PresentationTimeline
     var colourGuesses: [String] = []
-    private var pixelFormats: [String] = []
+    var pixelFormats: [String] = []
     private var damaged: [PresentationTimeline.Span] = []
+    /// How frames like the last are read (``describe(_:key:)``).
+    private var described: (key: RawDescription, value: Description)?
     /// The chosen stream.
     public let info: VideoStreamInfo
 
@@ -282,21 +284,16 @@ public final class VideoDecoder {
 
     /// The frame as a ``VideoFrame``, converted first when its format needs it.
     private func view(of frame: UnsafeMutablePointer<AVFrame>) -> VideoFrame? {
-        let format = AVPixelFormat(rawValue: frame.pointee.format)
-        let native = PixelFormatMapping.native(format)
-        let name = PixelFormatMapping.name(format) + (native == nil ? " (converted)" : "")
-        if pixelFormats.last != name { pixelFormats.append(name) }
+        let key = RawDescription(frame.pointee)
+        if key != described?.key { described = describe(frame, key: key) }
+        guard let description = described?.value else { return nil }
         var source = frame
-        var layout: PixelFormatMapping.Native
-        if let native {
-            layout = native
-        } else {
-            let (target, targetLayout) = PixelFormatMapping.conversionTarget(for: format)
+        let layout = description.layout
+        if let target = description.conversion {
             guard let result = convert(frame, to: target) else { return nil }
             source = result
-            layout = targetLayout
         }
-        let colour = colourTags(of: frame, isRGB: layout.layout.isRGB)
+        let colour = description.colour
         let order: VideoFrame.FieldOrder
         if frame.pointee.interlaced_frame != 0 {
             order = frame.pointee.top_field_first != 0 ? .topFirst : .bottomFirst

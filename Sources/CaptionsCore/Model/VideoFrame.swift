@@ -21,9 +21,6 @@ public struct VideoFrame {
         /// blue and (when present) alpha inside a pixel: RGB24 is (3, 0, 1, 2, nil), BGRA (4, 2, 1, 0, 3).
         case packedRGB(components: Int, red: Int, green: Int, blue: Int, alpha: Int?)
 
-        /// Packed 8-bit R, G, B.
-        public static let rgb24 = Layout.packedRGB(components: 3, red: 0, green: 1, blue: 2, alpha: nil)
-
         /// Whether the samples are R, G, B (no matrix, always full range).
         public var isRGB: Bool {
             switch self {

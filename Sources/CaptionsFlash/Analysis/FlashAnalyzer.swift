@@ -23,6 +23,7 @@ public struct FlashAnalyzer {
     public let hdrPeak: Double
     private var pictures: [PictureAnalysis] = []
     private var model: ColorModel?
+    private var lastKey: FrameKey?
     private var format: PictureFormat?
     private var frames: [FlashReport.FrameMeasure] = []
     private var hazards: [FlashReport.Hazard] = []
@@ -65,18 +66,11 @@ public struct FlashAnalyzer {
         } else if let previous = frames.last?.time, time > previous {
             lastFrameDuration = time - previous
         }
-        let frameModel = ColorModel(frame: frame, hdrPeak: hdrPeak)
-        if model != frameModel {
-            model = frameModel
-            if !colourNames.contains(frameModel.summary) { colourNames.append(frameModel.summary) }
+        let key = FrameKey(frame: frame, sampleAspect: sampleAspect, quarterTurns: quarterTurns)
+        if key != lastKey {
+            lastKey = key
+            describe(frame, sampleAspect: sampleAspect, quarterTurns: quarterTurns, at: time)
         }
-        let grid = CellGrid(
-            width: frame.width, height: frame.height, sampleAspect: sampleAspect, quarterTurns: quarterTurns,
-            fields: frame.fieldOrder == .progressive ? 1 : 2)
-        let newFormat = PictureFormat(
-            width: frame.width, height: frame.height, bitDepth: frame.bitDepth, layout: frame.layout,
-            fieldOrder: frame.fieldOrder, grid: grid, absolute: frameModel.isAbsolute)
-        if newFormat != format { change(to: newFormat, at: time) }
         guard let model else { return }
         var measure = PictureAnalysis.Measure()
         if frame.fieldOrder == .progressive {
@@ -93,6 +87,43 @@ public struct FlashAnalyzer {
             }
         }
         record(measure, at: time)
+    }
+
+    /// Everything about a frame that the colour model, the grid and the picture format depend on:
+    /// while it stays the same (every frame but the first, in most streams) none is rebuilt.
+    private struct FrameKey: Equatable {
+        var width, height, bitDepth, quarterTurns: Int
+        var sampleAspect: Double
+        var layout: VideoFrame.Layout
+        var fieldOrder: VideoFrame.FieldOrder
+        var matrix: VideoFrame.Matrix
+        var range: VideoFrame.Range
+        var transfer: VideoFrame.Transfer
+        var primaries: VideoFrame.Primaries
+
+        init(frame: VideoFrame, sampleAspect: Double, quarterTurns: Int) {
+            (width, height, bitDepth, self.quarterTurns) = (frame.width, frame.height, frame.bitDepth, quarterTurns)
+            self.sampleAspect = sampleAspect
+            (layout, fieldOrder) = (frame.layout, frame.fieldOrder)
+            (matrix, range, transfer, primaries) = (frame.matrix, frame.range, frame.transfer, frame.primaries)
+        }
+    }
+
+    /// Builds the colour model and grid for a frame unlike the one before, and reports a change of
+    /// picture format.
+    private mutating func describe(_ frame: VideoFrame, sampleAspect: Double, quarterTurns: Int, at time: Double) {
+        let frameModel = ColorModel(frame: frame, hdrPeak: hdrPeak)
+        if model != frameModel {
+            model = frameModel
+            if !colourNames.contains(frameModel.summary) { colourNames.append(frameModel.summary) }
+        }
+        let grid = CellGrid(
+            width: frame.width, height: frame.height, sampleAspect: sampleAspect, quarterTurns: quarterTurns,
+            fields: frame.fieldOrder == .progressive ? 1 : 2)
+        let newFormat = PictureFormat(
+            width: frame.width, height: frame.height, bitDepth: frame.bitDepth, layout: frame.layout,
+            fieldOrder: frame.fieldOrder, grid: grid, absolute: frameModel.isAbsolute)
+        if newFormat != format { change(to: newFormat, at: time) }
     }
 
     /// The field measures combined: the larger of each.

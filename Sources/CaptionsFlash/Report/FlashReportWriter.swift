@@ -38,6 +38,11 @@ extension FlashReport {
     }
 }
 
+extension FlashReport {
+    /// `HH:MM:SS.mmm` for a time in seconds, as the reports print times.
+    public static func clockText(_ seconds: Double) -> String { clock(seconds) }
+}
+
 /// `HH:MM:SS.mmm` for a time in seconds.
 func clock(_ seconds: Double) -> String {
     let time = MediaTime(value: Int64((max(0, seconds) * 1000).rounded()), timescale: 1000) ?? .zero

@@ -10,6 +10,44 @@ struct ColourTags: Equatable {
 }
 
 extension VideoDecoder {
+    /// A frame's pixel format and colour tags as decoded: while they stay the same (every frame
+    /// but the first, in most streams), the layout and colour worked out from them are kept.
+    struct RawDescription: Equatable {
+        var format, transfer, primaries, space, range, height: Int32
+
+        init(_ frame: AVFrame) {
+            (format, height) = (frame.format, frame.height)
+            transfer = Int32(frame.color_trc.rawValue)
+            primaries = Int32(frame.color_primaries.rawValue)
+            space = Int32(frame.colorspace.rawValue)
+            range = Int32(frame.color_range.rawValue)
+        }
+    }
+
+    /// How frames of one raw description are read: the layout, the format to convert to first
+    /// (nil: read in place) and the colour encoding.
+    struct Description {
+        var layout: PixelFormatMapping.Native
+        var conversion: AVPixelFormat?
+        var colour: ColourTags
+    }
+
+    func describe(_ frame: UnsafeMutablePointer<AVFrame>, key: RawDescription) -> (key: RawDescription, value: Description) {
+        let format = AVPixelFormat(rawValue: frame.pointee.format)
+        let native = PixelFormatMapping.native(format)
+        let name = PixelFormatMapping.name(format) + (native == nil ? " (converted)" : "")
+        if pixelFormats.last != name { pixelFormats.append(name) }
+        var description: Description
+        if let native {
+            description = Description(layout: native, conversion: nil, colour: colourTags(of: frame, isRGB: native.layout.isRGB))
+        } else {
+            let (target, layout) = PixelFormatMapping.conversionTarget(for: format)
+            description = Description(layout: layout, conversion: target, colour: colourTags(of: frame, isRGB: layout.layout.isRGB))
+        }
+        return (key, description)
+    }
+
+
     /// The colour encoding of `frame`. Untagged values are guessed, each guess noted once in the
     /// outcome: an untagged transfer is SDR unless the stream carries HDR metadata (mastering
     /// display or content light level: PQ); untagged primaries and matrix are BT.2020 for HDR,
