@@ -10,4 +10,17 @@
 /// xmlFree, which Swift sees as a mutable global function pointer.
 static inline void ccaptions_xml_free(void *pointer) { xmlFree(pointer); }
 
+/// A structured error handler that prints nothing: libxml2 reports some problems (an `xml:id`
+/// that is not an NCName) on standard error even with XML_PARSE_NOERROR; the reader takes the
+/// error it needs from xmlGetLastError instead.
+static inline void ccaptions_xml_silent(void *context, const xmlError *error) {
+    (void)context;
+    (void)error;
+}
+
+/// Makes `reader` print nothing.
+static inline void ccaptions_xml_reader_silence(xmlTextReaderPtr reader) {
+    xmlTextReaderSetStructuredErrorHandler(reader, (xmlStructuredErrorFunc)ccaptions_xml_silent, NULL);
+}
+
 #endif

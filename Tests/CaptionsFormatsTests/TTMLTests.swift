@@ -303,3 +303,32 @@ func ttml(_ body: String, parameters: String = "", head: String = "") -> [UInt8]
         #expect(checked > 500)
     }
 }
+
+/// libxml2 writes nothing of its own to standard error: problems come back as diagnostics.
+@Suite(.serialized) struct TTMLQuietTests {
+    /// What `body` writes to file descriptor 2, captured through a pipe.
+    private func standardError(of body: () -> Void) -> String {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return "pipe failed" }
+        let saved = dup(2)
+        dup2(ends[1], 2)
+        body()
+        dup2(saved, 2)
+        close(saved)
+        close(ends[1])
+        var bytes = [UInt8](repeating: 0, count: 65_536)
+        let count = read(ends[0], &bytes, bytes.count)
+        close(ends[0])
+        return String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self)
+    }
+
+    @Test func anXmlIDThatIsNotAnNCNameIsNotPrintedByLibxml() {
+        // Real files (go-astisub's test data) number their paragraphs xml:id="1"; libxml2 printed a
+        // "validity error" for each on standard error, outside our diagnostics.
+        let xml = #"<tt xmlns="http://www.w3.org/ns/ttml"><body><div><p xml:id="1" begin="0s" end="1s">a</p></div></body></tt>"#
+        var cues = -1
+        let printed = standardError { cues = (try? TTMLReader().read(Array(xml.utf8)))?.cues.count ?? -1 }
+        #expect(printed.isEmpty, "\(printed)")
+        #expect(cues == 1)
+    }
+}

@@ -79,6 +79,7 @@ enum XMLTree {
                 })
             else { throw CaptionsError(Diagnostic.Code(rawValue: "\(codePrefix).xml.malformed"), "cannot read the XML", at: .start) }
             defer { xmlFreeTextReader(reader) }
+            ccaptions_xml_reader_silence(reader)
             return try read(reader, codePrefix: codePrefix, tooDeep: &tooDeep)
         }
     }
