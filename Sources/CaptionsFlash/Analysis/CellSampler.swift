@@ -1,3 +1,4 @@
+import CCaptionsKernels
 import CaptionsCore
 
 /// Means every pixel of a picture into the cells of a ``CellGrid``: for YUV the mean Y, Cb and Cr
@@ -95,12 +96,6 @@ struct CellSampler {
             width: picture.width, height: picture.height, frameHeight: frameHeight, parity: parity, shiftX: shiftX,
             shiftY: shiftY)
         if key != geometry { rebuildMaps(for: key) }
-        sums.clear()
-        if picture.bytesPerSample == 1 {
-            accumulate(picture, as: UInt8.self, shiftX: shiftX, shiftY: shiftY)
-        } else {
-            accumulate(picture, as: UInt16.self, shiftX: shiftX, shiftY: shiftY)
-        }
         let depthScale: Float
         if picture.layout.isRGB || picture.range == .full {
             depthScale = 255 / Float((1 << picture.bitDepth) - 1)
@@ -113,22 +108,29 @@ struct CellSampler {
         } else if case .planarGBR(alpha: true) = picture.layout {
             alphaScale = picture.bytesPerSample == 1 ? 1 / 255 : 1 / 65536
         }
-        let lumaScale = depthScale * alphaScale
         let chromaPlanes = Self.hasSeparateChroma(picture.layout)
-        let (sum0, sum1, sum2) = sums.channels
-        maps.lumaWeight.withUnsafeBufferPointer { lumaWeight in
-            maps.chromaWeight.withUnsafeBufferPointer { chromaWeight in
-                channel0.withUnsafeMutableBufferPointer { channel0 in
-                    channel1.withUnsafeMutableBufferPointer { channel1 in
-                        channel2.withUnsafeMutableBufferPointer { channel2 in
-                            for cell in 0..<channel0.count {
-                                let luma = lumaWeight[cell] * lumaScale
-                                channel0[cell] = Float(sum0[cell]) * luma
-                                let chroma = chromaPlanes ? chromaWeight[cell] * depthScale : luma
-                                channel1[cell] = Float(sum1[cell]) * chroma
-                                channel2[cell] = Float(sum2[cell]) * chroma
-                            }
-                        }
+        let scales = Scales(luma: depthScale * alphaScale, chroma: chromaPlanes ? depthScale : depthScale * alphaScale)
+        let direct = uniformRuns(for: picture.layout) != nil
+        if !direct { sums.clear() }
+        if picture.bytesPerSample == 1 {
+            accumulate(picture, as: UInt8.self, shiftX: shiftX, shiftY: shiftY, scales: scales)
+        } else {
+            accumulate(picture, as: UInt16.self, shiftX: shiftX, shiftY: shiftY, scales: scales)
+        }
+        if !direct {
+            let (sum0, sum1, sum2) = sums.channels
+            let count = grid.count
+            maps.lumaWeight.withUnsafeBufferPointer { lumaWeight in
+                maps.chromaWeight.withUnsafeBufferPointer { chromaWeight in
+                    let chroma = chromaPlanes ? chromaWeight : lumaWeight
+                    channel0.withUnsafeMutableBufferPointer {
+                        ccaptions_scale_sums(sum0, lumaWeight.baseAddress, scales.luma, $0.baseAddress, count)
+                    }
+                    channel1.withUnsafeMutableBufferPointer {
+                        ccaptions_scale_sums(sum1, chroma.baseAddress, scales.chroma, $0.baseAddress, count)
+                    }
+                    channel2.withUnsafeMutableBufferPointer {
+                        ccaptions_scale_sums(sum2, chroma.baseAddress, scales.chroma, $0.baseAddress, count)
                     }
                 }
             }
@@ -139,6 +141,20 @@ struct CellSampler {
                 channel1[cell] = neutral
                 channel2[cell] = neutral
             }
+        }
+    }
+
+    /// What turns a cell's sums into means on the 8-bit scale, with its weights (1 / samples).
+    private struct Scales {
+        var luma, chroma: Float
+    }
+
+    /// The samples a cell per row (luma, chroma) when rows are summed straight into cells, for
+    /// the layouts that have a kernel for it.
+    private func uniformRuns(for layout: VideoFrame.Layout) -> (luma: Int, chroma: Int)? {
+        switch layout {
+        case .planarYUV, .gray: maps.uniformRuns
+        default: nil
         }
     }
 
@@ -159,6 +175,10 @@ struct CellSampler {
 
     private mutating func rebuildMaps(for key: Geometry) {
         geometry = key
+        // Rows of cells that no line reaches (fields capped by the grid) stay at zero.
+        channel0 = [Float](repeating: 0, count: grid.count)
+        channel1 = channel0
+        channel2 = channel0
         let width = key.width
         let chromaWidth = (width + (1 << key.shiftX) - 1) >> key.shiftX
         maps.columnOfX = (0..<width).map { Int32($0 * grid.columns / width) }
@@ -217,7 +237,7 @@ struct CellSampler {
 
     /// Sums every sample of the picture into ``sums`` (per cell).
     private mutating func accumulate<Sample: FixedWidthInteger & UnsignedInteger>(
-        _ picture: VideoFrame, as: Sample.Type, shiftX: Int, shiftY: Int
+        _ picture: VideoFrame, as: Sample.Type, shiftX: Int, shiftY: Int, scales: Scales
     ) {
         let width = picture.width
         let height = picture.height
@@ -227,11 +247,7 @@ struct CellSampler {
         var currentRow = -1
         let addsChroma = maps.addsChroma
         let cellColumns = grid.columns
-        var uniformRuns: (luma: Int, chroma: Int)?
-        switch layout {
-        case .planarYUV, .gray: uniformRuns = maps.uniformRuns
-        default: uniformRuns = nil
-        }
+        let uniformRuns = uniformRuns(for: layout)
         maps.rowOfLine.withUnsafeBufferPointer { rowOfLine in
             for line in 0..<height {
                 let row = Int(rowOfLine[line])
@@ -239,7 +255,7 @@ struct CellSampler {
                     if currentRow >= 0 {
                         flush(
                             row: currentRow, width: width, chromaWidth: chromaWidth, chromaShiftX: shiftX, layout: layout,
-                            uniform: uniformRuns != nil)
+                            uniform: uniformRuns != nil, scales: scales)
                     }
                     currentRow = row
                 }
@@ -293,22 +309,39 @@ struct CellSampler {
         if currentRow >= 0 {
             flush(
                 row: currentRow, width: width, chromaWidth: chromaWidth, chromaShiftX: shiftX, layout: layout,
-                uniform: uniformRuns != nil)
+                uniform: uniformRuns != nil, scales: scales)
         }
     }
 
-    /// Folds the column sums into the cells of `row` and clears them.
-    private func flush(row: Int, width: Int, chromaWidth: Int, chromaShiftX: Int, layout: VideoFrame.Layout, uniform: Bool) {
+    /// Folds the column sums into the cells of `row` and clears them. When rows are summed
+    /// straight into cells (`uniform`), each row of cells is complete here: its means are written
+    /// to the channels at once, with no per-frame buffer of sums for the whole grid.
+    private mutating func flush(
+        row: Int, width: Int, chromaWidth: Int, chromaShiftX: Int, layout: VideoFrame.Layout, uniform: Bool, scales: Scales
+    ) {
         let base = row * grid.columns
         if uniform {
-            // The accumulators already hold one sum per cell column.
-            for channel in 0..<3 {
-                let (columns, cells) = (columnSums[channel], sums[channel])
-                for column in 0..<grid.columns {
-                    cells[base &+ column] &+= columns[column]
+            let columnCount = grid.columns
+            let columns = columnSums
+            maps.lumaWeight.withUnsafeBufferPointer { lumaWeight in
+                maps.chromaWeight.withUnsafeBufferPointer { chromaWeight in
+                    channel0.withUnsafeMutableBufferPointer {
+                        ccaptions_scale_sums(
+                            columns.channels.0, lumaWeight.baseAddress! + base, scales.luma, $0.baseAddress! + base, columnCount)
+                    }
+                    channel1.withUnsafeMutableBufferPointer {
+                        ccaptions_scale_sums(
+                            columns.channels.1, chromaWeight.baseAddress! + base, scales.chroma, $0.baseAddress! + base,
+                            columnCount)
+                    }
+                    channel2.withUnsafeMutableBufferPointer {
+                        ccaptions_scale_sums(
+                            columns.channels.2, chromaWeight.baseAddress! + base, scales.chroma, $0.baseAddress! + base,
+                            columnCount)
+                    }
                 }
-                columns.update(repeating: 0, count: grid.columns)
             }
+            for channel in 0..<3 { columns[channel].update(repeating: 0, count: columnCount) }
             return
         }
         let separateChroma = Self.hasSeparateChroma(layout)

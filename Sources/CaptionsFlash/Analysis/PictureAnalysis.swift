@@ -1,3 +1,4 @@
+import CCaptionsKernels
 import CaptionsCore
 
 /// The analysis of one sequence of pictures on one ``CellGrid``: a progressive stream, or one
@@ -14,77 +15,57 @@ import CaptionsCore
 struct PictureAnalysis {
     let grid: CellGrid
     private var sampler: CellSampler
-    private var cells: [CellState]
     private var general: SlidingWindowCounter
     private var red: SlidingWindowCounter
     private var areaMeter: AreaMeter
     private static let stillness: Float = 0.25
 
-    /// The channel means last fed to each cell's trackers, one array a channel (the one pass over
-    /// every cell each picture reads only these): a cell that has not moved by ``stillness`` (in
-    /// 8-bit code steps) since is skipped, as it cannot complete a transition.
-    private var fed0: [Float]
-    private var fed1: [Float]
-    private var fed2: [Float]
-    /// Each cell's luminance as last fed, and their sum (kept up to date as cells change).
-    private var luminance: [Float]
+    /// Everything kept per cell, in storage owned here (the loops over cells run without
+    /// copy-on-write or exclusivity checks).
+    private let store: CellStore
     private var luminanceTotal: Double = 0
-    /// The cells that changed in the current picture (reused).
-    private var changedBuffer: [Int32] = []
 
-    /// Writes the index of every cell whose channels moved by `stillness` or more since last fed
-    /// into `changed`, eight cells at a time (most cells of most pictures do not move); returns
-    /// how many.
-    private static func changedCells(
-        _ channels: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>),
-        _ fed: (UnsafeMutableBufferPointer<Float>, UnsafeMutableBufferPointer<Float>, UnsafeMutableBufferPointer<Float>),
-        stillness: Float, into changed: inout [Int32]
-    ) -> Int {
-        let count = channels.0.count
-        if changed.count < count { changed = [Int32](repeating: 0, count: count) }
-        var found = 0
-        changed.withUnsafeMutableBufferPointer { changed in
-            func load(_ buffer: UnsafeBufferPointer<Float>, _ at: Int) -> SIMD8<Float> {
-                UnsafeRawPointer(buffer.baseAddress! + at).loadUnaligned(as: SIMD8<Float>.self)
+    /// The per-cell state, one array a field (the per-change loop touches only what it needs).
+    ///
+    /// `fed0`–`fed2` are the channel means last fed to each cell's trackers: a cell that has not
+    /// moved by ``stillness`` (in 8-bit code steps) since is skipped, as it cannot complete a
+    /// transition. What a changed cell updates is one 32-byte ``CellState`` (one cache miss, not
+    /// three); Harding's red measure, when chosen, keeps its trackers apart.
+    private final class CellStore {
+        let count: Int
+        let fed0, fed1, fed2: UnsafeMutablePointer<Float>
+        let states: UnsafeMutablePointer<CellState>
+        let hardingTrackers: UnsafeMutablePointer<TransitionTracker>
+        /// The cells that changed in the current picture.
+        let changed: UnsafeMutablePointer<Int32>
+
+        init(count: Int) {
+            self.count = count
+            func make<T>(_ value: T) -> UnsafeMutablePointer<T> {
+                let pointer = UnsafeMutablePointer<T>.allocate(capacity: max(count, 1))
+                pointer.initialize(repeating: value, count: max(count, 1))
+                return pointer
             }
-            func load(_ buffer: UnsafeMutableBufferPointer<Float>, _ at: Int) -> SIMD8<Float> {
-                UnsafeRawPointer(buffer.baseAddress! + at).loadUnaligned(as: SIMD8<Float>.self)
-            }
-            let limit = SIMD8<Float>(repeating: stillness)
-            var cell = 0
-            while cell + 8 <= count {
-                let difference0 = load(channels.0, cell) - load(fed.0, cell)
-                let moved0 = (difference0 .>= limit) .| (difference0 .<= -limit)
-                let difference1 = load(channels.1, cell) - load(fed.1, cell)
-                let moved1 = (difference1 .>= limit) .| (difference1 .<= -limit)
-                let difference2 = load(channels.2, cell) - load(fed.2, cell)
-                let moved2 = (difference2 .>= limit) .| (difference2 .<= -limit)
-                if any(moved0 .| moved1 .| moved2) {
-                    for lane in 0..<8 where moved0[lane] || moved1[lane] || moved2[lane] {
-                        changed[found] = Int32(cell + lane)
-                        found += 1
-                    }
-                }
-                cell += 8
-            }
-            while cell < count {
-                if abs(channels.0[cell] - fed.0[cell]) >= stillness || abs(channels.1[cell] - fed.1[cell]) >= stillness
-                    || abs(channels.2[cell] - fed.2[cell]) >= stillness
-                {
-                    changed[found] = Int32(cell)
-                    found += 1
-                }
-                cell += 1
-            }
+            (fed0, fed1, fed2) = (make(-1000), make(-1000), make(-1000))
+            states = make(CellState())
+            hardingTrackers = make(TransitionTracker())
+            changed = make(0)
         }
-        return found
+
+        deinit {
+            for pointer in [fed0, fed1, fed2] { pointer.deallocate() }
+            states.deallocate()
+            hardingTrackers.deallocate()
+            changed.deallocate()
+        }
     }
 
-    /// One cell's trackers, touched only when the cell changes.
+    /// What a changed cell updates: its luminance as last fed, and its luminance and WCAG red
+    /// trackers.
     private struct CellState {
+        var luminance: Float = 0
         var luminanceTracker = TransitionTracker()
         var chromaticityTracker = ChromaticityTracker()
-        var hardingTracker = TransitionTracker()
     }
 
     /// What one picture measured.
@@ -105,11 +86,7 @@ struct PictureAnalysis {
         self.grid = grid
         sampler = CellSampler(grid: grid)
         let cells = grid.count
-        self.cells = Array(repeating: CellState(), count: cells)
-        fed0 = Array(repeating: -1000, count: cells)
-        fed1 = fed0
-        fed2 = fed0
-        luminance = Array(repeating: 0, count: cells)
+        store = CellStore(count: cells)
         general = SlidingWindowCounter(blockCount: cells)
         red = SlidingWindowCounter(blockCount: cells)
         areaMeter = AreaMeter(
@@ -130,53 +107,47 @@ struct PictureAnalysis {
         let hardingScale: Float = model.isAbsolute ? 320 / 200 : 320
         let limit = Int32(FlashCriteria.maximumTransitionsPerSecond)
         var luminanceChange: Double = 0
-        let stillness = Self.stillness
-        sampler.channel0.withUnsafeBufferPointer { channel0 in
+        let store = store
+        let changed = sampler.channel0.withUnsafeBufferPointer { channel0 in
             sampler.channel1.withUnsafeBufferPointer { channel1 in
                 sampler.channel2.withUnsafeBufferPointer { channel2 in
-                    fed0.withUnsafeMutableBufferPointer { fed0 in
-                        fed1.withUnsafeMutableBufferPointer { fed1 in
-                            fed2.withUnsafeMutableBufferPointer { fed2 in
-                                luminance.withUnsafeMutableBufferPointer { luminance in
-                                    cells.withUnsafeMutableBufferPointer { cells in
-                                        let changed = Self.changedCells(
-                                            (channel0, channel1, channel2), (fed0, fed1, fed2), stillness: stillness,
-                                            into: &changedBuffer)
-                                        for index in 0..<changed {
-                                            let cell = Int(changedBuffer[index])
-                                            let c0 = channel0[cell], c1 = channel1[cell], c2 = channel2[cell]
-                                            (fed0[cell], fed1[cell], fed2[cell]) = (c0, c1, c2)
-                                            let (r, g, b) = model.light(c0, c1, c2)
-                                            let y = model.luminance(r, g, b)
-                                            luminanceChange += Double(y - luminance[cell])
-                                            luminance[cell] = y
-                                            if cells[cell].luminanceTracker.update(y, rule: rule) { general.record(cell) }
-                                            let redTransition: Bool
-                                            if harding {
-                                                redTransition = cells[cell].hardingTracker.update(
-                                                    (r - g - b) * hardingScale, significant: { abs($0 - $1) >= 20 },
-                                                    qualifies: { max($0, $1) > 20 })
-                                            } else {
-                                                let sum = r + g + b
-                                                redTransition = cells[cell].chromaticityTracker.update(
-                                                    r: r, g: g, b: b, isRed: sum > black && r >= 0.8 * sum,
-                                                    chromaticity: model.chromaticity)
-                                            }
-                                            if redTransition { red.record(cell) }
-                                        }
-                                    }
-                                }
-                            }
-                        }
+                    // Every cell whose channels moved by `stillness` or more since last fed.
+                    let count = ccaptions_changed_cells(
+                        channel0.baseAddress, channel1.baseAddress, channel2.baseAddress, store.fed0, store.fed1,
+                        store.fed2, store.count, Self.stillness, store.changed)
+                    for index in 0..<count {
+                        let cell = Int(store.changed[index])
+                        let c0 = channel0[cell], c1 = channel1[cell], c2 = channel2[cell]
+                        (store.fed0[cell], store.fed1[cell], store.fed2[cell]) = (c0, c1, c2)
                     }
+                    return count
                 }
             }
+        }
+        for index in 0..<changed {
+            let cell = Int(store.changed[index])
+            let (r, g, b) = model.light(store.fed0[cell], store.fed1[cell], store.fed2[cell])
+            let y = model.luminance(r, g, b)
+            let state = store.states + cell
+            luminanceChange += Double(y - state.pointee.luminance)
+            state.pointee.luminance = y
+            if state.pointee.luminanceTracker.update(y, rule: rule) { general.record(cell) }
+            let redTransition: Bool
+            if harding {
+                redTransition = store.hardingTrackers[cell].update(
+                    (r - g - b) * hardingScale, significant: { abs($0 - $1) >= 20 }, qualifies: { max($0, $1) > 20 })
+            } else {
+                let sum = r + g + b
+                redTransition = state.pointee.chromaticityTracker.update(
+                    r: r, g: g, b: b, isRed: sum > black && r >= 0.8 * sum, chromaticity: model.chromaticity)
+            }
+            if redTransition { red.record(cell) }
         }
         luminanceTotal += luminanceChange
         let generalMax = general.maximum
         let redMax = red.maximum
         for cell in general.flagged {
-            measure.largestSwing = max(measure.largestSwing, cells[Int(cell)].luminanceTracker.amplitude)
+            measure.largestSwing = max(measure.largestSwing, store.states[Int(cell)].luminanceTracker.amplitude)
         }
         measure.maxCount = max(generalMax, redMax)
         measure.meanLuminance = luminanceTotal / Double(max(grid.count, 1))
@@ -187,3 +158,4 @@ struct PictureAnalysis {
         return measure
     }
 }
+

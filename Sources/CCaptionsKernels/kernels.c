@@ -1,0 +1,215 @@
+// See include/CCaptionsKernels.h. Each kernel has a portable body (a static inline function the
+// compiler vectorises for the baseline instruction set) and, on x86-64, an AVX2 version chosen once
+// at run time. Both give bit-identical results: integer sums, and float operations in the same order.
+#include "CCaptionsKernels.h"
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#define CCAPTIONS_X86 1
+#include <immintrin.h>
+#define AVX2 __attribute__((target("avx2")))
+#endif
+
+// MARK: Portable bodies
+
+static inline void runs_u8_portable(const uint8_t *row, int width, size_t cells, uint32_t *sums) {
+    switch (width) {
+    case 8:
+        for (size_t c = 0; c < cells; c++) {
+            const uint8_t *p = row + c * 8;
+            sums[c] += (uint32_t)p[0] + p[1] + p[2] + p[3] + p[4] + p[5] + p[6] + p[7];
+        }
+        break;
+    case 4:
+        for (size_t c = 0; c < cells; c++) {
+            const uint8_t *p = row + c * 4;
+            sums[c] += (uint32_t)p[0] + p[1] + p[2] + p[3];
+        }
+        break;
+    case 2:
+        for (size_t c = 0; c < cells; c++) sums[c] += (uint32_t)row[2 * c] + row[2 * c + 1];
+        break;
+    default:
+        for (size_t c = 0; c < cells; c++) sums[c] += row[c];
+    }
+}
+
+static inline void runs_u16_portable(const uint16_t *row, int width, size_t cells, uint32_t *sums) {
+    switch (width) {
+    case 8:
+        for (size_t c = 0; c < cells; c++) {
+            const uint16_t *p = row + c * 8;
+            sums[c] += (uint32_t)p[0] + p[1] + p[2] + p[3] + p[4] + p[5] + p[6] + p[7];
+        }
+        break;
+    case 4:
+        for (size_t c = 0; c < cells; c++) {
+            const uint16_t *p = row + c * 4;
+            sums[c] += (uint32_t)p[0] + p[1] + p[2] + p[3];
+        }
+        break;
+    case 2:
+        for (size_t c = 0; c < cells; c++) sums[c] += (uint32_t)row[2 * c] + row[2 * c + 1];
+        break;
+    default:
+        for (size_t c = 0; c < cells; c++) sums[c] += row[c];
+    }
+}
+
+static inline void scale_portable(const uint32_t *sums, const float *weights, float scale, float *out, size_t count) {
+    for (size_t i = 0; i < count; i++) out[i] = (float)sums[i] * (weights[i] * scale);
+}
+
+static inline size_t changed_portable(
+    const float *n0, const float *n1, const float *n2, const float *f0, const float *f1, const float *f2,
+    size_t from, size_t count, float still, int32_t *changed, size_t found) {
+    for (size_t i = from; i < count; i++) {
+        float d0 = n0[i] - f0[i], d1 = n1[i] - f1[i], d2 = n2[i] - f2[i];
+        if (d0 >= still || d0 <= -still || d1 >= still || d1 <= -still || d2 >= still || d2 <= -still)
+            changed[found++] = (int32_t)i;
+    }
+    return found;
+}
+
+// MARK: AVX2
+
+#ifdef CCAPTIONS_X86
+AVX2 static void runs_u8_avx2(const uint8_t *row, int width, size_t cells, uint32_t *sums) {
+    size_t c = 0;
+    const __m256i ones8 = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1);
+    switch (width) {
+    case 8: {
+        // Four cells of eight bytes: the sums of absolute differences from zero are the sums.
+        const __m256i pick = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+        for (; c + 4 <= cells; c += 4) {
+            __m256i sad = _mm256_sad_epu8(_mm256_loadu_si256((const __m256i *)(row + c * 8)), _mm256_setzero_si256());
+            __m128i four = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(sad, pick));
+            _mm_storeu_si128((__m128i *)(sums + c), _mm_add_epi32(_mm_loadu_si128((const __m128i *)(sums + c)), four));
+        }
+        break;
+    }
+    case 4:
+        // Eight cells of four bytes: byte pairs to 16 bits, word pairs to 32 bits, in order.
+        for (; c + 8 <= cells; c += 8) {
+            __m256i pairs = _mm256_maddubs_epi16(_mm256_loadu_si256((const __m256i *)(row + c * 4)), ones8);
+            __m256i quads = _mm256_madd_epi16(pairs, ones16);
+            _mm256_storeu_si256((__m256i *)(sums + c), _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(sums + c)), quads));
+        }
+        break;
+    case 2:
+        for (; c + 8 <= cells; c += 8) {
+            __m128i pairs = _mm_maddubs_epi16(_mm_loadu_si128((const __m128i *)(row + c * 2)), _mm_set1_epi8(1));
+            __m256i wide = _mm256_cvtepu16_epi32(pairs);
+            _mm256_storeu_si256((__m256i *)(sums + c), _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(sums + c)), wide));
+        }
+        break;
+    default:
+        for (; c + 8 <= cells; c += 8) {
+            __m256i wide = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(row + c)));
+            _mm256_storeu_si256((__m256i *)(sums + c), _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(sums + c)), wide));
+        }
+    }
+    runs_u8_portable(row + c * (size_t)width, width, cells - c, sums + c);
+}
+
+AVX2 static inline __m256i load_u16_as_u32(const uint16_t *p) {
+    return _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p));
+}
+
+AVX2 static void runs_u16_avx2(const uint16_t *row, int width, size_t cells, uint32_t *sums) {
+    size_t c = 0;
+    switch (width) {
+    case 4: {
+        // Eight cells of four samples: two rounds of pairwise sums, then the cells put in order.
+        const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+        for (; c + 8 <= cells; c += 8) {
+            const uint16_t *p = row + c * 4;
+            __m256i h1 = _mm256_hadd_epi32(load_u16_as_u32(p), load_u16_as_u32(p + 8));
+            __m256i h2 = _mm256_hadd_epi32(load_u16_as_u32(p + 16), load_u16_as_u32(p + 24));
+            __m256i cellsums = _mm256_permutevar8x32_epi32(_mm256_hadd_epi32(h1, h2), order);
+            _mm256_storeu_si256((__m256i *)(sums + c), _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(sums + c)), cellsums));
+        }
+        break;
+    }
+    case 2:
+        for (; c + 8 <= cells; c += 8) {
+            const uint16_t *p = row + c * 2;
+            __m256i pairs = _mm256_permute4x64_epi64(_mm256_hadd_epi32(load_u16_as_u32(p), load_u16_as_u32(p + 8)), 0xD8);
+            _mm256_storeu_si256((__m256i *)(sums + c), _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(sums + c)), pairs));
+        }
+        break;
+    case 1:
+        for (; c + 8 <= cells; c += 8) {
+            _mm256_storeu_si256(
+                (__m256i *)(sums + c), _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(sums + c)), load_u16_as_u32(row + c)));
+        }
+        break;
+    default:
+        break;
+    }
+    runs_u16_portable(row + c * (size_t)width, width, cells - c, sums + c);
+}
+
+AVX2 static void scale_avx2(const uint32_t *sums, const float *weights, float scale, float *out, size_t count) {
+    scale_portable(sums, weights, scale, out, count);
+}
+
+AVX2 static size_t changed_avx2(
+    const float *n0, const float *n1, const float *n2, const float *f0, const float *f1, const float *f2,
+    size_t count, float still, int32_t *changed) {
+    const __m256 limit = _mm256_set1_ps(still), negative = _mm256_set1_ps(-still);
+    size_t found = 0, i = 0;
+    for (; i + 8 <= count; i += 8) {
+        __m256 d0 = _mm256_sub_ps(_mm256_loadu_ps(n0 + i), _mm256_loadu_ps(f0 + i));
+        __m256 d1 = _mm256_sub_ps(_mm256_loadu_ps(n1 + i), _mm256_loadu_ps(f1 + i));
+        __m256 d2 = _mm256_sub_ps(_mm256_loadu_ps(n2 + i), _mm256_loadu_ps(f2 + i));
+        __m256 moved = _mm256_or_ps(
+            _mm256_or_ps(_mm256_cmp_ps(d0, limit, _CMP_GE_OQ), _mm256_cmp_ps(d0, negative, _CMP_LE_OQ)),
+            _mm256_or_ps(
+                _mm256_or_ps(_mm256_cmp_ps(d1, limit, _CMP_GE_OQ), _mm256_cmp_ps(d1, negative, _CMP_LE_OQ)),
+                _mm256_or_ps(_mm256_cmp_ps(d2, limit, _CMP_GE_OQ), _mm256_cmp_ps(d2, negative, _CMP_LE_OQ))));
+        unsigned mask = (unsigned)_mm256_movemask_ps(moved);
+        while (mask) {
+            changed[found++] = (int32_t)(i + (size_t)__builtin_ctz(mask));
+            mask &= mask - 1;
+        }
+    }
+    return changed_portable(n0, n1, n2, f0, f1, f2, i, count, still, changed, found);
+}
+
+static int has_avx2(void) {
+    static int known = -1;
+    if (known < 0) {
+        __builtin_cpu_init();
+        known = __builtin_cpu_supports("avx2") ? 1 : 0;
+    }
+    return known;
+}
+#define DISPATCH(avx2_call, portable_call) \
+    do { if (has_avx2()) { avx2_call; } else { portable_call; } } while (0)
+#else
+#define DISPATCH(avx2_call, portable_call) do { portable_call; } while (0)
+#endif
+
+// MARK: Entry points
+
+void ccaptions_add_runs_u8(const uint8_t *row, int width, size_t cells, uint32_t *sums) {
+    DISPATCH(runs_u8_avx2(row, width, cells, sums), runs_u8_portable(row, width, cells, sums));
+}
+
+void ccaptions_add_runs_u16(const uint16_t *row, int width, size_t cells, uint32_t *sums) {
+    DISPATCH(runs_u16_avx2(row, width, cells, sums), runs_u16_portable(row, width, cells, sums));
+}
+
+void ccaptions_scale_sums(const uint32_t *sums, const float *weights, float scale, float *out, size_t count) {
+    DISPATCH(scale_avx2(sums, weights, scale, out, count), scale_portable(sums, weights, scale, out, count));
+}
+
+size_t ccaptions_changed_cells(
+    const float *now0, const float *now1, const float *now2, const float *fed0, const float *fed1, const float *fed2,
+    size_t count, float stillness, int32_t *changed) {
+    size_t found = 0;
+    DISPATCH(
+        found = changed_avx2(now0, now1, now2, fed0, fed1, fed2, count, stillness, changed),
+        found = changed_portable(now0, now1, now2, fed0, fed1, fed2, 0, count, stillness, changed, 0));
+    return found;
+}
