@@ -52,6 +52,9 @@ public struct FlashesCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The peak luminance in cd/m² of the display HLG video is shown on (BT.2100 reference: 1000).", valueName: "nits"))
     var hdrPeak: Double = 1000
 
+    @OptionGroup(title: "Dim Flashing Lights")
+    var displayOptions: DisplayOptions
+
     @Flag(help: "Decode every filter exactly (H.264/HEVC deblocking included); slower, same verdicts.")
     var exact = false
 
@@ -72,6 +75,13 @@ public struct FlashesCommand: ParsableCommand {
             io.writeStandardError("error: --hdr-peak must be between 100 and 10000 cd/m² [usage.hdrPeak]\n")
             throw ExitCode(64)
         }
+        let display: DimFlashingLights.Display
+        do {
+            display = try displayOptions.resolved()
+        } catch let error as ValidationError {
+            io.writeStandardError("error: \(error.message)\n")
+            throw ExitCode(64)
+        }
         do {
             try FileAccess.checkWritable(output, input: video)
         } catch {
@@ -86,7 +96,9 @@ public struct FlashesCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let criteria = FlashCriteria(standard: standard, redRule: redRule, warnSustained: sustained)
-        var analyzer = FlashAnalyzer(width: decoder.info.width, height: decoder.info.height, criteria: criteria, hdrPeak: hdrPeak)
+        var analyzer = FlashAnalyzer(
+            width: decoder.info.width, height: decoder.info.height, criteria: criteria, hdrPeak: hdrPeak, display: display,
+            frameRate: decoder.info.framesPerSecond)
         var progress = ProgressBar(io: io, enabled: !quiet && io.standardErrorIsTerminal, duration: decoder.info.duration)
         let info = decoder.info
         let outcome = decoder.decode { frame in

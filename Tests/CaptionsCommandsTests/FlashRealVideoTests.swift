@@ -66,6 +66,25 @@ struct FlashRealVideoTests {
         }
     }
 
+    /// Apple's whole-frame model barely sees a box flashing in a quarter of one 10° field; the
+    /// same model on each field's own light does. A full-screen flash is the same to both; a slow
+    /// fade is nothing to either.
+    @Test func theLocalRiskSeesWhatTheWholeFrameMisses() throws {
+        func peaks(_ name: String) throws -> (global: Double, local: Double) {
+            let frames = try Self.scan(name).1["frames"] as? [[String: Any]] ?? []
+            return (
+                frames.compactMap { $0["dfl_risk"] as? Double }.max() ?? -1,
+                frames.compactMap { $0["dfl_local_risk"] as? Double }.max() ?? -1
+            )
+        }
+        let box = try peaks("t-box-27pc-fail.mp4")
+        #expect(box.global < 1 && box.local > 5, "\(box)")
+        let full = try peaks("a-black-white-5hz-fail.mp4")
+        #expect(full.global > 50 && abs(full.local - full.global) < 1, "\(full)")
+        let fade = try peaks("e-slow-fade-pass.mp4")
+        #expect(fade.global == 0 && fade.local == 0, "\(fade)")
+    }
+
     @Test func anInterlacedStreamIsAnalysedByField() throws {
         let (_, report) = try Self.scan("m-odd-field-576i-fail.ts")
         let video = try #require(report["video"] as? [String: Any])

@@ -15,6 +15,10 @@ struct CellSampler {
     private(set) var channel0: [Float]
     private(set) var channel1: [Float]
     private(set) var channel2: [Float]
+    /// How many luma samples (pixels) of the current geometry fall in each cell.
+    private(set) var cellPixels: [Float] = []
+    /// Bumped whenever the geometry, and so ``cellPixels``, changes.
+    private(set) var geometryVersion = 0
     /// Per-cell sums of each channel (three buffers of `grid.count`).
     private let sums: Buffers
     /// Per-column sums of each channel over the lines of the current row of cells.
@@ -193,6 +197,8 @@ struct CellSampler {
             for column in 0..<grid.columns { lumaCount[Int(row) * grid.columns + column] += columnPixels[column] }
         }
         maps.lumaWeight = lumaCount.map { $0 > 0 ? 1 / $0 : 0 }
+        cellPixels = lumaCount
+        geometryVersion += 1
         // Chroma at its own resolution: each chroma column to the cell of its first luma column,
         // each chroma line once for every row of cells its luma lines fall in.
         maps.columnOfChromaX = (0..<chromaWidth).map { maps.columnOfX[min($0 << key.shiftX, width - 1)] }

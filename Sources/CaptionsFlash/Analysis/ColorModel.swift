@@ -22,6 +22,8 @@ struct ColorModel: Equatable {
     let hdrPeak: Double
     /// Non-linear value (0–1, in 1/4095 steps) → linear (relative, or cd/m² for PQ; scene light for HLG).
     private let toLinear: [Float]
+    /// An 8-bit code → the display light of Apple's model, (code / 255)^2.2.
+    private let codeLight: [Float]
     private let kr, kb, kg: Float
     /// Luminance weights of linear R, G, B.
     let luminanceWeights: (Float, Float, Float)
@@ -54,6 +56,7 @@ struct ColorModel: Equatable {
         }
         kg = 1 - kr - kb
         toLinear = (0...Self.steps).map { Self.linearize(Double($0) / Double(Self.steps), transfer) }
+        codeLight = (0...255).map { Float(pow(Double($0) / 255, 2.2)) }
         switch primaries {
         case .bt709:
             luminanceWeights = (0.2126, 0.7152, 0.0722)
@@ -102,35 +105,64 @@ struct ColorModel: Equatable {
     }
 
     @inline(__always)
-    private func linear(_ value: Float) -> Float {
+    private func linear(_ value: Float) -> Float { Self.lookUp(value, in: toLinear) }
+
+    /// `table` (values at 0, 1/4095, … 1) interpolated at `value`, clamped to 0–1.
+    @inline(__always)
+    private static func lookUp(_ value: Float, in table: [Float]) -> Float {
         let position = min(max(value, 0), 1) * Float(Self.steps)
         let index = Int(position)
-        guard index < Self.steps else { return toLinear[Self.steps] }
+        guard index < Self.steps else { return table[Self.steps] }
         let fraction = position - Float(index)
-        return toLinear[index] + (toLinear[index + 1] - toLinear[index]) * fraction
+        return table[index] + (table[index + 1] - table[index]) * fraction
+    }
+
+    /// The non-linear R′, G′, B′ (0–1, not yet clipped) of a cell's mean codes (8-bit scale: Y, Cb,
+    /// Cr or R, G, B).
+    @inline(__always)
+    func signal(_ c0: Float, _ c1: Float, _ c2: Float) -> (Float, Float, Float) {
+        if isRGB { return (c0 / 255, c1 / 255, c2 / 255) }
+        let y = range == .limited ? (c0 - 16) / 219 : c0 / 255
+        let cb = range == .limited ? (c1 - 128) / 224 : (c1 - 128) / 255
+        let cr = range == .limited ? (c2 - 128) / 224 : (c2 - 128) / 255
+        let r = y + 2 * (1 - kr) * cr
+        let b = y + 2 * (1 - kb) * cb
+        let g = y - 2 * (1 - kr) * kr / kg * cr - 2 * (1 - kb) * kb / kg * cb
+        return (r, g, b)
     }
 
     /// Linear R, G, B of a cell's mean codes (8-bit scale: Y, Cb, Cr or R, G, B).
     @inline(__always)
     func light(_ c0: Float, _ c1: Float, _ c2: Float) -> (Float, Float, Float) {
-        var (r, g, b): (Float, Float, Float)
-        if isRGB {
-            (r, g, b) = (c0 / 255, c1 / 255, c2 / 255)
-        } else {
-            let y = range == .limited ? (c0 - 16) / 219 : c0 / 255
-            let cb = range == .limited ? (c1 - 128) / 224 : (c1 - 128) / 255
-            let cr = range == .limited ? (c2 - 128) / 224 : (c2 - 128) / 255
-            r = y + 2 * (1 - kr) * cr
-            b = y + 2 * (1 - kb) * cb
-            g = y - 2 * (1 - kr) * kr / kg * cr - 2 * (1 - kb) * kb / kg * cb
-        }
-        var linearRGB = (linear(r), linear(g), linear(b))
+        light(signal: signal(c0, c1, c2))
+    }
+
+    /// Linear R, G, B of non-linear R′, G′, B′.
+    @inline(__always)
+    func light(signal: (Float, Float, Float)) -> (Float, Float, Float) {
+        var linearRGB = (linear(signal.0), linear(signal.1), linear(signal.2))
         if transfer == .hlg {
             let scene = luminanceWeights.0 * linearRGB.0 + luminanceWeights.1 * linearRGB.1 + luminanceWeights.2 * linearRGB.2
             let gain = Float(hdrPeak) * (scene > 0 ? Float(pow(Double(scene), Double(hlgGammaMinusOne))) : 0)
             linearRGB = (linearRGB.0 * gain, linearRGB.1 * gain, linearRGB.2 * gain)
         }
         return linearRGB
+    }
+
+    /// A cell's picture level as Apple's Dim Flashing Lights model measures it: 0.299 R + 0.587 G
+    /// + 0.114 B of each channel's display light, (v / 255)^2.2 of its 8-bit code v. The model is
+    /// defined on 8-bit RGB as FFmpeg converts it for Apple's reference (each channel truncated to
+    /// a whole code, which reproduces Apple's reference levels exactly); a cell's mean signal is
+    /// converted the same way. For PQ and HLG, whose light is absolute, each channel's light over
+    /// the display's peak `displayPeak` (cd/m²), clipped to 1: what that display can show.
+    @inline(__always)
+    func dimFlashingLightsLevel(signal: (Float, Float, Float), light: (Float, Float, Float), displayPeak: Float) -> Float {
+        if isAbsolute {
+            return 0.299 * min(1, light.0 / displayPeak) + 0.587 * min(1, light.1 / displayPeak)
+                + 0.114 * min(1, light.2 / displayPeak)
+        }
+        @inline(__always) func code(_ value: Float) -> Int { Int(min(max(value, 0), 1) * 255 + 1e-3) }
+        return 0.299 * codeLight[code(signal.0)] + 0.587 * codeLight[code(signal.1)] + 0.114 * codeLight[code(signal.2)]
     }
 
     /// The luminance of linear R, G, B.

@@ -12,15 +12,23 @@ import CaptionsCore
 /// A change of size, pixel format or scanning mid-stream is reported; the analysis goes on across
 /// it when the grid stays the same (same shape), and restarts otherwise.
 ///
-/// Per frame it also reports an intensity, 100 × min(1, flashes per second / 3) × min(1, area /
-/// 25 %), and for failing frames a mitigation: the share by which a player should reduce
-/// luminance changes so that every flashing swing falls under the threshold (red-only failures:
-/// the intensity).
+/// In the same pass it runs Apple's Dim Flashing Lights model (``DimFlashingLights``) on each
+/// frame's average picture level, for the chosen display: a perceptual risk for the whole frame
+/// and the dimming a player applies, reported beside the compliance measures; and the same model
+/// on each 10° field's own light (``LocalRisk``), as the whole-frame model misses a bright flash
+/// in a corner.
 public struct FlashAnalyzer {
     /// The criteria applied.
     public let criteria: FlashCriteria
     /// The HLG display peak in cd/m².
     public let hdrPeak: Double
+    /// The display Apple's model is tuned to.
+    public let display: DimFlashingLights.Display
+    /// The frame rate given, if any (else taken from the frames' durations).
+    private let frameRate: Double?
+    private var dimFlashingLights: DimFlashingLights?
+    /// The model run on each 10° field's own level (``FieldWindows``).
+    private var localModels: [DimFlashingLights] = []
     private var pictures: [PictureAnalysis] = []
     private var model: ColorModel?
     private var lastKey: FrameKey?
@@ -50,10 +58,16 @@ public struct FlashAnalyzer {
         }
     }
 
-    /// An analyzer; `width` and `height` are the stream's announced size (frames may differ).
-    public init(width: Int, height: Int, criteria: FlashCriteria, hdrPeak: Double = 1000) {
+    /// An analyzer; `width` and `height` are the stream's announced size (frames may differ),
+    /// `frameRate` its frame rate when known, `display` the display of Apple's model.
+    public init(
+        width: Int, height: Int, criteria: FlashCriteria, hdrPeak: Double = 1000,
+        display: DimFlashingLights.Display = .standard, frameRate: Double? = nil
+    ) {
         self.criteria = criteria
         self.hdrPeak = hdrPeak
+        self.display = display
+        self.frameRate = frameRate.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
         self.width = width
         self.height = height
     }
@@ -74,7 +88,7 @@ public struct FlashAnalyzer {
         guard let model else { return }
         var measure = PictureAnalysis.Measure()
         if frame.fieldOrder == .progressive {
-            measure = pictures[0].analyze(frame, frameHeight: frame.height, parity: 0, time: time, model: model, criteria: criteria)
+            measure = pictures[0].analyze(frame, frameHeight: frame.height, parity: 0, time: time, model: model, criteria: criteria, displayPeak: Float(display.peak))
         } else {
             let bottomFirst = frame.fieldOrder == .bottomFirst
             for index in 0..<2 {
@@ -82,7 +96,7 @@ public struct FlashAnalyzer {
                 let fieldTime = time + Double(index) * lastFrameDuration / 2
                 let field = pictures[bottom ? 1 : 0].analyze(
                     frame.field(bottom: bottom), frameHeight: frame.height, parity: bottom ? 1 : 0, time: fieldTime,
-                    model: model, criteria: criteria)
+                    model: model, criteria: criteria, displayPeak: Float(display.peak))
                 measure = index == 0 ? field : Self.larger(measure, field)
             }
         }
@@ -130,6 +144,8 @@ public struct FlashAnalyzer {
     private static func larger(_ a: PictureAnalysis.Measure, _ b: PictureAnalysis.Measure) -> PictureAnalysis.Measure {
         var result = a
         result.meanLuminance = (a.meanLuminance + b.meanLuminance) / 2
+        result.averagePictureLevel = (a.averagePictureLevel + b.averagePictureLevel) / 2
+        result.fieldLevels = zip(a.fieldLevels, b.fieldLevels).map { ($0 + $1) / 2 }
         result.generalArea = (max(a.generalArea.window, b.generalArea.window), max(a.generalArea.screen, b.generalArea.screen))
         result.redArea = (max(a.redArea.window, b.redArea.window), max(a.redArea.screen, b.redArea.screen))
         result.maxCount = max(a.maxCount, b.maxCount)
@@ -165,21 +181,26 @@ public struct FlashAnalyzer {
         let generalFails = fails(measure.generalArea)
         let redFails = fails(measure.redArea)
         let rate = Double(measure.maxCount) / 2
-        let area = Double(criteria.standard == .itu
-            ? max(measure.generalArea.screen, measure.redArea.screen) : max(measure.generalArea.window, measure.redArea.window))
-        let intensity = 100 * min(1, rate / 3) * min(1, area / Double(FlashCriteria.maximumAreaShare))
         let anyFailure = generalFails || redFails
-        var mitigation = 0.0
-        if anyFailure {
-            let threshold = (model?.isAbsolute ?? false) ? 20.0 : 0.1
-            let dimming = measure.largestSwing > 0 ? max(0, 1 - threshold / Double(measure.largestSwing)) : 0
-            mitigation = generalFails ? 100 * dimming : intensity
+        if dimFlashingLights == nil {
+            dimFlashingLights = DimFlashingLights(display: display, frameRate: frameRate ?? 1 / lastFrameDuration)
+        }
+        let dfl = dimFlashingLights!.next(apl: measure.averagePictureLevel)
+        if localModels.count != measure.fieldLevels.count, let model = dimFlashingLights {
+            // A new set of fields (a new grid) starts its models afresh.
+            localModels = Array(repeating: DimFlashingLights(display: display, frameRate: Double(model.frameRate)),
+                count: measure.fieldLevels.count)
+        }
+        var localRisk = 0.0
+        for index in localModels.indices {
+            localRisk = max(localRisk, localModels[index].next(apl: measure.fieldLevels[index]).risk)
         }
         frames.append(FlashReport.FrameMeasure(
             time: time, meanLuminance: measure.meanLuminance,
             generalAreaShare: Double(measure.generalArea.window), redAreaShare: Double(measure.redArea.window),
             generalScreenShare: Double(measure.generalArea.screen), redScreenShare: Double(measure.redArea.screen),
-            flashesPerSecond: rate, intensity: intensity, mitigation: mitigation, fails: anyFailure))
+            flashesPerSecond: rate, averagePictureLevel: measure.averagePictureLevel, dflRisk: dfl.risk,
+            dflMitigation: dfl.mitigation, dflLocalRisk: localRisk, fails: anyFailure))
         for kind in FlashReport.Kind.allCases {
             let measured = kind == .general ? measure.generalArea : measure.redArea
             let failing = kind == .general ? generalFails : redFails
@@ -229,7 +250,7 @@ public struct FlashAnalyzer {
         let rule = absolute
             ? "changes of at least 20 cd/m² where the darker state is below 160 cd/m², and a Michelson contrast of at least 1/17 above"
             : "changes of at least 0.1 of white (relative luminance) where the darker state is below 0.8"
-        return FlashReport(
+        var report = FlashReport(
             criteria: criteria, verdict: frames.isEmpty ? .unknown : hazards.isEmpty ? .pass : .fail,
             partial: partialReason != nil, partialReason: partialReason, width: width, height: height,
             frameCount: frames.count,
@@ -237,6 +258,9 @@ public struct FlashAnalyzer {
             hazards: hazards, warnings: warnings.sorted { $0.start < $1.start }, seconds: secondSummaries(), frames: frames,
             colour: colourNames.joined(separator: "; then "), luminanceRule: rule, luminanceUnit: absolute ? "cd/m²" : "relative",
             pictures: firstFormat ?? "")
+        report.display = display
+        report.dflFrameRate = dimFlashingLights?.frameRate ?? 0
+        return report
     }
 
     private func secondSummaries() -> [FlashReport.SecondSummary] {

@@ -24,6 +24,13 @@ struct PictureAnalysis {
     /// copy-on-write or exclusivity checks).
     private let store: CellStore
     private var luminanceTotal: Double = 0
+    /// Σ Apple's picture level × pixels over the cells, kept up to date as cells change, and the
+    /// sampler geometry it was summed for.
+    private var dimFlashingLightsTotal: Double = 0
+    private var pixelTotal: Double = 0
+    private var summedGeometry = -1
+    /// The 10° fields' own picture levels, for Apple's model run locally.
+    private var fieldWindows: FieldWindows
 
     /// The per-cell state, one array a field (the per-change loop touches only what it needs).
     ///
@@ -64,6 +71,8 @@ struct PictureAnalysis {
     /// trackers.
     private struct CellState {
         var luminance: Float = 0
+        /// Apple's Dim Flashing Lights picture level (``ColorModel/dimFlashingLightsLevel``).
+        var level: Float = 0
         var luminanceTracker = TransitionTracker()
         var chromaticityTracker = ChromaticityTracker()
     }
@@ -75,6 +84,10 @@ struct PictureAnalysis {
         var redArea: (window: Float, screen: Float) = (0, 0)
         /// The most transitions in the last second of any cell.
         var maxCount: Int32 = 0
+        /// Apple's average picture level: the mean display light (0–1) of every pixel.
+        var averagePictureLevel: Double = 0
+        /// The same for each 10° field (``FieldWindows``).
+        var fieldLevels: [Double] = []
         /// The largest current swing of a flashing cell.
         var largestSwing: Float = 0
         /// When the oldest frame of the window of a failing kind was shown.
@@ -87,6 +100,7 @@ struct PictureAnalysis {
         sampler = CellSampler(grid: grid)
         let cells = grid.count
         store = CellStore(count: cells)
+        fieldWindows = FieldWindows(grid: grid)
         general = SlidingWindowCounter(blockCount: cells)
         red = SlidingWindowCounter(blockCount: cells)
         areaMeter = AreaMeter(
@@ -95,7 +109,8 @@ struct PictureAnalysis {
 
     /// Analyses the next picture, shown at `time` seconds.
     mutating func analyze(
-        _ picture: VideoFrame, frameHeight: Int, parity: Int, time: Double, model: ColorModel, criteria: FlashCriteria
+        _ picture: VideoFrame, frameHeight: Int, parity: Int, time: Double, model: ColorModel, criteria: FlashCriteria,
+        displayPeak: Float
     ) -> Measure {
         sampler.sample(picture, frameHeight: frameHeight, parity: parity)
         general.begin(frameAt: time)
@@ -124,11 +139,27 @@ struct PictureAnalysis {
                 }
             }
         }
+        let pixels = sampler.cellPixels
+        if summedGeometry != sampler.geometryVersion {
+            // A new geometry weighs the cells anew.
+            summedGeometry = sampler.geometryVersion
+            dimFlashingLightsTotal = (0..<store.count).reduce(0) { $0 + Double(store.states[$1].level * pixels[$1]) }
+            pixelTotal = pixels.reduce(0) { $0 + Double($1) }
+            fieldWindows.recompute(count: store.count, level: { Double(store.states[$0].level) }, pixels: pixels)
+        }
+        var levelChange: Double = 0
         for index in 0..<changed {
             let cell = Int(store.changed[index])
-            let (r, g, b) = model.light(store.fed0[cell], store.fed1[cell], store.fed2[cell])
+            let signal = model.signal(store.fed0[cell], store.fed1[cell], store.fed2[cell])
+            let light = model.light(signal: signal)
+            let (r, g, b) = light
             let y = model.luminance(r, g, b)
             let state = store.states + cell
+            let level = model.dimFlashingLightsLevel(signal: signal, light: light, displayPeak: displayPeak)
+            let weightedChange = Double((level - state.pointee.level) * pixels[cell])
+            levelChange += weightedChange
+            fieldWindows.add(cell: cell, level: weightedChange)
+            state.pointee.level = level
             luminanceChange += Double(y - state.pointee.luminance)
             state.pointee.luminance = y
             if state.pointee.luminanceTracker.update(y, rule: rule) { general.record(cell) }
@@ -144,6 +175,9 @@ struct PictureAnalysis {
             if redTransition { red.record(cell) }
         }
         luminanceTotal += luminanceChange
+        dimFlashingLightsTotal += levelChange
+        measure.averagePictureLevel = pixelTotal > 0 ? max(0, dimFlashingLightsTotal / pixelTotal) : 0
+        measure.fieldLevels = fieldWindows.levels
         let generalMax = general.maximum
         let redMax = red.maximum
         for cell in general.flagged {

@@ -1,5 +1,8 @@
+import CaptionsCore
+
 /// One self-contained, accessible HTML page: verdict, hazard table, and an inline SVG chart of
-/// flashes per second, flashing area and mean luminance over time, hazards shaded.
+/// flashes per second, flashing area, mean luminance and Apple's Dim Flashing Lights risk over
+/// time, hazards shaded; the spans where Apple's model sees a risk.
 enum FlashHTMLReport {
     static func render(_ report: FlashReport, source: String) -> String {
         let title = "Flash scan: \(escape(source))"
@@ -22,6 +25,25 @@ enum FlashHTMLReport {
               <th scope="col">Flashes per second</th><th scope="col">Area of a 10° field</th><th scope="col">Area of the screen</th></tr></thead>
               <tbody>
               \(rows)</tbody></table>
+              """
+        var spanRows = ""
+        for span in report.dflSpans {
+            spanRows += """
+                <tr><td><time datetime="PT\(oneDecimal(span.start))S">\(clock(span.start))</time></td>\
+                <td><time datetime="PT\(oneDecimal(span.end))S">\(clock(span.end))</time></td>\
+                <td>\(oneDecimal(span.peakRisk))</td><td>\(percent(span.peakMitigation))</td></tr>
+
+                """
+        }
+        let display = "\(NumberFormatting.shortest(report.display.peak)) cd/m², \(NumberFormatting.shortest(report.display.area)) deg²"
+        let dimFlashingLights = spanRows.isEmpty
+            ? "<p>Apple's model sees no flashing risk on this display (\(display)).</p>"
+            : """
+              <table><caption>Where Apple's model sees a risk (display \(display))</caption>
+              <thead><tr><th scope="col">Start</th><th scope="col">End</th><th scope="col">Peak risk (0–100)</th>\
+              <th scope="col">Dimmed by up to</th></tr></thead>
+              <tbody>
+              \(spanRows)</tbody></table>
               """
         let partial = report.partialReason.map { "<p class=\"partial\"><strong>Partial report:</strong> \(escape($0))</p>" } ?? ""
         return """
@@ -54,10 +76,14 @@ enum FlashHTMLReport {
             <section aria-labelledby="hazards"><h2 id="hazards">Hazards</h2>
             \(hazards)
             </section>
+            <section aria-labelledby="dfl"><h2 id="dfl">Dim Flashing Lights</h2>
+            <p>Apple's perceptual model for the whole frame on one display: a risk from 0 to 100 and how much a player dims. It is not a compliance test; the verdict above is.</p>
+            \(dimFlashingLights)
+            </section>
             <section aria-labelledby="timeline"><h2 id="timeline">Timeline</h2>
             <figure>
             \(chart(report))
-            <figcaption>Red: flashes per second of the worst spot (left axis; dashed line: the limit of 3). Blue: share of the worst 10° field (or of the screen, for ITU) that flashes too often (right axis; dashed: the 25 % limit). Grey: mean luminance (\(report.luminanceUnit == "cd/m²" ? "cd/m², scaled to its peak" : "relative, 0–1")). Shaded: hazards.</figcaption>
+            <figcaption>Red: flashes per second of the worst spot (left axis; dashed line: the limit of 3). Blue: share of the worst 10° field (or of the screen, for ITU) that flashes too often (right axis; dashed: the 25 % limit). Grey: mean luminance (\(report.luminanceUnit == "cd/m²" ? "cd/m², scaled to its peak" : "relative, 0–1")). Amber: Apple's Dim Flashing Lights risk (right axis, 0–100). Shaded: hazards.</figcaption>
             </figure>
             </section>
             </main>
@@ -99,6 +125,7 @@ enum FlashHTMLReport {
         svg += polyline({ $0.meanLuminance * luminanceScale }, color: "#9e9e9e") + "\n"
         let itu = report.criteria.standard == .itu
         svg += polyline({ itu ? max($0.generalScreenShare, $0.redScreenShare) : max($0.generalAreaShare, $0.redAreaShare) }, color: "#1e88e5") + "\n"
+        svg += polyline({ $0.dflRisk / 100 }, color: "#f59e0b") + "\n"
         svg += polyline({ $0.flashesPerSecond / maxRate }, color: "#e53935") + "\n"
         svg += "<line x1=\"\(left)\" x2=\"\(width - right)\" y1=\"\(top + plotHeight)\" y2=\"\(top + plotHeight)\" stroke=\"currentColor\" stroke-opacity=\"0.4\"/>\n"
         for tick in 0...5 {
@@ -107,7 +134,7 @@ enum FlashHTMLReport {
         }
         svg += "<text x=\"4\" y=\"\(top + 12)\">\(oneDecimal(maxRate))/s</text>\n"
         svg += "<text x=\"4\" y=\"\(top + plotHeight)\">0</text>\n"
-        svg += "<text x=\"\(width - right)\" y=\"\(top + 12)\" text-anchor=\"end\">100 % area</text>\n"
+        svg += "<text x=\"\(width - right)\" y=\"\(top + 12)\" text-anchor=\"end\">100 % area · risk 100</text>\n"
         svg += "<text x=\"\(left + plotWidth / 2)\" y=\"\(height - 4)\" text-anchor=\"middle\">time (s)</text>\n"
         svg += "<text transform=\"translate(12 \(top + plotHeight / 2)) rotate(-90)\" text-anchor=\"middle\">flashes per second</text>\n</svg>"
         return svg

@@ -37,7 +37,7 @@ public struct FlashReport: Sendable {
     }
 
     /// A warning that does not fail (sustained flashing at 2–3 flashes a second).
-    public struct Warning: Sendable {
+    public struct Warning: Sendable, Equatable {
         /// A stable code such as `flash.sustained`.
         public var code: String
         /// A sentence for people.
@@ -72,10 +72,15 @@ public struct FlashReport: Sendable {
         public var redScreenShare: Double
         /// The most flashes per second of any block over the last second.
         public var flashesPerSecond: Double
-        /// How close the frame is to the limits, 0–100 (100 = at or over both the rate and the area limit).
-        public var intensity: Double
-        /// How much a player should dim luminance changes, 0–100 (see ``FlashAnalyzer``).
-        public var mitigation: Double
+        /// Apple's average picture level (mean display light of the frame, 0–1; see
+        /// ``DimFlashingLights``).
+        public var averagePictureLevel: Double
+        /// Apple's Dim Flashing Lights risk for the whole frame on ``FlashReport/display``, 0–100.
+        public var dflRisk: Double
+        /// How much Apple's model dims the frame, 0–1.
+        public var dflMitigation: Double
+        /// The same model run on each 10° field's own light: the largest risk of any, 0–100.
+        public var dflLocalRisk: Double
         /// Whether the frame fails the criteria.
         public var fails: Bool
     }
@@ -129,6 +134,10 @@ public struct FlashReport: Sendable {
     public var streamStart: Double?
     /// Stretches of time with no decodable picture (damage), which the verdict cannot cover.
     public var missing: [Warning] = []
+    /// The display Apple's Dim Flashing Lights model was tuned to.
+    public var display = DimFlashingLights.Display.standard
+    /// The frame rate that model ran at (whole frames per second).
+    public var dflFrameRate = 0
     /// Facts about the stream worth knowing (field order, rotation, guesses made about untagged colour).
     public var notes: [String] = []
 
@@ -156,3 +165,45 @@ public struct FlashReport: Sendable {
         self.luminanceUnit = luminanceUnit
     }
 }
+
+extension FlashReport {
+    /// A stretch of frames where Apple's model gives a risk above zero.
+    public struct RiskSpan: Sendable, Equatable {
+        /// The first such frame, in seconds.
+        public var start: Double
+        /// The end of the last such frame, in seconds.
+        public var end: Double
+        /// The largest risk in it, 0–100.
+        public var peakRisk: Double
+        /// The most the model dims in it, 0–1.
+        public var peakMitigation: Double
+    }
+
+    /// How long a frame lasts, from the last two frames (1/25 s when there are fewer).
+    var frameDuration: Double {
+        frames.count >= 2 ? max(0.001, frames[frames.count - 1].time - frames[frames.count - 2].time) : 1.0 / 25
+    }
+
+    /// The stretches where Apple's Dim Flashing Lights risk is above zero.
+    public var dflSpans: [RiskSpan] {
+        var spans: [RiskSpan] = []
+        var open = false
+        for (index, frame) in frames.enumerated() {
+            guard frame.dflRisk > 0 else {
+                open = false
+                continue
+            }
+            let end = index + 1 < frames.count ? frames[index + 1].time : frame.time + frameDuration
+            if open {
+                spans[spans.count - 1].end = end
+                spans[spans.count - 1].peakRisk = max(spans[spans.count - 1].peakRisk, frame.dflRisk)
+                spans[spans.count - 1].peakMitigation = max(spans[spans.count - 1].peakMitigation, frame.dflMitigation)
+            } else {
+                spans.append(RiskSpan(start: frame.time, end: end, peakRisk: frame.dflRisk, peakMitigation: frame.dflMitigation))
+                open = true
+            }
+        }
+        return spans
+    }
+}
+

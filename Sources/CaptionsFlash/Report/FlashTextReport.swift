@@ -27,6 +27,20 @@ enum FlashTextReport {
             let when = warning.end > warning.start ? "\(clock(warning.start))–\(clock(warning.end))" : "at \(clock(warning.start))"
             lines.append("  warning \(when): \(warning.message) [\(warning.code)]")
         }
+        if report.frameCount > 0 {
+            let display = "\(NumberFormatting.shortest(report.display.peak)) cd/m², \(NumberFormatting.shortest(report.display.area)) deg²"
+            let spans = report.dflSpans
+            if spans.isEmpty {
+                lines.append("  Dim Flashing Lights (Apple's model, \(display)): no risk")
+            } else {
+                lines.append("  Dim Flashing Lights (Apple's model, \(display)): risk in \(spans.count) span\(spans.count == 1 ? "" : "s")")
+                for span in spans {
+                    lines.append(
+                        "    \(clock(span.start))–\(clock(span.end)): risk up to \(oneDecimal(span.peakRisk)), "
+                            + "dimmed up to \(percent(span.peakMitigation))")
+                }
+            }
+        }
         if report.verdict == .unknown {
             lines.append("  no verdict: nothing could be analysed")
         } else if report.hazards.isEmpty {
