@@ -99,6 +99,30 @@ CCAPTIONS_FORWARD(struct SwsContext *, sws_getCachedContext, (struct SwsContext 
 CCAPTIONS_FORWARD(void, sws_freeContext, (struct SwsContext *context), (context))
 CCAPTIONS_FORWARD(int, sws_scale, (struct SwsContext *context, const uint8_t *const sourceSlice[], const int sourceStride[], int sourceY, int sourceHeight, uint8_t *const target[], const int targetStride[]), (context, sourceSlice, sourceStride, sourceY, sourceHeight, target, targetStride))
 
+// Writing video (`captions dim`): encoders, muxers and what they need.
+CCAPTIONS_FORWARD(const AVOutputFormat *, av_guess_format, (const char *name, const char *filename, const char *mime), (name, filename, mime))
+CCAPTIONS_FORWARD(int, avformat_alloc_output_context2, (AVFormatContext **context, const AVOutputFormat *format, const char *name, const char *filename), (context, format, name, filename))
+CCAPTIONS_FORWARD(void, avformat_free_context, (AVFormatContext *context), (context))
+CCAPTIONS_FORWARD(AVStream *, avformat_new_stream, (AVFormatContext *context, const AVCodec *codec), (context, codec))
+CCAPTIONS_FORWARD(int, avformat_query_codec, (const AVOutputFormat *format, enum AVCodecID codec, int compliance), (format, codec, compliance))
+CCAPTIONS_FORWARD(int, avio_open, (AVIOContext **context, const char *url, int flags), (context, url, flags))
+CCAPTIONS_FORWARD(int, avio_closep, (AVIOContext **context), (context))
+CCAPTIONS_FORWARD(int, avformat_write_header, (AVFormatContext *context, AVDictionary **options), (context, options))
+CCAPTIONS_FORWARD(int, av_interleaved_write_frame, (AVFormatContext *context, AVPacket *packet), (context, packet))
+CCAPTIONS_FORWARD(int, av_write_trailer, (AVFormatContext *context), (context))
+CCAPTIONS_FORWARD(int, avcodec_parameters_copy, (AVCodecParameters *target, const AVCodecParameters *source), (target, source))
+CCAPTIONS_FORWARD(int, avcodec_parameters_from_context, (AVCodecParameters *parameters, const AVCodecContext *context), (parameters, context))
+CCAPTIONS_FORWARD(const AVCodec *, avcodec_find_encoder, (enum AVCodecID codec), (codec))
+CCAPTIONS_FORWARD(const AVCodec *, avcodec_find_encoder_by_name, (const char *name), (name))
+CCAPTIONS_FORWARD(int, avcodec_send_frame, (AVCodecContext *context, const AVFrame *frame), (context, frame))
+CCAPTIONS_FORWARD(int, avcodec_receive_packet, (AVCodecContext *context, AVPacket *packet), (context, packet))
+CCAPTIONS_FORWARD(void, av_packet_rescale_ts, (AVPacket *packet, AVRational source, AVRational target), (packet, source, target))
+CCAPTIONS_FORWARD(const char *, avcodec_get_name, (enum AVCodecID codec), (codec))
+CCAPTIONS_FORWARD(int, av_frame_make_writable, (AVFrame *frame), (frame))
+CCAPTIONS_FORWARD(int, av_dict_set, (AVDictionary **dictionary, const char *key, const char *value, int flags), (dictionary, key, value, flags))
+CCAPTIONS_FORWARD(void, av_dict_free, (AVDictionary **dictionary), (dictionary))
+CCAPTIONS_FORWARD(uint8_t *, av_stream_new_side_data, (AVStream *stream, enum AVPacketSideDataType type, size_t size), (stream, type, size))
+
 // The demuxer's own error messages. Some demuxers (Matroska above all) skip damaged data and
 // carry on without returning an error: the message they log is the only sign of it. While a
 // thread watches a format context, FFmpeg's messages at AV_LOG_ERROR or worse about that context

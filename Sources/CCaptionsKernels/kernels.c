@@ -213,3 +213,71 @@ size_t ccaptions_changed_cells(
         found = changed_portable(now0, now1, now2, fed0, fed1, fed2, 0, count, stillness, changed, 0));
     return found;
 }
+
+// MARK: Dimming
+
+static inline float curve_at(const float *curve, float value) {
+    float position = (value < 0 ? 0 : value > 1 ? 1 : value) * 1024.0f;
+    int index = (int)position;
+    if (index >= 1024) return curve[1024];
+    float fraction = position - (float)index;
+    return curve[index] + (curve[index + 1] - curve[index]) * fraction;
+}
+
+static inline float clamp01(float value) { return value < 0 ? 0 : value > 1 ? 1 : value; }
+
+void ccaptions_dim_yuv(
+    void *y, ptrdiff_t y_stride, void *u, ptrdiff_t u_stride, void *v, ptrdiff_t v_stride,
+    const ccaptions_yuv_layout *layout, const ccaptions_dim_curve *dim) {
+    const int wide = layout->bit_depth > 8;
+    const float max_code = (float)((1 << layout->bit_depth) - 1);
+    const float scale = (float)(1 << (layout->bit_depth - 8)); // 8-bit steps to samples
+    const float kr = layout->kr, kb = layout->kb, kg = 1 - kr - kb;
+    const float y_offset = layout->limited ? 16 * scale : 0, y_range = layout->limited ? 219 * scale : max_code;
+    const float c_offset = 128 * scale, c_range = layout->limited ? 224 * scale : max_code;
+    const int chroma_width = (layout->width + (1 << layout->shift_x) - 1) >> layout->shift_x;
+    const int chroma_height = (layout->height + (1 << layout->shift_y) - 1) >> layout->shift_y;
+    const float s = dim->saturation;
+#define SAMPLE(plane, stride, x, yy) \
+    (wide ? (float)((uint16_t *)((uint8_t *)(plane) + (ptrdiff_t)(yy) * (stride)))[x] \
+          : (float)((uint8_t *)(plane) + (ptrdiff_t)(yy) * (stride))[x])
+#define STORE(plane, stride, x, yy, value) do { \
+        float stored = (value) < 0 ? 0 : (value) > max_code ? max_code : (value); \
+        if (wide) ((uint16_t *)((uint8_t *)(plane) + (ptrdiff_t)(yy) * (stride)))[x] = (uint16_t)(stored + 0.5f); \
+        else ((uint8_t *)(plane) + (ptrdiff_t)(yy) * (stride))[x] = (uint8_t)(stored + 0.5f); \
+    } while (0)
+    for (int cy = 0; cy < chroma_height; cy++) {
+        for (int cx = 0; cx < chroma_width; cx++) {
+            float cb = (SAMPLE(u, u_stride, cx, cy) - c_offset) / c_range;
+            float cr = (SAMPLE(v, v_stride, cx, cy) - c_offset) / c_range;
+            float red = 0, green = 0, blue = 0;
+            int pixels = 0;
+            for (int py = cy << layout->shift_y; py < ((cy + 1) << layout->shift_y) && py < layout->height; py++) {
+                for (int px = cx << layout->shift_x; px < ((cx + 1) << layout->shift_x) && px < layout->width; px++) {
+                    float luma = (SAMPLE(y, y_stride, px, py) - y_offset) / y_range;
+                    float r = curve_at(dim->curve, clamp01(luma + 2 * (1 - kr) * cr));
+                    float b = curve_at(dim->curve, clamp01(luma + 2 * (1 - kb) * cb));
+                    float g = curve_at(dim->curve, clamp01(luma - 2 * (1 - kr) * kr / kg * cr - 2 * (1 - kb) * kb / kg * cb));
+                    float new_luma = kr * r + kg * g + kb * b;
+                    r = new_luma + s * (r - new_luma);
+                    g = new_luma + s * (g - new_luma);
+                    b = new_luma + s * (b - new_luma);
+                    STORE(y, y_stride, px, py, y_offset + new_luma * y_range);
+                    red += r;
+                    green += g;
+                    blue += b;
+                    pixels++;
+                }
+            }
+            if (pixels == 0) continue;
+            red /= (float)pixels;
+            green /= (float)pixels;
+            blue /= (float)pixels;
+            float mean_luma = kr * red + kg * green + kb * blue;
+            STORE(u, u_stride, cx, cy, c_offset + (blue - mean_luma) / (2 * (1 - kb)) * c_range);
+            STORE(v, v_stride, cx, cy, c_offset + (red - mean_luma) / (2 * (1 - kr)) * c_range);
+        }
+    }
+#undef SAMPLE
+#undef STORE
+}

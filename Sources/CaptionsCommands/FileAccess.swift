@@ -113,6 +113,40 @@ enum FileAccess {
         }
     }
 
+    /// Writes a whole file that another library produces by path (a video from the muxer):
+    /// `produce` writes the temporary file it is given, beside `path`, which is then renamed over
+    /// `path`. Only a regular file (or a new name) can be replaced: a device, FIFO or socket is
+    /// refused, since a video cannot be streamed into one through a rename.
+    static func writeFile(to path: String, producing produce: (String) throws -> Void) throws {
+        var info = stat()
+        var existing: stat?
+        if stat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                throw CaptionsError("output.unwritable", "cannot write \(path): not a regular file (devices, FIFOs and sockets are refused)")
+            }
+            existing = info
+        }
+        let target = try followLinks(path)
+        let (folder, name) = split(target)
+        let prefix = temporaryPrefix(for: name)
+        removeStaleTemporaryFiles(in: folder, prefix: prefix)
+        let temporary = folder + prefix + "\(getpid()).tmp"
+        let registration = TemporaryFileCleanup.register(temporary)
+        defer { if let registration { TemporaryFileCleanup.unregister(registration) } }
+        do {
+            try produce(temporary)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        if let existing { _ = chmod(temporary, existing.st_mode & 0o7777) }
+        if rename(temporary, target) != 0 {
+            let failure = errno
+            unlink(temporary)
+            throw CaptionsError("output.unwritable", "cannot write \(path): \(String(cString: strerror(failure)))")
+        }
+    }
+
     /// Opens `path` write-only, without creating it, and writes to it in place.
     private static func writeDirectly(
         to path: String, truncating: Bool, producing produce: ((UnsafeRawBufferPointer) -> Void) -> Void

@@ -58,13 +58,16 @@ public struct VideoStreamInfo: Sendable {
 /// edges by a few code values (decoded pictures differ by 53–63 dB PSNR) and cannot change whether
 /// a cell of several pixels flashes, and skipping it saves a tenth of the decoding time.
 public final class VideoDecoder {
-    private var format: UnsafeMutablePointer<AVFormatContext>?
-    private var codec: UnsafeMutablePointer<AVCodecContext>?
+    private(set) var format: UnsafeMutablePointer<AVFormatContext>?
+    private(set) var codec: UnsafeMutablePointer<AVCodecContext>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var scaler: OpaquePointer?
     private var converted: UnsafeMutablePointer<AVFrame>?
-    private let streamIndex: Int32
+    let streamIndex: Int32
+    /// Called on the reading thread with every packet of the file's other streams (for a
+    /// rewriter that copies them); the packet is released after the call unless taken.
+    var packetSink: ((UnsafeMutablePointer<AVPacket>) -> Void)?
     private let timeBase: AVRational
     private let fieldOrder: AVFieldOrder
     let hasHDRMetadata: Bool
@@ -162,10 +165,17 @@ public final class VideoDecoder {
     /// Reading and decoding run on a thread of their own, a few frames ahead (``FrameRing``);
     /// `body` runs on the calling thread, one frame at a time, in presentation order.
     public func decode(_ body: (VideoFrame) -> Bool) -> DecodeOutcome {
+        decode { video, _ in body(video) }
+    }
+
+    /// ``decode(_:)`` with each decoded `AVFrame` beside its view (they differ when the format
+    /// was converted for the analysis).
+    func decode(_ body: (VideoFrame, UnsafeMutablePointer<AVFrame>) -> Bool) -> DecodeOutcome {
         guard let format, let codec, let packet, let frame, let ring = FrameRing(depth: framesAhead) else {
             return DecodeOutcome(frameCount: 0, partialReason: "not open")
         }
-        let reading = ReadingRun(format: format, codec: codec, packet: packet, frame: frame, streamIndex: streamIndex)
+        let reading = ReadingRun(
+            format: format, codec: codec, packet: packet, frame: frame, streamIndex: streamIndex, sink: packetSink)
         let finished = DispatchSemaphore(value: 0)
         DispatchQueue.global(qos: .userInitiated).async {
             reading.run(into: ring)
@@ -178,7 +188,7 @@ public final class VideoDecoder {
             if !stopped, let video = view(of: decoded) {
                 outcome.frameCount += 1
                 lastEnd = video.time.seconds + (video.duration ?? timeline.frameDuration)
-                if !body(video) {
+                if !body(video, decoded) {
                     stopped = true
                     ring.stop()
                 }
@@ -225,6 +235,7 @@ public final class VideoDecoder {
         private let packet: UnsafeMutablePointer<AVPacket>
         private let frame: UnsafeMutablePointer<AVFrame>
         private let streamIndex: Int32
+        private let sink: ((UnsafeMutablePointer<AVPacket>) -> Void)?
         /// Why reading or decoding ended before the end of the file; read after ``run(into:)``.
         private(set) var partialReason: String?
         /// Packets the decoder refused.
@@ -232,8 +243,10 @@ public final class VideoDecoder {
 
         init(
             format: UnsafeMutablePointer<AVFormatContext>, codec: UnsafeMutablePointer<AVCodecContext>,
-            packet: UnsafeMutablePointer<AVPacket>, frame: UnsafeMutablePointer<AVFrame>, streamIndex: Int32
+            packet: UnsafeMutablePointer<AVPacket>, frame: UnsafeMutablePointer<AVFrame>, streamIndex: Int32,
+            sink: ((UnsafeMutablePointer<AVPacket>) -> Void)?
         ) {
+            self.sink = sink
             self.format = format
             self.codec = codec
             self.packet = packet
@@ -253,7 +266,10 @@ public final class VideoDecoder {
                     break
                 }
                 defer { ccaptions_av_packet_unref(packet) }
-                guard packet.pointee.stream_index == streamIndex else { continue }
+                guard packet.pointee.stream_index == streamIndex else {
+                    sink?(packet)
+                    continue
+                }
                 if ccaptions_avcodec_send_packet(codec, packet) < 0 { corruptPackets += 1 }
                 guard drain(into: ring) else { return }
             }

@@ -36,7 +36,7 @@ struct DimFlashingLightsScanTests {
         _ = run(["flashes", DFLMaterial.clip, "-q"], io: text)
         let report = String(decoding: text.output, as: UTF8.self)
         #expect(report.contains("Dim Flashing Lights (Apple's model, 100 cd/m², 1265.625 deg²): risk in 3 spans"))
-        #expect(report.contains("00:00:19.333–00:00:22.667: risk up to 79.4, dimmed up to 95%"))
+        #expect(report.contains("00:00:19.333–00:00:22.667: risk up to 79.5, dimmed up to 95%"))
 
         let track = MemoryIO()
         _ = run(["flashes", DFLMaterial.clip, "-q", "--format", "vtt"], io: track)

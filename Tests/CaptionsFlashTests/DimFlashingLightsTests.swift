@@ -55,7 +55,7 @@ enum DFLReference {
     }
 
     /// A still picture and a slow fade carry no risk and need no dimming.
-    @Test(arguments: [24.0, 25, 29.97, 50, 60, 120])
+    @Test(arguments: [5.0, 10, 12.5, 24, 25, 29.97, 50, 60, 120])
     func stillAndSlowlyFadingPicturesAreNotDimmed(frameRate: Double) {
         for display in [DimFlashingLights.Display.standard] + DimFlashingLights.Display.presets.map(\.display) {
             var still = DimFlashingLights(display: display, frameRate: frameRate)

@@ -29,14 +29,24 @@ import Testing
         #expect(hazard.peakFlashesPerSecond >= 4.5)
         #expect(hazard.peakAreaShare > 0.99 && hazard.peakScreenShare > 0.99)
         #expect(hazard.start < 1 && hazard.end > 3.8)
-        #expect(report.frames.contains { $0.mitigation > 80 })
+        // Apple's model: the picture level follows black and white, and the flashing is a high risk.
+        let levels = report.frames.map(\.averagePictureLevel)
+        #expect((levels.max() ?? 0) > 0.99 && (levels.min() ?? 1) < 0.01)
+        #expect(report.frames.contains { $0.dflRisk > 50 && $0.dflMitigation > 0.5 })
+        #expect(report.dflFrameRate == 30)
+    }
+
+    @Test func aStillPictureHasNoRiskInApplesModel() {
+        let report = scan(FrameBuilder(width: 160, height: 90), fps: 25, seconds: 3, picture: { _ in { x, _ in (x, 128, 200) } })
+        #expect(report.verdict == .pass)
+        #expect(report.frames.allSatisfy { $0.dflRisk == 0 && $0.dflMitigation == 0 && $0.dflLocalRisk == 0 })
+        #expect(report.frames.allSatisfy { $0.averagePictureLevel > 0.1 })
     }
 
     @Test func twoHertzPasses() {
         let report = scan(FrameBuilder(width: 160, height: 90), fps: 30, seconds: 3,
                           picture: Self.alternating((0, 0, 0), (255, 255, 255), framesEach: 8))
         #expect(report.verdict == .pass)
-        #expect(report.frames.allSatisfy { $0.mitigation == 0 })
     }
 
     @Test func aSmallFlashingBoxPassesWCAGButFailsAAA() {

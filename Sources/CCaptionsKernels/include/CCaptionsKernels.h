@@ -24,4 +24,28 @@ size_t ccaptions_changed_cells(
     const float *fed0, const float *fed1, const float *fed2,
     size_t count, float stillness, int32_t *changed);
 
+/// How a picture's R′G′B′ is rewritten by ccaptions_dim_yuv: each channel through `curve`
+/// (1025 values of the new signal at signal 0, 1/1024 … 1, interpolated), then moved toward its
+/// luma by `saturation` (1: unchanged, 0: grey).
+typedef struct {
+    const float *curve;
+    float saturation;
+} ccaptions_dim_curve;
+
+/// The YUV encoding of a picture for ccaptions_dim_yuv.
+typedef struct {
+    int width, height;
+    int shift_x, shift_y; // chroma subsampling (1, 1 for 4:2:0)
+    int bit_depth;        // 8 (uint8_t samples) or 9–16 (uint16_t)
+    int limited;          // 1: limited ("TV") range, 0: full
+    float kr, kb;         // the matrix's luma weights of red and blue
+} ccaptions_yuv_layout;
+
+/// Rewrites a planar YUV picture in place: every pixel's R′G′B′ (its own luma, its chroma
+/// sample's colour) goes through the curve; each luma sample is the new luma of its pixel, each
+/// chroma sample the colour of the mean new R′G′B′ of the pixels it covers.
+void ccaptions_dim_yuv(
+    void *y, ptrdiff_t y_stride, void *u, ptrdiff_t u_stride, void *v, ptrdiff_t v_stride,
+    const ccaptions_yuv_layout *layout, const ccaptions_dim_curve *curve);
+
 #endif

@@ -1,72 +1,75 @@
-/// The 10° fields on which Apple's Dim Flashing Lights model also runs (its local risk): windows
-/// of the grid's 10° × 7.5° field placed every half field across and down, the last ones flush
-/// with the picture's edges, so that any flash of up to half a field lies wholly inside one.
-/// Each window's picture level (Σ level × pixels over its cells) is kept up to date as cells
-/// change, so a frame costs a few additions per changed cell.
-struct FieldWindows {
-    /// Where each window column and window row starts, in cells.
-    let columnStarts: [Int]
-    let rowStarts: [Int]
-    /// For each cell column (row), the first and last window column (row) that contain it.
-    private let windowsOfColumn: [(first: Int, last: Int)]
-    private let windowsOfRow: [(first: Int, last: Int)]
-    private let columns: Int
-    /// Σ level × pixels, and Σ pixels, per window (row-major over window rows and columns).
-    private var sums: [Double]
-    private var pixels: [Double]
+/// The 10° fields on which Apple's Dim Flashing Lights model also runs (its local risk).
+///
+/// The grid is cut into blocks of half a 10° × 7.5° field; a field is every 2 × 2 blocks (so
+/// fields start every half field across and down, and any flash of up to half a field lies wholly
+/// inside one; at the right and bottom edges a field may be narrower). Each block keeps Σ level ×
+/// pixels of its cells, updated as cells change: one addition per changed cell.
+final class FieldWindows {
+    private let blocksAcross: Int
+    private let blocksDown: Int
+    /// The block of each cell.
+    private let blockOfCell: [Int32]
+    /// Σ level × pixels, and Σ pixels, per block.
+    private let sums: UnsafeMutablePointer<Double>
+    private let pixels: UnsafeMutablePointer<Double>
 
     init(grid: CellGrid) {
-        columns = grid.columns
-        func starts(_ size: Int, _ window: Int) -> [Int] {
-            let step = max(1, window / 2)
-            var starts = Array(stride(from: 0, through: max(0, size - window), by: step))
-            if let last = starts.last, last + window < size { starts.append(size - window) }
-            return starts
+        let blockWidth = max(1, (grid.windowColumns + 1) / 2)
+        let blockHeight = max(1, (grid.windowRows + 1) / 2)
+        blocksAcross = (grid.columns + blockWidth - 1) / blockWidth
+        blocksDown = (grid.rows + blockHeight - 1) / blockHeight
+        let across = blocksAcross
+        blockOfCell = (0..<grid.count).map { cell in
+            Int32((cell / grid.columns / blockHeight) * across + (cell % grid.columns) / blockWidth)
         }
-        func windows(of size: Int, _ window: Int, _ starts: [Int]) -> [(first: Int, last: Int)] {
-            (0..<size).map { cell in
-                let containing = starts.indices.filter { starts[$0] <= cell && cell < starts[$0] + window }
-                return (containing.first ?? 0, containing.last ?? -1)
-            }
-        }
-        columnStarts = starts(grid.columns, grid.windowColumns)
-        rowStarts = starts(grid.rows, grid.windowRows)
-        windowsOfColumn = windows(of: grid.columns, grid.windowColumns, columnStarts)
-        windowsOfRow = windows(of: grid.rows, grid.windowRows, rowStarts)
-        sums = Array(repeating: 0, count: columnStarts.count * rowStarts.count)
-        pixels = sums
+        let blocks = blocksAcross * blocksDown
+        sums = .allocate(capacity: blocks)
+        sums.initialize(repeating: 0, count: blocks)
+        pixels = .allocate(capacity: blocks)
+        pixels.initialize(repeating: 0, count: blocks)
     }
 
-    /// How many windows there are.
-    var count: Int { sums.count }
+    deinit {
+        sums.deallocate()
+        pixels.deallocate()
+    }
 
-    /// Adds `level` × `weight` (a cell's change of level times its pixels) and `weight` pixels
-    /// (zero unless the weights are being summed anew) to every window containing `cell`.
+    /// Adds `weightedChange` (a cell's change of level × its pixels) to the cell's block.
     @inline(__always)
-    mutating func add(cell: Int, level: Double, pixels weight: Double = 0) {
-        let (row, column) = cell.quotientAndRemainder(dividingBy: columns)
-        let rows = windowsOfRow[row], across = windowsOfColumn[column]
-        guard rows.first <= rows.last, across.first <= across.last else { return }
-        for windowRow in rows.first...rows.last {
-            let base = windowRow * columnStarts.count
-            for windowColumn in across.first...across.last {
-                sums[base + windowColumn] += level
-                pixels[base + windowColumn] += weight
+    func add(cell: Int, weightedChange: Double) {
+        sums[Int(blockOfCell[cell])] += weightedChange
+    }
+
+    /// Sums every block anew from each cell's level and pixels (after a change of geometry).
+    func recompute(count: Int, level: (Int) -> Double, pixels cellPixels: [Float]) {
+        let blocks = blocksAcross * blocksDown
+        sums.update(repeating: 0, count: blocks)
+        pixels.update(repeating: 0, count: blocks)
+        for cell in 0..<count where cellPixels[cell] > 0 {
+            let block = Int(blockOfCell[cell])
+            let weight = Double(cellPixels[cell])
+            sums[block] += level(cell) * weight
+            pixels[block] += weight
+        }
+    }
+
+    /// Each field's picture level (its pixels' mean level), field rows top to bottom.
+    var levels: [Double] {
+        let fieldsAcross = max(1, blocksAcross - 1), fieldsDown = max(1, blocksDown - 1)
+        var levels: [Double] = []
+        levels.reserveCapacity(fieldsAcross * fieldsDown)
+        for fieldRow in 0..<fieldsDown {
+            for fieldColumn in 0..<fieldsAcross {
+                var sum = 0.0, weight = 0.0
+                for row in fieldRow..<min(fieldRow + 2, blocksDown) {
+                    for column in fieldColumn..<min(fieldColumn + 2, blocksAcross) {
+                        sum += sums[row * blocksAcross + column]
+                        weight += pixels[row * blocksAcross + column]
+                    }
+                }
+                levels.append(weight > 0 ? max(0, sum / weight) : 0)
             }
         }
-    }
-
-    /// Sums every window anew from each cell's level and pixels (after a change of geometry).
-    mutating func recompute(count: Int, level: (Int) -> Double, pixels cellPixels: [Float]) {
-        for index in sums.indices { (sums[index], pixels[index]) = (0, 0) }
-        for cell in 0..<count where cellPixels[cell] > 0 {
-            let weight = Double(cellPixels[cell])
-            add(cell: cell, level: level(cell) * weight, pixels: weight)
-        }
-    }
-
-    /// Each window's picture level (its pixels' mean level).
-    var levels: [Double] {
-        sums.indices.map { pixels[$0] > 0 ? max(0, sums[$0] / pixels[$0]) : 0 }
+        return levels
     }
 }

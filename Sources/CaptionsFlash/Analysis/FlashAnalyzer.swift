@@ -24,11 +24,16 @@ public struct FlashAnalyzer {
     public let hdrPeak: Double
     /// The display Apple's model is tuned to.
     public let display: DimFlashingLights.Display
-    /// The frame rate given, if any (else taken from the frames' durations).
-    private let frameRate: Double?
-    private var dimFlashingLights: DimFlashingLights?
-    /// The model run on each 10° field's own level (``FieldWindows``).
-    private var localModels: [DimFlashingLights] = []
+    /// Apple's model on the whole frame and on each 10° field.
+    private var dimFlashingLights: DimFlashingLightsRun
+    /// The duration the current frame carries, if any.
+    private var frameDuration: Double?
+    /// The measures of the last frame analysed (its Dim Flashing Lights figures may still be
+    /// zero when the frame rate had to wait for the second frame).
+    public var lastFrame: FlashReport.FrameMeasure? { frames.last }
+    /// The last frame's picture level in each 10° field (``FieldWindows``), for Apple's model run
+    /// locally.
+    public private(set) var lastFieldLevels: [Double] = []
     private var pictures: [PictureAnalysis] = []
     private var model: ColorModel?
     private var lastKey: FrameKey?
@@ -67,7 +72,8 @@ public struct FlashAnalyzer {
         self.criteria = criteria
         self.hdrPeak = hdrPeak
         self.display = display
-        self.frameRate = frameRate.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+        dimFlashingLights = DimFlashingLightsRun(
+            display: display, frameRate: frameRate.flatMap { $0.isFinite && $0 > 0 ? $0 : nil })
         self.width = width
         self.height = height
     }
@@ -75,6 +81,7 @@ public struct FlashAnalyzer {
     /// Analyses the next frame (frames must come in presentation order).
     public mutating func analyze(_ frame: VideoFrame, sampleAspect: Double = 1, quarterTurns: Int = 0) {
         let time = frame.time.seconds
+        frameDuration = frame.duration.flatMap { $0 > 0 ? $0 : nil }
         if let duration = frame.duration, duration > 0 {
             lastFrameDuration = duration
         } else if let previous = frames.last?.time, time > previous {
@@ -182,25 +189,15 @@ public struct FlashAnalyzer {
         let redFails = fails(measure.redArea)
         let rate = Double(measure.maxCount) / 2
         let anyFailure = generalFails || redFails
-        if dimFlashingLights == nil {
-            dimFlashingLights = DimFlashingLights(display: display, frameRate: frameRate ?? 1 / lastFrameDuration)
-        }
-        let dfl = dimFlashingLights!.next(apl: measure.averagePictureLevel)
-        if localModels.count != measure.fieldLevels.count, let model = dimFlashingLights {
-            // A new set of fields (a new grid) starts its models afresh.
-            localModels = Array(repeating: DimFlashingLights(display: display, frameRate: Double(model.frameRate)),
-                count: measure.fieldLevels.count)
-        }
-        var localRisk = 0.0
-        for index in localModels.indices {
-            localRisk = max(localRisk, localModels[index].next(apl: measure.fieldLevels[index]).risk)
-        }
         frames.append(FlashReport.FrameMeasure(
             time: time, meanLuminance: measure.meanLuminance,
             generalAreaShare: Double(measure.generalArea.window), redAreaShare: Double(measure.redArea.window),
             generalScreenShare: Double(measure.generalArea.screen), redScreenShare: Double(measure.redArea.screen),
-            flashesPerSecond: rate, averagePictureLevel: measure.averagePictureLevel, dflRisk: dfl.risk,
-            dflMitigation: dfl.mitigation, dflLocalRisk: localRisk, fails: anyFailure))
+            flashesPerSecond: rate, averagePictureLevel: measure.averagePictureLevel, dflRisk: 0,
+            dflMitigation: 0, dflLocalRisk: 0, fails: anyFailure))
+        lastFieldLevels = measure.fieldLevels
+        fill(dimFlashingLights.next(
+            time: time, duration: frameDuration, level: measure.averagePictureLevel, fieldLevels: measure.fieldLevels))
         for kind in FlashReport.Kind.allCases {
             let measured = kind == .general ? measure.generalArea : measure.redArea
             let failing = kind == .general ? generalFails : redFails
@@ -234,6 +231,16 @@ public struct FlashAnalyzer {
         }
     }
 
+    /// Puts Apple's figures into the last `figures.count` frames.
+    private mutating func fill(_ figures: [DimFlashingLightsRun.Figures]) {
+        for (offset, figure) in figures.enumerated() {
+            let index = frames.count - figures.count + offset
+            frames[index].dflRisk = figure.risk
+            frames[index].dflMitigation = figure.mitigation
+            frames[index].dflLocalRisk = figure.localRisk
+        }
+    }
+
     private func fails(_ area: (window: Float, screen: Float)) -> Bool {
         switch criteria.standard {
         case .wcag: area.window > FlashCriteria.maximumAreaShare
@@ -243,7 +250,8 @@ public struct FlashAnalyzer {
     }
 
     /// The report for everything analysed; `partialReason` marks it partial.
-    public func finish(partialReason: String? = nil) -> FlashReport {
+    public mutating func finish(partialReason: String? = nil) -> FlashReport {
+        fill(dimFlashingLights.finish())
         var warnings = warnings
         if criteria.warnSustained { warnings += sustainedFlashing() }
         let absolute = model?.isAbsolute ?? false
@@ -259,7 +267,7 @@ public struct FlashAnalyzer {
             colour: colourNames.joined(separator: "; then "), luminanceRule: rule, luminanceUnit: absolute ? "cd/m²" : "relative",
             pictures: firstFormat ?? "")
         report.display = display
-        report.dflFrameRate = dimFlashingLights?.frameRate ?? 0
+        report.dflFrameRate = dimFlashingLights.frameRate
         return report
     }
 

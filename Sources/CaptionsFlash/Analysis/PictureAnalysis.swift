@@ -30,7 +30,7 @@ struct PictureAnalysis {
     private var pixelTotal: Double = 0
     private var summedGeometry = -1
     /// The 10° fields' own picture levels, for Apple's model run locally.
-    private var fieldWindows: FieldWindows
+    private let fieldWindows: FieldWindows
 
     /// The per-cell state, one array a field (the per-change loop touches only what it needs).
     ///
@@ -158,7 +158,7 @@ struct PictureAnalysis {
             let level = model.dimFlashingLightsLevel(signal: signal, light: light, displayPeak: displayPeak)
             let weightedChange = Double((level - state.pointee.level) * pixels[cell])
             levelChange += weightedChange
-            fieldWindows.add(cell: cell, level: weightedChange)
+            fieldWindows.add(cell: cell, weightedChange: weightedChange)
             state.pointee.level = level
             luminanceChange += Double(y - state.pointee.luminance)
             state.pointee.luminance = y

@@ -71,6 +71,8 @@ public struct DimFlashingLights: Sendable {
     /// The frame rate modelled (whole frames per second).
     public let frameRate: Int
 
+    /// The highest frame rate modelled.
+    public static let maximumFrameRate = 480
     private static let standardSizes: [Double] = [6, 20, 45]
     private static let standardLuminances: [Double] = [0.2, 1, 10, 150, 500]
     private static let standardRates: [Int] = [24, 25, 30, 50, 60, 90, 120]
@@ -96,10 +98,11 @@ public struct DimFlashingLights: Sendable {
     private var responses: [RingBuffer]
     private var normalised: [RingBuffer]
 
-    /// The model for `display`, at `frameRate` frames per second (rounded to a whole number).
+    /// The model for `display`, at `frameRate` frames per second (rounded to a whole number,
+    /// and kept within 1–480: a stream that claims more has bad timestamps, not more frames).
     public init(display: Display = .standard, frameRate: Double) {
         self.display = display
-        let f = max(1, Int(frameRate.rounded()))
+        let f = frameRate.isFinite ? min(Self.maximumFrameRate, max(1, Int(frameRate.rounded()))) : 24
         self.frameRate = f
         muAdapt = 1 - exp(-1 / (1 * Double(f)))
         muRelease = 1 - exp(-1 / (2 * Double(f)))
@@ -117,7 +120,9 @@ public struct DimFlashingLights: Sendable {
             pooling.append(value)
             sum += value
             step += 1
-        } while sum / Double(f) <= 0.99
+        // At low frame rates (below about 13 frames a second) the sum of the sampled kernel never
+        // reaches 0.99: the kernel stops after 2 s instead, where it is below 10^-4 of its peak.
+        } while sum / Double(f) <= 0.99 && Double(step) / Double(f) <= 2
         self.pooling = pooling
         responseAdjust = pow(size / Self.standardSizes[sizeIndex], 2 * Self.areaExponent) / Double(f).squareRoot()
         logLuminances = Self.standardLuminances.map(log10)

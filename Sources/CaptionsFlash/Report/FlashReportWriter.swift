@@ -26,8 +26,8 @@ public enum FlashReportFormat: String, Sendable, CaseIterable {
 }
 
 extension FlashReport {
-    /// The name of the criteria, as reports print them.
-    var criteriaName: String {
+    /// The name of the criteria, as reports print them ("WCAG 2.3.1 (three flashes or below threshold), red rule WCAG 2.2").
+    public var criteriaName: String {
         let standard: String
         switch criteria.standard {
         case .wcag: standard = "WCAG 2.3.1 (three flashes or below threshold)"

@@ -1,0 +1,312 @@
+import CCaptionsFFmpeg
+import CCaptionsKernels
+import CaptionsCore
+import Dispatch
+
+/// A change to a frame's light, made in display light: each channel's signal v becomes light
+/// x = v^2.2 (Apple's display model), then x′ = contrast × (x − adaptation) + brightness ×
+/// adaptation (clipped to 0–1), then each pixel's colour is moved toward its grey by
+/// `saturation`. Apple's Dim Flashing Lights dimming is contrast (1 − M)², brightness 1 − M.
+public struct LightChange: Sendable, Equatable {
+    /// What multiplies the light's distance from the adaptation level.
+    public var contrast: Double
+    /// What multiplies the adaptation level.
+    public var brightness: Double
+    /// The level contrast is reduced around, 0–1 of the display's peak.
+    public var adaptation: Double
+    /// 1 keeps colours; 0 makes every pixel grey.
+    public var saturation: Double
+
+    /// A change; see the type.
+    public init(contrast: Double, brightness: Double, adaptation: Double, saturation: Double = 1) {
+        self.contrast = contrast
+        self.brightness = brightness
+        self.adaptation = adaptation
+        self.saturation = saturation
+    }
+
+    /// Apple's dimming by `mitigation` (0–1) around `adaptation` (0–1).
+    public static func dimFlashingLights(mitigation: Double, adaptation: Double) -> LightChange {
+        LightChange(contrast: (1 - mitigation) * (1 - mitigation), brightness: 1 - mitigation, adaptation: adaptation)
+    }
+
+    /// Whether it changes nothing.
+    public var isIdentity: Bool { contrast == 1 && brightness == 1 && saturation == 1 }
+
+    /// The signal curve: 1025 new signals at signal 0, 1/1024 … 1.
+    func curve() -> [Float] {
+        (0...1024).map { step in
+            let light = pow(Double(step) / 1024, 2.2)
+            let changed = min(1, max(0, contrast * (light - adaptation) + brightness * adaptation))
+            return Float(pow(changed, 1 / 2.2))
+        }
+    }
+}
+
+/// Rewrites a video with some frames changed: decodes every frame (exactly: all filters on),
+/// lets the caller look at each and say how to change its light (``LightChange``), encodes the
+/// video stream again with libavcodec and copies every other stream (audio, subtitles, data) as
+/// it is. The codec family, pixel format, colour tags, sample aspect ratio and the stream's HDR
+/// metadata are kept; the container follows the output's extension.
+public final class VideoRewriter {
+    /// How the video is encoded.
+    public struct Settings: Sendable {
+        /// An FFmpeg encoder name (`libx264`, `libx265`, `mpeg2video`…); nil: the input's family.
+        public var codec: String?
+        /// Constant rate factor for x264/x265 (nil: 18).
+        public var crf: Int?
+        /// x264/x265 preset (nil: `medium`).
+        public var preset: String?
+
+        /// Settings; nil keeps the defaults.
+        public init(codec: String? = nil, crf: Int? = nil, preset: String? = nil) {
+            self.codec = codec
+            self.crf = crf
+            self.preset = preset
+        }
+    }
+
+    /// The video stream read.
+    public var info: VideoStreamInfo { decoder.info }
+    /// The encoder used.
+    public let encoderName: String
+    /// Streams that could not be copied into the output's container.
+    public private(set) var droppedStreams: [String] = []
+
+    private let decoder: VideoDecoder
+    private var output: UnsafeMutablePointer<AVFormatContext>?
+    private var encoder: UnsafeMutablePointer<AVCodecContext>?
+    private var encoded: UnsafeMutablePointer<AVPacket>?
+    private let videoOutput: Int32
+    /// Input stream index → output stream index, for the streams copied.
+    private var streamMap: [Int32: Int32] = [:]
+    private var inputTimeBases: [Int32: AVRational] = [:]
+    /// The muxer is written to by the reading thread (copied packets) and the caller's (video).
+    private let muxing = DispatchSemaphore(value: 1)
+    private var writeFailure: Int32 = 0
+
+    /// Opens `input` and prepares to write `temporary` in the container that `finalPath`'s
+    /// extension names.
+    public init(input: String, temporary: String, finalPath: String, settings: Settings) throws(MediaError) {
+        decoder = try VideoDecoder(path: input, exact: true)
+        guard let source = decoder.format, let decoding = decoder.codec else { throw MediaError("media.open", "cannot open \(input)") }
+        guard let container = ccaptions_av_guess_format(nil, finalPath, nil) else {
+            throw MediaError("media.container", "cannot tell a container from the name \(finalPath) (use .mp4, .mkv, .mov, .ts…)")
+        }
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        try FFmpegCall.check(
+            ccaptions_avformat_alloc_output_context2(&context, container, nil, temporary), "media.container",
+            "cannot write a \(String(cString: container.pointee.name)) file")
+        guard let context else { throw MediaError("media.memory", "out of memory") }
+        output = context
+        let inputStream = source.pointee.streams[Int(decoder.streamIndex)]!
+        let parameters = inputStream.pointee.codecpar!
+        // The encoder: the one asked for, or the input's family.
+        let codec: UnsafePointer<AVCodec>?
+        if let name = settings.codec {
+            codec = ccaptions_avcodec_find_encoder_by_name(name)
+            guard codec != nil else { throw MediaError("media.encoder", "no encoder called \(name) in this FFmpeg") }
+        } else {
+            let family = parameters.pointee.codec_id
+            codec = (family == AV_CODEC_ID_H264 ? ccaptions_avcodec_find_encoder_by_name("libx264") : nil)
+                ?? (family == AV_CODEC_ID_HEVC ? ccaptions_avcodec_find_encoder_by_name("libx265") : nil)
+                ?? ccaptions_avcodec_find_encoder(family) ?? ccaptions_avcodec_find_encoder_by_name("libx264")
+        }
+        guard let codec else { throw MediaError("media.encoder", "no encoder for this video in this FFmpeg; choose one with --codec") }
+        encoderName = String(cString: codec.pointee.name)
+        guard let encoder = ccaptions_avcodec_alloc_context3(codec) else { throw MediaError("media.memory", "out of memory") }
+        self.encoder = encoder
+        let pixelFormat = decoding.pointee.pix_fmt
+        if let supported = codec.pointee.pix_fmts {
+            var index = 0
+            var found = false
+            while supported[index] != AV_PIX_FMT_NONE {
+                if supported[index] == pixelFormat { found = true }
+                index += 1
+            }
+            guard found else {
+                let name = ccaptions_av_pix_fmt_desc_get(pixelFormat).map { String(cString: $0.pointee.name) } ?? "this"
+                throw MediaError("media.encoder", "\(encoderName) cannot write \(name) pictures; choose another encoder with --codec")
+            }
+        }
+        encoder.pointee.width = decoding.pointee.width
+        encoder.pointee.height = decoding.pointee.height
+        encoder.pointee.pix_fmt = pixelFormat
+        encoder.pointee.sample_aspect_ratio = parameters.pointee.sample_aspect_ratio
+        encoder.pointee.color_range = parameters.pointee.color_range
+        encoder.pointee.color_primaries = parameters.pointee.color_primaries
+        encoder.pointee.color_trc = parameters.pointee.color_trc
+        encoder.pointee.colorspace = parameters.pointee.color_space
+        encoder.pointee.chroma_sample_location = parameters.pointee.chroma_location
+        encoder.pointee.field_order = parameters.pointee.field_order
+        encoder.pointee.time_base = inputStream.pointee.time_base
+        let rate = inputStream.pointee.avg_frame_rate.num > 0 ? inputStream.pointee.avg_frame_rate : inputStream.pointee.r_frame_rate
+        encoder.pointee.framerate = rate
+        encoder.pointee.thread_count = 0
+        if Int32(container.pointee.flags) & AVFMT_GLOBALHEADER != 0 {
+            encoder.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
+        }
+        var options: OpaquePointer?
+        defer { ccaptions_av_dict_free(&options) }
+        if encoderName == "libx264" || encoderName == "libx265" {
+            ccaptions_av_dict_set(&options, "crf", String(settings.crf ?? 18), 0)
+            ccaptions_av_dict_set(&options, "preset", settings.preset ?? "medium", 0)
+            if encoderName == "libx265" { ccaptions_av_dict_set(&options, "x265-params", "log-level=error", 0) }
+        }
+        try FFmpegCall.check(ccaptions_avcodec_open2(encoder, codec, &options), "media.encoder", "cannot open the \(encoderName) encoder")
+        // The streams: the video encoded, every other copied where the container can hold it.
+        for index in 0..<Int32(source.pointee.nb_streams) {
+            let stream = source.pointee.streams[Int(index)]!
+            if index == decoder.streamIndex {
+                guard let out = ccaptions_avformat_new_stream(context, nil) else { throw MediaError("media.memory", "out of memory") }
+                try FFmpegCall.check(
+                    ccaptions_avcodec_parameters_from_context(out.pointee.codecpar, encoder), "media.encoder",
+                    "cannot describe the encoded stream")
+                out.pointee.time_base = encoder.pointee.time_base
+                out.pointee.avg_frame_rate = rate
+                out.pointee.disposition = stream.pointee.disposition
+                Self.copySideData(from: stream, to: out)
+                streamMap[index] = out.pointee.index
+                continue
+            }
+            let codecID = stream.pointee.codecpar.pointee.codec_id
+            guard ccaptions_avformat_query_codec(container, codecID, FF_COMPLIANCE_NORMAL) == 1 else {
+                droppedStreams.append("stream \(index) (\(String(cString: ccaptions_avcodec_get_name(codecID))))")
+                continue
+            }
+            guard let out = ccaptions_avformat_new_stream(context, nil) else { throw MediaError("media.memory", "out of memory") }
+            try FFmpegCall.check(
+                ccaptions_avcodec_parameters_copy(out.pointee.codecpar, stream.pointee.codecpar), "media.container",
+                "cannot copy stream \(index)")
+            out.pointee.codecpar.pointee.codec_tag = 0
+            out.pointee.time_base = stream.pointee.time_base
+            out.pointee.disposition = stream.pointee.disposition
+            Self.copySideData(from: stream, to: out)
+            streamMap[index] = out.pointee.index
+            inputTimeBases[index] = stream.pointee.time_base
+        }
+        videoOutput = streamMap[decoder.streamIndex] ?? 0
+        if Int32(container.pointee.flags) & AVFMT_NOFILE == 0 {
+            try FFmpegCall.check(ccaptions_avio_open(&context.pointee.pb, temporary, AVIO_FLAG_WRITE), "media.write", "cannot write \(temporary)")
+        }
+        try FFmpegCall.check(ccaptions_avformat_write_header(context, nil), "media.write", "cannot start writing \(finalPath)")
+        encoded = ccaptions_av_packet_alloc()
+        decoder.packetSink = { [unowned self] packet in self.copy(packet) }
+    }
+
+    deinit {
+        decoder.packetSink = nil
+        ccaptions_avcodec_free_context(&encoder)
+        ccaptions_av_packet_free(&encoded)
+        if let output {
+            if output.pointee.pb != nil { ccaptions_avio_closep(&output.pointee.pb) }
+            ccaptions_avformat_free_context(output)
+        }
+    }
+
+    /// The stream-level side data FFmpeg keeps (HDR mastering display and light levels, display
+    /// matrix…), copied.
+    private static func copySideData(from source: UnsafeMutablePointer<AVStream>, to target: UnsafeMutablePointer<AVStream>) {
+        for index in 0..<Int(source.pointee.nb_side_data) {
+            let item = source.pointee.side_data[index]
+            guard let copy = ccaptions_av_stream_new_side_data(target, item.type, item.size), let data = item.data else { continue }
+            copy.update(from: data, count: item.size)
+        }
+    }
+
+    /// A packet of a copied stream, on the reading thread.
+    private func copy(_ packet: UnsafeMutablePointer<AVPacket>) {
+        let index = packet.pointee.stream_index
+        guard let target = streamMap[index], let base = inputTimeBases[index], let output else { return }
+        ccaptions_av_packet_rescale_ts(packet, base, output.pointee.streams[Int(target)]!.pointee.time_base)
+        packet.pointee.stream_index = target
+        packet.pointee.pos = -1
+        write(packet)
+    }
+
+    private func write(_ packet: UnsafeMutablePointer<AVPacket>) {
+        muxing.wait()
+        defer { muxing.signal() }
+        let result = ccaptions_av_interleaved_write_frame(output, packet)
+        if result < 0, writeFailure == 0 { writeFailure = result }
+    }
+
+    /// Decodes every frame, asks `change` for each (nil: unchanged), encodes it, and finishes the
+    /// file. Throws when a change cannot be made to this pixel format or writing fails; the
+    /// outcome says what decoding found (damage, gaps).
+    public func run(_ change: (VideoFrame) -> LightChange?) throws(MediaError) -> DecodeOutcome {
+        guard let encoder, let encoded, let output else { throw MediaError("media.encoder", "not open") }
+        var failure: MediaError?
+        let descriptor = ccaptions_av_pix_fmt_desc_get(encoder.pointee.pix_fmt)
+        let outcome = decoder.decode { (view: VideoFrame, frame: UnsafeMutablePointer<AVFrame>) -> Bool in
+            if let wanted = change(view), !wanted.isIdentity {
+                do throws(MediaError) {
+                    try Self.apply(wanted, to: frame, view: view, descriptor: descriptor)
+                } catch {
+                    failure = error
+                    return false
+                }
+            }
+            let stamp = frame.pointee.best_effort_timestamp
+            frame.pointee.pts = stamp != ccaptions_nopts_value() ? stamp : frame.pointee.pts
+            frame.pointee.pict_type = AV_PICTURE_TYPE_NONE
+            guard ccaptions_avcodec_send_frame(encoder, frame) >= 0 else {
+                failure = MediaError("media.encoder", "the \(encoderName) encoder refused a frame")
+                return false
+            }
+            return drain(encoder, into: encoded)
+        }
+        if let failure { throw failure }
+        ccaptions_avcodec_send_frame(encoder, nil)
+        _ = drain(encoder, into: encoded)
+        muxing.wait()
+        let trailer = ccaptions_av_write_trailer(output)
+        muxing.signal()
+        if output.pointee.pb != nil { ccaptions_avio_closep(&output.pointee.pb) }
+        if writeFailure < 0 { throw MediaError("media.write", "writing failed: \(FFmpegCall.message(writeFailure))") }
+        try FFmpegCall.check(trailer, "media.write", "cannot finish the file")
+        return outcome
+    }
+
+    /// Writes every packet the encoder has ready.
+    private func drain(_ encoder: UnsafeMutablePointer<AVCodecContext>, into packet: UnsafeMutablePointer<AVPacket>) -> Bool {
+        while ccaptions_avcodec_receive_packet(encoder, packet) >= 0 {
+            ccaptions_av_packet_rescale_ts(packet, encoder.pointee.time_base, output!.pointee.streams[Int(videoOutput)]!.pointee.time_base)
+            packet.pointee.stream_index = videoOutput
+            write(packet)
+            ccaptions_av_packet_unref(packet)
+        }
+        return writeFailure == 0
+    }
+
+    /// Changes `frame`'s pixels in place (after making them its own).
+    private static func apply(
+        _ change: LightChange, to frame: UnsafeMutablePointer<AVFrame>, view: VideoFrame,
+        descriptor: UnsafePointer<AVPixFmtDescriptor>?
+    ) throws(MediaError) {
+        guard let descriptor, descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0,
+            descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) != 0, descriptor.pointee.nb_components >= 3,
+            descriptor.pointee.comp.0.step == (descriptor.pointee.comp.0.depth > 8 ? 2 : 1)
+        else {
+            let name = descriptor.map { String(cString: $0.pointee.name) } ?? "this"
+            throw MediaError("media.dim.format", "dimming \(name) pictures is not supported yet (planar YUV only)")
+        }
+        guard ccaptions_av_frame_make_writable(frame) >= 0 else { throw MediaError("media.memory", "out of memory") }
+        let (kr, kb): (Float, Float)
+        switch view.matrix {
+        case .bt601: (kr, kb) = (0.299, 0.114)
+        case .bt709: (kr, kb) = (0.2126, 0.0722)
+        case .bt2020: (kr, kb) = (0.2627, 0.0593)
+        }
+        var layout = ccaptions_yuv_layout(
+            width: frame.pointee.width, height: frame.pointee.height, shift_x: Int32(descriptor.pointee.log2_chroma_w),
+            shift_y: Int32(descriptor.pointee.log2_chroma_h), bit_depth: Int32(descriptor.pointee.comp.0.depth),
+            limited: view.range == .limited ? 1 : 0, kr: kr, kb: kb)
+        let curve = change.curve()
+        curve.withUnsafeBufferPointer { values in
+            var dim = ccaptions_dim_curve(curve: values.baseAddress, saturation: Float(change.saturation))
+            let data = frame.pointee.data, lines = frame.pointee.linesize
+            ccaptions_dim_yuv(data.0, Int(lines.0), data.1, Int(lines.1), data.2, Int(lines.2), &layout, &dim)
+        }
+    }
+}
