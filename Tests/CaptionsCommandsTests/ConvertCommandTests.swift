@@ -33,6 +33,8 @@ func run(_ arguments: [String], io: MemoryIO) -> Int32 {
             try transcript.execute(io: io)
         } else if let describe = command as? DescribeCommand {
             try describe.execute(io: io)
+        } else if let dim = command as? DimCommand {
+            try dim.execute(io: io)
         } else {
             try command.run()
         }

@@ -34,11 +34,13 @@ struct FlashRealVideoTests {
         #expect(report["partial"] as? Bool == (exitCode == 1), "\(name)")
     }
 
-    /// Skipping H.264/HEVC deblocking (the default) never changes a verdict or a hazard's times.
+    /// Skipping H.264/HEVC deblocking (`--fast`) gives the same verdicts and hazard times as
+    /// exact decoding (the default) on every clip here (it is not the default: on other files the
+    /// pictures drift; see VideoDecoder).
     @Test(arguments: clips.map(\.0) + ["a-black-white-5hz-fail.mp4", "d-red-grey-4hz-fail.mp4", "c-small-box-5hz-pass.mp4"])
-    func exactDecodingGivesTheSameVerdictsAndTimes(name: String) throws {
-        let (fastCode, fast) = try Self.scan(name)
-        let (exactCode, exact) = try Self.scan(name, ["--exact"])
+    func fastDecodingGivesTheSameVerdictsAndTimes(name: String) throws {
+        let (fastCode, fast) = try Self.scan(name, ["--fast"])
+        let (exactCode, exact) = try Self.scan(name)
         #expect(fastCode == exactCode)
         let times = { (report: [String: Any]) in
             (report["hazards"] as? [[String: Any]] ?? []).map { "\($0["kind"]!) \($0["start"]!) \($0["end"]!)" }

@@ -1,0 +1,110 @@
+import CaptionsCommands
+import CaptionsFlash
+import Foundation
+import Testing
+
+/// `captions dim`: the dimmed video follows Apple's model, keeps what it should, and is written
+/// safely. Each output is decoded again (by `captions flashes`, exactly) and compared.
+@Suite(.serialized)
+struct DimCommandTests {
+    /// `flashes --format csv` rows of a video.
+    static func frames(_ path: String, _ options: [String] = []) -> [[String: String]] {
+        let io = MemoryIO()
+        _ = run(["flashes", path, "--format", "csv", "-q"] + options, io: io)
+        return DFLMaterial.table(String(decoding: io.output, as: UTF8.self))
+    }
+
+    static func number(_ row: [String: String], _ key: String) -> Double { Double(row[key] ?? "") ?? .nan }
+
+    /// Frame n of the output is frame n of the input with its light changed by frame n − 1's
+    /// mitigation M and adaptation A (a = A / peak): APL′ = (1 − M)² (APL − a) + (1 − M) a; frames
+    /// the model leaves alone are only re-encoded.
+    @Test(.enabled(if: DFLMaterial.available, "needs ../shared/dfl"))
+    func theDimmedPictureLevelFollowsApplesFormula() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let output = folder.appendingPathComponent("dimmed.mp4").path
+        let io = MemoryIO()
+        #expect(run(["dim", DFLMaterial.clip, "-o", output, "-q", "--preset", "veryfast"], io: io) == 0, "\(io.errors)")
+        #expect(String(decoding: io.output, as: UTF8.self).contains("frames dimmed"))
+        let before = Self.frames(DFLMaterial.clip), after = Self.frames(output)
+        try #require(before.count == 552 && after.count == 552)
+        var model = DimFlashingLights(display: .standard, frameRate: 24)
+        var previous = model.next(apl: Self.number(before[0], "apl"))
+        var dimmed = 0
+        for index in 1..<before.count {
+            let level = Self.number(before[index], "apl"), got = Self.number(after[index], "apl")
+            let m = previous.mitigation, a = previous.adaptation / 100
+            let expected = (1 - m) * (1 - m) * (level - a) + (1 - m) * a
+            if m > 0 { dimmed += 1 }
+            #expect(abs(got - expected) <= 0.01, "frame \(index): APL \(got), formula \(expected) (M \(m))")
+            previous = model.next(apl: level)
+        }
+        #expect(dimmed > 200)
+        // The dimmed video is a lower risk on the same display.
+        let peak = { (rows: [[String: String]]) in rows.map { Self.number($0, "dfl_risk") }.max() ?? 0 }
+        #expect(peak(after) < peak(before) / 2, "risk \(peak(before)) → \(peak(after))")
+    }
+
+    /// A 10-bit HEVC clip with sound: the video keeps its codec family, pixel format and colour
+    /// tags, the audio is copied, the flashing is dimmed until the clip passes WCAG.
+    @Test(.enabled(if: FlashSamples.available, "needs ffmpeg"))
+    func tenBitVideoWithSoundKeepsItsFormatAndItsSound() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = folder.appendingPathComponent("flash.mkv").path
+        // Black and white at 5 Hz for 4 s, BT.709 tagged, with a tone.
+        try #require(FlashSamples.ffmpeg([
+            "-f", "lavfi", "-i", "color=c=black:s=320x180:r=30:d=4,geq=lum='if(lt(mod(N\\,6)\\,3)\\,16\\,235)':cb=128:cr=128",
+            "-f", "lavfi", "-i", "sine=frequency=440:duration=4",
+            "-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", "yuv420p10le", "-x265-params", "log-level=error",
+            "-color_primaries", "bt709", "-color_trc", "bt709", "-colorspace", "bt709", "-c:a", "aac", "-shortest", input,
+        ]))
+        #expect(run(["flashes", input, "-q"], io: MemoryIO()) == 2)
+        let output = folder.appendingPathComponent("dimmed.mkv").path
+        let io = MemoryIO()
+        #expect(run(["dim", input, "-o", output, "-q", "--preset", "ultrafast"], io: io) == 0, "\(io.errors)")
+        #expect(String(decoding: io.output, as: UTF8.self).contains("encoded with libx265"))
+        let streams = try Self.probe(output)
+        #expect(streams.contains("codec_name=hevc|codec_type=video|pix_fmt=yuv420p10le|color_space=bt709|color_transfer=bt709|color_primaries=bt709"), "\(streams)")
+        #expect(streams.contains("codec_name=aac|codec_type=audio"), "\(streams)")
+        #expect(run(["flashes", output, "-q"], io: MemoryIO()) == 0)
+    }
+
+    /// Never over the input, never over a device; a bad display is a usage error.
+    @Test func theOutputIsCheckedFirst() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = folder.appendingPathComponent("in.mp4").path
+        try Data("not a video".utf8).write(to: URL(fileURLWithPath: input))
+        let same = MemoryIO()
+        #expect(run(["dim", input, "-o", input], io: same) == 1)
+        #expect(same.errors.contains("it is the input"))
+        let device = MemoryIO()
+        #expect(run(["dim", input, "-o", "/dev/null"], io: device) == 1)
+        #expect(device.errors.contains("not a regular file") || device.errors.contains("error"), "\(device.errors)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == Data("not a video".utf8))
+        let display = MemoryIO()
+        #expect(run(["dim", input, "-o", folder.appendingPathComponent("o.mp4").path, "--display", "watch"], io: display) == 64)
+        #expect(display.errors.contains("phone, tablet, laptop, tv"))
+        // Nothing is left behind when the input cannot be read.
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(names == ["in.mp4"], "\(names)")
+    }
+
+    /// `ffprobe`'s compact description of a file's streams.
+    static func probe(_ path: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        process.arguments = [
+            "-v", "error", "-show_entries", "stream=codec_name,codec_type,pix_fmt,color_space,color_transfer,color_primaries",
+            "-of", "compact", path,
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
