@@ -123,6 +123,15 @@ if command -v ffmpeg >/dev/null; then
   print_scan_versus_decode 1.10
 
   echo
+  echo "== captions dim (Apple's Dim Flashing Lights) vs ffmpeg re-encoding alone (the 60 s 1080p clip, libx264 veryfast, crf 18)"
+  ours=("$captions" dim -q --preset veryfast --crf 18 "$work/clip.mp4" -o "$work/dimmed.mp4")
+  peer=(ffmpeg -v error -y -i "$work/clip.mp4" -c:v libx264 -preset veryfast -crf 18 "$work/reencoded.mp4")
+  read -r dim dim_rss encode encode_rss < <(versus 1)
+  printf '   captions dim:   %6.2f s  %7d KB peak\n' "$dim" "$dim_rss"
+  printf '   ffmpeg encode:  %6.2f s  %7d KB peak\n' "$encode" "$encode_rss"
+  printf '   ratio dim/encode wall: %s (target <= 1.2)\n' "$(ratio "$dim" "$encode")"
+
+  echo
   echo "== Flash scan memory at 2160p (5 s, 3840x2160, 30 fps, H.264 and HEVC 10-bit)"
   ffmpeg -v error -y -f lavfi -i testsrc2=s=3840x2160:r=30:d=5 -c:v libx264 -preset ultrafast "$work/uhd.mp4"
   ffmpeg -v error -y -f lavfi -i testsrc2=s=3840x2160:r=30:d=5 -c:v libx265 -preset ultrafast \
