@@ -15,19 +15,29 @@ public struct DimCommand: ParsableCommand {
             brightness are reduced around the viewer's adaptation level, and released over two seconds. \
             --local dims by the largest risk of any 10° field, so that a flash in a corner counts.
 
+            --method wcag makes the least change that passes WCAG 2.3.1 (or --standard): each failing \
+            stretch is dimmed around the viewer's adaptation level (red flashing also desaturated) by the \
+            smallest strength that passes, found by scanning the dimmed picture in six rounds, ramped in \
+            and out over 0.5 s. The written video is scanned again and both verdicts printed; exit 2 if it \
+            still fails.
+
             Frames that need no dimming are only re-encoded. The video is encoded again with libavcodec \
             (the input's codec family: libx264 for H.264, libx265 for HEVC; --codec, --crf, --preset to \
             choose), keeping its pixel format, colour tags and HDR metadata; audio, subtitle and data \
             streams are copied. The container follows the output's extension. The file is written to a \
             temporary file and renamed.
 
-            Exit codes: 0 written, 1 the video could not be read or written, 64 usage error.
+            Exit codes: 0 written, 1 the video could not be read or written, 2 (--method wcag) the \
+            written video still fails, 64 usage error.
             """
     )
 
     /// How the flashing is reduced.
     enum Method: String, ExpressibleByArgument, CaseIterable {
+        /// Apple's Dim Flashing Lights, frame by frame.
         case dfl
+        /// The least change that passes WCAG 2.3.1 (or the chosen standard).
+        case wcag
     }
 
     @Argument(help: "The video file (any container FFmpeg reads).")
@@ -36,8 +46,11 @@ public struct DimCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The video to write (its extension names the container: .mp4, .mkv, .mov, .ts…).")
     var output: String
 
-    @Option(help: "How to dim: dfl (Apple's Dim Flashing Lights, frame by frame).")
+    @Option(help: "How to dim: dfl (Apple's Dim Flashing Lights, frame by frame) or wcag (the least change that passes).")
     var method: Method = .dfl
+
+    @Option(help: "With --method wcag: the standard to pass: wcag (2.3.1, default), wcag-aaa, itu.")
+    var standard: FlashCriteria.Standard = .wcag
 
     @Flag(help: "Dim by the largest local risk (Apple's model on each 10° field) instead of the whole frame's.")
     var local = false
@@ -94,7 +107,9 @@ public struct DimCommand: ParsableCommand {
                 let rewriter = try VideoRewriter(
                     input: video, temporary: temporary, finalPath: output,
                     settings: VideoRewriter.Settings(codec: codec, crf: crf, preset: preset))
-                summary = try dim(with: rewriter, display: display, io: io)
+                summary = method == .dfl
+                    ? try dim(with: rewriter, display: display, io: io)
+                    : try dimToPass(with: rewriter, display: display, io: io)
             }
         } catch let error as MediaError {
             io.writeStandardError("\(video): error: \(error.message) [\(error.code)]\n")
@@ -103,7 +118,14 @@ public struct DimCommand: ParsableCommand {
             io.writeStandardError("\(output): error: \(error.message) [\(error.code)]\n")
             throw ExitCode(1)
         }
-        try FileAccess.writeText(summary.text(output: output, display: display, local: local), to: "-", io: io)
+        if method == .wcag {
+            let after = try scan(output, criteria: FlashCriteria(standard: standard), display: display)
+            try FileAccess.writeText(summary.text(output: output, display: display, method: method, local: local), to: "-", io: io)
+            try FileAccess.writeText("  output: \(Self.verdictLine(after))\n", to: "-", io: io)
+            if after.verdict != .pass { throw ExitCode(2) }
+        } else {
+            try FileAccess.writeText(summary.text(output: output, display: display, method: method, local: local), to: "-", io: io)
+        }
         if summary.partialReason != nil { throw ExitCode(1) }
     }
 
@@ -116,12 +138,23 @@ public struct DimCommand: ParsableCommand {
         var dropped: [String] = []
         var partialReason: String?
         var verdict = ""
+        /// With --method wcag: each stretch and its strength.
+        var stretches: [LeastDimming.Stretch] = []
 
-        func text(output: String, display: DimFlashingLights.Display, local: Bool) -> String {
+        func text(output: String, display: DimFlashingLights.Display, method: Method, local: Bool) -> String {
+            let how = method == .dfl
+                ? "Apple's Dim Flashing Lights\(local ? " (local risk)" : "") for \(NumberFormatting.shortest(display.peak)) cd/m², "
+                    + "\(NumberFormatting.shortest(display.area)) deg²"
+                : "the least dimming that passes, \(stretches.count) stretch\(stretches.count == 1 ? "" : "es")"
             var lines = ["\(output): \(dimmed) of \(frames) frames dimmed (by up to \(Int((deepest * 100).rounded()))%), "
-                + "Apple's Dim Flashing Lights\(local ? " (local risk)" : "") for \(NumberFormatting.shortest(display.peak)) cd/m², "
-                + "\(NumberFormatting.shortest(display.area)) deg²; encoded with \(encoder)"]
+                + "\(how); encoded with \(encoder)"]
             lines.append("  input: \(verdict)")
+            for stretch in stretches {
+                lines.append(
+                    "  dimmed \(FlashReport.clockText(stretch.start))–\(FlashReport.clockText(stretch.end)) by "
+                        + "\(Int((stretch.strength * 100).rounded()))%\(stretch.red ? ", desaturated as much" : "") "
+                        + "(ramped over 0.5 s each side)")
+            }
             for stream in dropped { lines.append("  note: \(stream) not copied: the container cannot hold it") }
             if let partialReason { lines.append("  partial: \(partialReason)") }
             return lines.joined(separator: "\n") + "\n"
@@ -167,7 +200,81 @@ public struct DimCommand: ParsableCommand {
         }
         progress.finish()
         let report = analyzer.finish(partialReason: outcome.partialReason)
-        summary.verdict = "\(report.verdict.rawValue.uppercased()) — \(report.criteriaName); \(report.hazards.count) hazard(s) before dimming"
+        summary.verdict = Self.verdictLine(report)
+        summary.dropped = rewriter.droppedStreams
+        summary.partialReason = outcome.partialReason
+        return summary
+    }
+
+    /// "FAIL — WCAG 2.3.1 …; 2 hazard(s)".
+    static func verdictLine(_ report: FlashReport) -> String {
+        "\(report.verdict.rawValue.uppercased()) — \(report.criteriaName); \(report.hazards.count) hazard(s)"
+    }
+
+    /// Scans `path` (exact decoding) and returns its report.
+    private func scan(
+        _ path: String, criteria: FlashCriteria, display: DimFlashingLights.Display,
+        changing change: ((VideoFrame, Int) -> LightChange?)? = nil, eachFrame: ((FlashAnalyzer) -> Void)? = nil
+    ) throws -> FlashReport {
+        let decoder = try VideoDecoder(path: path)
+        let info = decoder.info
+        var analyzer = FlashAnalyzer(
+            width: info.width, height: info.height, criteria: criteria, display: display, frameRate: info.framesPerSecond)
+        var index = 0
+        let outcome = try decoder.decode(changing: { frame in change?(frame, index) }) { frame in
+            analyzer.analyze(frame, sampleAspect: info.sampleAspect, quarterTurns: info.quarterTurns)
+            eachFrame?(analyzer)
+            index += 1
+            return true
+        }
+        return analyzer.finish(partialReason: outcome.partialReason)
+    }
+
+    /// `--method wcag`: scans, finds each failing stretch's least strength in rounds of dimmed
+    /// scans, then writes the video with it.
+    private func dimToPass(with rewriter: VideoRewriter, display: DimFlashingLights.Display, io: CommandIO) throws -> DimSummary {
+        let criteria = FlashCriteria(standard: standard)
+        let rate = rewriter.info.framesPerSecond ?? 25
+        // The first scan: the hazards, and the viewer's adaptation before each frame.
+        var model = DimFlashingLights(display: display, frameRate: rate)
+        var adaptation: [Double] = []
+        var lastAdaptation = 0.0
+        let report = try scan(video, criteria: criteria, display: display, eachFrame: { analyzer in
+            let output = model.next(apl: analyzer.lastFrame?.averagePictureLevel ?? 0)
+            adaptation.append(adaptation.isEmpty ? output.adaptation / display.peak : lastAdaptation)
+            lastAdaptation = output.adaptation / display.peak
+        })
+        var plan = LeastDimming(hazards: report.hazards)
+        if !plan.stretches.isEmpty {
+            for round in 1...LeastDimming.rounds {
+                if !quiet, io.standardErrorIsTerminal {
+                    io.writeStandardError("\r  finding the least dimming: round \(round) of \(LeastDimming.rounds)…")
+                }
+                let trial = try scan(video, criteria: criteria, display: display, changing: { frame, index in
+                    plan.change(at: frame.time.seconds, adaptation: adaptation[min(index, adaptation.count - 1)], candidates: true)
+                })
+                plan.record(trial.hazards)
+            }
+            if !quiet, io.standardErrorIsTerminal { io.writeStandardError("\n") }
+        }
+        var summary = DimSummary(encoder: rewriter.encoderName)
+        summary.verdict = Self.verdictLine(report)
+        summary.stretches = plan.stretches
+        var index = 0
+        var progress = ProgressBar(io: io, enabled: !quiet && io.standardErrorIsTerminal, duration: rewriter.info.duration)
+        let outcome = try rewriter.run { frame in
+            let change = plan.change(
+                at: frame.time.seconds, adaptation: adaptation[min(index, max(0, adaptation.count - 1))], candidates: false)
+            index += 1
+            summary.frames += 1
+            if let change {
+                summary.dimmed += 1
+                summary.deepest = max(summary.deepest, 1 - change.brightness)
+            }
+            progress.update(time: frame.time.seconds)
+            return change
+        }
+        progress.finish()
         summary.dropped = rewriter.droppedStreams
         summary.partialReason = outcome.partialReason
         return summary

@@ -237,11 +237,10 @@ public final class VideoRewriter {
     public func run(_ change: (VideoFrame) -> LightChange?) throws(MediaError) -> DecodeOutcome {
         guard let encoder, let encoded, let output else { throw MediaError("media.encoder", "not open") }
         var failure: MediaError?
-        let descriptor = ccaptions_av_pix_fmt_desc_get(encoder.pointee.pix_fmt)
         let outcome = decoder.decode { (view: VideoFrame, frame: UnsafeMutablePointer<AVFrame>) -> Bool in
             if let wanted = change(view), !wanted.isIdentity {
                 do throws(MediaError) {
-                    try Self.apply(wanted, to: frame, view: view, descriptor: descriptor)
+                    try wanted.apply(to: frame, view: view)
                 } catch {
                     failure = error
                     return false
@@ -279,11 +278,13 @@ public final class VideoRewriter {
         return writeFailure == 0
     }
 
-    /// Changes `frame`'s pixels in place (after making them its own).
-    private static func apply(
-        _ change: LightChange, to frame: UnsafeMutablePointer<AVFrame>, view: VideoFrame,
-        descriptor: UnsafePointer<AVPixFmtDescriptor>?
-    ) throws(MediaError) {
+}
+
+extension LightChange {
+    /// Changes `frame`'s pixels in place (after making them its own, so that no picture the
+    /// decoder still refers to is touched).
+    func apply(to frame: UnsafeMutablePointer<AVFrame>, view: VideoFrame) throws(MediaError) {
+        let descriptor = ccaptions_av_pix_fmt_desc_get(AVPixelFormat(rawValue: frame.pointee.format))
         guard let descriptor, descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0,
             descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) != 0, descriptor.pointee.nb_components >= 3,
             descriptor.pointee.comp.0.step == (descriptor.pointee.comp.0.depth > 8 ? 2 : 1)
@@ -302,11 +303,45 @@ public final class VideoRewriter {
             width: frame.pointee.width, height: frame.pointee.height, shift_x: Int32(descriptor.pointee.log2_chroma_w),
             shift_y: Int32(descriptor.pointee.log2_chroma_h), bit_depth: Int32(descriptor.pointee.comp.0.depth),
             limited: view.range == .limited ? 1 : 0, kr: kr, kb: kb)
-        let curve = change.curve()
+        let curve = curve()
         curve.withUnsafeBufferPointer { values in
-            var dim = ccaptions_dim_curve(curve: values.baseAddress, saturation: Float(change.saturation))
+            var dim = ccaptions_dim_curve(curve: values.baseAddress, saturation: Float(saturation))
             let data = frame.pointee.data, lines = frame.pointee.linesize
             ccaptions_dim_yuv(data.0, Int(lines.0), data.1, Int(lines.1), data.2, Int(lines.2), &layout, &dim)
         }
     }
 }
+
+extension VideoDecoder {
+    /// Decodes every frame, changes each as `change` says (nil: unchanged), and hands `body` the
+    /// changed picture: what a rewritten video would show, without encoding it.
+    public func decode(
+        changing change: (VideoFrame) -> LightChange?, _ body: (VideoFrame) -> Bool
+    ) throws(MediaError) -> DecodeOutcome {
+        var failure: MediaError?
+        let outcome = decode { (view: VideoFrame, frame: UnsafeMutablePointer<AVFrame>) -> Bool in
+            guard let wanted = change(view), !wanted.isIdentity else { return body(view) }
+            guard view.planes.0.base == UnsafePointer(frame.pointee.data.0) else {
+                failure = MediaError("media.dim.format", "dimming pictures that are converted for the analysis is not supported yet")
+                return false
+            }
+            do throws(MediaError) {
+                try wanted.apply(to: frame, view: view)
+            } catch {
+                failure = error
+                return false
+            }
+            var changed = view
+            let data = frame.pointee.data, lines = frame.pointee.linesize
+            changed.planes = (
+                VideoFrame.Plane(base: UnsafePointer(data.0), stride: Int(lines.0)),
+                VideoFrame.Plane(base: UnsafePointer(data.1), stride: Int(lines.1)),
+                VideoFrame.Plane(base: UnsafePointer(data.2), stride: Int(lines.2)), view.planes.3
+            )
+            return body(changed)
+        }
+        if let failure { throw failure }
+        return outcome
+    }
+}
+
