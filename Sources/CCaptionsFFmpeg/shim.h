@@ -118,6 +118,7 @@ CCAPTIONS_FORWARD(int, avcodec_send_frame, (AVCodecContext *context, const AVFra
 CCAPTIONS_FORWARD(int, avcodec_receive_packet, (AVCodecContext *context, AVPacket *packet), (context, packet))
 CCAPTIONS_FORWARD(void, av_packet_rescale_ts, (AVPacket *packet, AVRational source, AVRational target), (packet, source, target))
 CCAPTIONS_FORWARD(const char *, avcodec_get_name, (enum AVCodecID codec), (codec))
+CCAPTIONS_FORWARD(int64_t, av_rescale_q, (int64_t value, AVRational source, AVRational target), (value, source, target))
 CCAPTIONS_FORWARD(int, av_frame_make_writable, (AVFrame *frame), (frame))
 CCAPTIONS_FORWARD(int, av_dict_set, (AVDictionary **dictionary, const char *key, const char *value, int flags), (dictionary, key, value, flags))
 CCAPTIONS_FORWARD(void, av_dict_free, (AVDictionary **dictionary), (dictionary))

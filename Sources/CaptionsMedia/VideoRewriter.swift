@@ -81,6 +81,8 @@ public final class VideoRewriter {
     /// Input stream index → output stream index, for the streams copied.
     private var streamMap: [Int32: Int32] = [:]
     private var inputTimeBases: [Int32: AVRational] = [:]
+    /// The video stream's time base, in which decoded frames are stamped.
+    private var streamTimeBase = AVRational(num: 1, den: 1)
     /// The muxer is written to by the reading thread (copied packets) and the caller's (video).
     private let muxing = DispatchSemaphore(value: 1)
     private var writeFailure: Int32 = 0
@@ -139,15 +141,28 @@ public final class VideoRewriter {
         encoder.pointee.colorspace = parameters.pointee.color_space
         encoder.pointee.chroma_sample_location = parameters.pointee.chroma_location
         encoder.pointee.field_order = parameters.pointee.field_order
-        encoder.pointee.time_base = inputStream.pointee.time_base
+        if parameters.pointee.field_order != AV_FIELD_PROGRESSIVE, parameters.pointee.field_order != AV_FIELD_UNKNOWN {
+            // Interlaced in, interlaced out (field by field coding, as the source was).
+            encoder.pointee.flags |= Int32(AV_CODEC_FLAG_INTERLACED_DCT | AV_CODEC_FLAG_INTERLACED_ME)
+        }
         let rate = inputStream.pointee.avg_frame_rate.num > 0 ? inputStream.pointee.avg_frame_rate : inputStream.pointee.r_frame_rate
         encoder.pointee.framerate = rate
+        // x264 and x265 take any time base (variable frame rates keep their timing); other
+        // encoders (MPEG-2 above all) want one tick a frame.
+        let keepsTimeBase = encoderName == "libx264" || encoderName == "libx265" || rate.num <= 0 || rate.den <= 0
+        encoder.pointee.time_base = keepsTimeBase ? inputStream.pointee.time_base : AVRational(num: rate.den, den: rate.num)
+        streamTimeBase = inputStream.pointee.time_base
         encoder.pointee.thread_count = 0
         if Int32(container.pointee.flags) & AVFMT_GLOBALHEADER != 0 {
             encoder.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
         }
         var options: OpaquePointer?
         defer { ccaptions_av_dict_free(&options) }
+        if codec.pointee.capabilities & AV_CODEC_CAP_DELAY == 0 || !(encoderName == "libx264" || encoderName == "libx265") {
+            // FFmpeg's own encoders: constant quality instead of their 200 kbit/s default.
+            encoder.pointee.flags |= Int32(AV_CODEC_FLAG_QSCALE)
+            encoder.pointee.global_quality = Int32(FF_QP2LAMBDA) * Int32(max(1, (settings.crf ?? 18) / 9))
+        }
         if encoderName == "libx264" || encoderName == "libx265" {
             ccaptions_av_dict_set(&options, "crf", String(settings.crf ?? 18), 0)
             ccaptions_av_dict_set(&options, "preset", settings.preset ?? "medium", 0)
@@ -246,8 +261,10 @@ public final class VideoRewriter {
                     return false
                 }
             }
-            let stamp = frame.pointee.best_effort_timestamp
-            frame.pointee.pts = stamp != ccaptions_nopts_value() ? stamp : frame.pointee.pts
+            let stamp = frame.pointee.best_effort_timestamp != ccaptions_nopts_value()
+                ? frame.pointee.best_effort_timestamp : frame.pointee.pts
+            frame.pointee.pts = stamp == ccaptions_nopts_value()
+                ? stamp : ccaptions_av_rescale_q(stamp, streamTimeBase, encoder.pointee.time_base)
             frame.pointee.pict_type = AV_PICTURE_TYPE_NONE
             guard ccaptions_avcodec_send_frame(encoder, frame) >= 0 else {
                 failure = MediaError("media.encoder", "the \(encoderName) encoder refused a frame")

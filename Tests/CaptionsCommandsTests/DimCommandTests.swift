@@ -108,3 +108,25 @@ struct DimCommandTests {
         return String(decoding: data, as: UTF8.self)
     }
 }
+
+/// `dim --method wcag` on the failing sample clips: each output passes.
+@Suite(.enabled(if: FlashSamples.available, "needs ffmpeg to make the sample clips"), .serialized)
+struct LeastDimmingTests {
+    @Test(arguments: ["a-black-white-5hz-fail.mp4", "d-red-grey-4hz-fail.mp4", "t-box-27pc-fail.mp4"])
+    func theDimmedClipPasses(name: String) throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = FlashSamples.folder.appendingPathComponent(name).path
+        let output = folder.appendingPathComponent(name).path
+        let io = MemoryIO()
+        #expect(run(["dim", input, "-o", output, "--method", "wcag", "-q", "--preset", "ultrafast"], io: io) == 0, "\(io.errors)")
+        let text = io.outputText
+        #expect(text.contains("input: FAIL") && text.contains("output: PASS"), "\(text)")
+        // The least change: not everything is darkened to nothing.
+        #expect(!text.contains("by 100%"), "\(text)")
+        #expect(run(["flashes", output, "-q"], io: MemoryIO()) == 0)
+        // Every frame is still there.
+        let before = DimCommandTests.frames(input), after = DimCommandTests.frames(output)
+        #expect(before.count == after.count)
+    }
+}
