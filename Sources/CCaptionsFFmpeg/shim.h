@@ -20,6 +20,7 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/display.h>
 #include <libavutil/pixdesc.h>
+#include <libavutil/mastering_display_metadata.h>
 #include <libswscale/swscale.h>
 
 /// AVERROR(EAGAIN): the decoder needs more input or has no output yet.
@@ -119,6 +120,8 @@ CCAPTIONS_FORWARD(int, avcodec_receive_packet, (AVCodecContext *context, AVPacke
 CCAPTIONS_FORWARD(void, av_packet_rescale_ts, (AVPacket *packet, AVRational source, AVRational target), (packet, source, target))
 CCAPTIONS_FORWARD(const char *, avcodec_get_name, (enum AVCodecID codec), (codec))
 CCAPTIONS_FORWARD(int64_t, av_rescale_q, (int64_t value, AVRational source, AVRational target), (value, source, target))
+CCAPTIONS_FORWARD(enum AVPixelFormat, avcodec_find_best_pix_fmt_of_list, (const enum AVPixelFormat *list, enum AVPixelFormat source, int alpha, int *loss), (list, source, alpha, loss))
+CCAPTIONS_FORWARD(AVFrameSideData *, av_frame_get_side_data, (const AVFrame *frame, enum AVFrameSideDataType type), (frame, type))
 CCAPTIONS_FORWARD(int, av_frame_make_writable, (AVFrame *frame), (frame))
 CCAPTIONS_FORWARD(int, av_dict_set, (AVDictionary **dictionary, const char *key, const char *value, int flags), (dictionary, key, value, flags))
 CCAPTIONS_FORWARD(void, av_dict_free, (AVDictionary **dictionary), (dictionary))

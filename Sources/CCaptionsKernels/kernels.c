@@ -281,3 +281,30 @@ void ccaptions_dim_yuv(
 #undef SAMPLE
 #undef STORE
 }
+
+void ccaptions_dim_rgb(
+    uint8_t *red, ptrdiff_t red_stride, uint8_t *green, ptrdiff_t green_stride, uint8_t *blue, ptrdiff_t blue_stride,
+    int step, int width, int height, int bit_depth, const ccaptions_dim_curve *dim) {
+    const int wide = bit_depth > 8;
+    const float max_code = (float)((1 << bit_depth) - 1);
+    const float s = dim->saturation;
+    for (int y = 0; y < height; y++) {
+        uint8_t *r = red + (ptrdiff_t)y * red_stride, *g = green + (ptrdiff_t)y * green_stride;
+        uint8_t *b = blue + (ptrdiff_t)y * blue_stride;
+        for (int x = 0; x < width; x++, r += step, g += step, b += step) {
+            float values[3];
+            uint8_t *samples[3] = {r, g, b};
+            for (int c = 0; c < 3; c++) {
+                float code = wide ? (float)*(uint16_t *)samples[c] : (float)*samples[c];
+                values[c] = curve_at(dim->curve, code / max_code);
+            }
+            float luma = 0.2126f * values[0] + 0.7152f * values[1] + 0.0722f * values[2];
+            for (int c = 0; c < 3; c++) {
+                float value = (luma + s * (values[c] - luma)) * max_code;
+                value = value < 0 ? 0 : value > max_code ? max_code : value;
+                if (wide) *(uint16_t *)samples[c] = (uint16_t)(value + 0.5f);
+                else *samples[c] = (uint8_t)(value + 0.5f);
+            }
+        }
+    }
+}

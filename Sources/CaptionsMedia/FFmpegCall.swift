@@ -19,4 +19,23 @@ enum FFmpegCall {
     static let again = ccaptions_averror_eagain()
     static let endOfFile = ccaptions_averror_eof()
     static let noTimestamp = ccaptions_nopts_value()
+
+    /// Converts every line of `source` into `target` (allocated, of the same size) with `scaler`.
+    static func scale(_ scaler: OpaquePointer, _ source: UnsafeMutablePointer<AVFrame>, into target: UnsafeMutablePointer<AVFrame>) {
+        var sourceData = source.pointee.data, sourceLines = source.pointee.linesize
+        var targetData = target.pointee.data, targetLines = target.pointee.linesize
+        withUnsafeBytes(of: &sourceData) { sourcePlanes in
+            withUnsafeBytes(of: &sourceLines) { sourceStrides in
+                withUnsafeBytes(of: &targetData) { targetPlanes in
+                    withUnsafeBytes(of: &targetLines) { targetStrides in
+                        _ = ccaptions_sws_scale(
+                            scaler, sourcePlanes.bindMemory(to: UnsafePointer<UInt8>?.self).baseAddress,
+                            sourceStrides.bindMemory(to: Int32.self).baseAddress, 0, source.pointee.height,
+                            targetPlanes.bindMemory(to: UnsafeMutablePointer<UInt8>?.self).baseAddress,
+                            targetStrides.bindMemory(to: Int32.self).baseAddress)
+                    }
+                }
+            }
+        }
+    }
 }

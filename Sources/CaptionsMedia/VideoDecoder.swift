@@ -375,23 +375,7 @@ public final class VideoDecoder {
             scaler, width, height, AVPixelFormat(rawValue: frame.pointee.format), width, height, target,
             SWS_POINT, nil, nil, nil)
         guard let scaler else { return nil }
-        var sourceData = frame.pointee.data
-        var sourceLines = frame.pointee.linesize
-        var targetData = output.pointee.data
-        var targetLines = output.pointee.linesize
-        withUnsafeBytes(of: &sourceData) { sourcePlanes in
-            withUnsafeBytes(of: &sourceLines) { sourceStrides in
-                withUnsafeBytes(of: &targetData) { targetPlanes in
-                    withUnsafeBytes(of: &targetLines) { targetStrides in
-                        _ = ccaptions_sws_scale(
-                            scaler, sourcePlanes.bindMemory(to: UnsafePointer<UInt8>?.self).baseAddress,
-                            sourceStrides.bindMemory(to: Int32.self).baseAddress, 0, height,
-                            targetPlanes.bindMemory(to: UnsafeMutablePointer<UInt8>?.self).baseAddress,
-                            targetStrides.bindMemory(to: Int32.self).baseAddress)
-                    }
-                }
-            }
-        }
+        FFmpegCall.scale(scaler, frame, into: output)
         return output
     }
 }

@@ -81,6 +81,9 @@ public final class VideoRewriter {
     /// Input stream index → output stream index, for the streams copied.
     private var streamMap: [Int32: Int32] = [:]
     private var inputTimeBases: [Int32: AVRational] = [:]
+    /// A frame in the encoder's pixel format, when it differs from the decoder's, and its converter.
+    private var converted: UnsafeMutablePointer<AVFrame>?
+    private var converter: OpaquePointer?
     /// The video stream's time base, in which decoded frames are stamped.
     private var streamTimeBase = AVRational(num: 1, den: 1)
     /// The muxer is written to by the reading thread (copied packets) and the caller's (video).
@@ -110,7 +113,11 @@ public final class VideoRewriter {
             guard codec != nil else { throw MediaError("media.encoder", "no encoder called \(name) in this FFmpeg") }
         } else {
             let family = parameters.pointee.codec_id
-            codec = (family == AV_CODEC_ID_H264 ? ccaptions_avcodec_find_encoder_by_name("libx264") : nil)
+            let isRGB = ccaptions_av_pix_fmt_desc_get(decoding.pointee.pix_fmt).map {
+                $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
+            } ?? false
+            codec = (family == AV_CODEC_ID_H264 && isRGB ? ccaptions_avcodec_find_encoder_by_name("libx264rgb") : nil)
+                ?? (family == AV_CODEC_ID_H264 ? ccaptions_avcodec_find_encoder_by_name("libx264") : nil)
                 ?? (family == AV_CODEC_ID_HEVC ? ccaptions_avcodec_find_encoder_by_name("libx265") : nil)
                 ?? ccaptions_avcodec_find_encoder(family) ?? ccaptions_avcodec_find_encoder_by_name("libx264")
         }
@@ -118,7 +125,8 @@ public final class VideoRewriter {
         encoderName = String(cString: codec.pointee.name)
         guard let encoder = ccaptions_avcodec_alloc_context3(codec) else { throw MediaError("media.memory", "out of memory") }
         self.encoder = encoder
-        let pixelFormat = decoding.pointee.pix_fmt
+        let decodedFormat = decoding.pointee.pix_fmt
+        var pixelFormat = decodedFormat
         if let supported = codec.pointee.pix_fmts {
             var index = 0
             var found = false
@@ -126,9 +134,16 @@ public final class VideoRewriter {
                 if supported[index] == pixelFormat { found = true }
                 index += 1
             }
-            guard found else {
-                let name = ccaptions_av_pix_fmt_desc_get(pixelFormat).map { String(cString: $0.pointee.name) } ?? "this"
-                throw MediaError("media.encoder", "\(encoderName) cannot write \(name) pictures; choose another encoder with --codec")
+            if !found {
+                // The nearest format the encoder takes (GIF: a palette; RGB H.264: packed RGB),
+                // each frame converted by libswscale after it is dimmed.
+                let alpha = ccaptions_av_pix_fmt_desc_get(decodedFormat).map { $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0 } ?? false
+                pixelFormat = ccaptions_avcodec_find_best_pix_fmt_of_list(supported, decodedFormat, alpha ? 1 : 0, nil)
+                guard pixelFormat != AV_PIX_FMT_NONE else {
+                    let name = ccaptions_av_pix_fmt_desc_get(decodedFormat).map { String(cString: $0.pointee.name) } ?? "this"
+                    throw MediaError("media.encoder", "\(encoderName) cannot write \(name) pictures; choose another encoder with --codec")
+                }
+                converted = ccaptions_av_frame_alloc()
             }
         }
         encoder.pointee.width = decoding.pointee.width
@@ -163,10 +178,15 @@ public final class VideoRewriter {
             encoder.pointee.flags |= Int32(AV_CODEC_FLAG_QSCALE)
             encoder.pointee.global_quality = Int32(FF_QP2LAMBDA) * Int32(max(1, (settings.crf ?? 18) / 9))
         }
+        // HDR10 metadata travels in the first frame (SEI); x265 is given it as parameters, and the
+        // container as stream side data.
+        let hdr = HDRMetadata(firstFrameOf: input)
         if encoderName == "libx264" || encoderName == "libx265" {
             ccaptions_av_dict_set(&options, "crf", String(settings.crf ?? 18), 0)
             ccaptions_av_dict_set(&options, "preset", settings.preset ?? "medium", 0)
-            if encoderName == "libx265" { ccaptions_av_dict_set(&options, "x265-params", "log-level=error", 0) }
+            if encoderName == "libx265" {
+                ccaptions_av_dict_set(&options, "x265-params", (["log-level=error"] + hdr.x265Parameters).joined(separator: ":"), 0)
+            }
         }
         try FFmpegCall.check(ccaptions_avcodec_open2(encoder, codec, &options), "media.encoder", "cannot open the \(encoderName) encoder")
         // The streams: the video encoded, every other copied where the container can hold it.
@@ -181,6 +201,7 @@ public final class VideoRewriter {
                 out.pointee.avg_frame_rate = rate
                 out.pointee.disposition = stream.pointee.disposition
                 Self.copySideData(from: stream, to: out)
+                hdr.attach(to: out)
                 streamMap[index] = out.pointee.index
                 continue
             }
@@ -211,6 +232,8 @@ public final class VideoRewriter {
 
     deinit {
         decoder.packetSink = nil
+        ccaptions_av_frame_free(&converted)
+        if let converter { ccaptions_sws_freeContext(converter) }
         ccaptions_avcodec_free_context(&encoder)
         ccaptions_av_packet_free(&encoded)
         if let output {
@@ -266,7 +289,15 @@ public final class VideoRewriter {
             frame.pointee.pts = stamp == ccaptions_nopts_value()
                 ? stamp : ccaptions_av_rescale_q(stamp, streamTimeBase, encoder.pointee.time_base)
             frame.pointee.pict_type = AV_PICTURE_TYPE_NONE
-            guard ccaptions_avcodec_send_frame(encoder, frame) >= 0 else {
+            var sent = frame
+            if converted != nil {
+                guard let result = convert(frame) else {
+                    failure = MediaError("media.encoder", "cannot convert a picture for the \(encoderName) encoder")
+                    return false
+                }
+                sent = result
+            }
+            guard ccaptions_avcodec_send_frame(encoder, sent) >= 0 else {
                 failure = MediaError("media.encoder", "the \(encoderName) encoder refused a frame")
                 return false
             }
@@ -282,6 +313,29 @@ public final class VideoRewriter {
         if writeFailure < 0 { throw MediaError("media.write", "writing failed: \(FFmpegCall.message(writeFailure))") }
         try FFmpegCall.check(trailer, "media.write", "cannot finish the file")
         return outcome
+    }
+
+    /// `frame` in the encoder's pixel format (``converted``), stamped as it is.
+    private func convert(_ frame: UnsafeMutablePointer<AVFrame>) -> UnsafeMutablePointer<AVFrame>? {
+        guard let target = converted, let encoder else { return nil }
+        if target.pointee.width != frame.pointee.width || target.pointee.height != frame.pointee.height
+            || target.pointee.format != encoder.pointee.pix_fmt.rawValue
+        {
+            ccaptions_av_frame_unref(target)
+            target.pointee.width = frame.pointee.width
+            target.pointee.height = frame.pointee.height
+            target.pointee.format = encoder.pointee.pix_fmt.rawValue
+            guard ccaptions_av_frame_get_buffer(target, 0) >= 0 else { return nil }
+        }
+        guard ccaptions_av_frame_make_writable(target) >= 0 else { return nil }
+        converter = ccaptions_sws_getCachedContext(
+            converter, frame.pointee.width, frame.pointee.height, AVPixelFormat(rawValue: frame.pointee.format),
+            target.pointee.width, target.pointee.height, encoder.pointee.pix_fmt, SWS_BICUBIC, nil, nil, nil)
+        guard let converter else { return nil }
+        FFmpegCall.scale(converter, frame, into: target)
+        target.pointee.pts = frame.pointee.pts
+        target.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        return target
     }
 
     /// Writes every packet the encoder has ready.
@@ -302,12 +356,20 @@ extension LightChange {
     /// decoder still refers to is touched).
     func apply(to frame: UnsafeMutablePointer<AVFrame>, view: VideoFrame) throws(MediaError) {
         let descriptor = ccaptions_av_pix_fmt_desc_get(AVPixelFormat(rawValue: frame.pointee.format))
-        guard let descriptor, descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0,
-            descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) != 0, descriptor.pointee.nb_components >= 3,
+        guard let descriptor, descriptor.pointee.nb_components >= 3, descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_BE) == 0,
+            descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_PAL) == 0,
             descriptor.pointee.comp.0.step == (descriptor.pointee.comp.0.depth > 8 ? 2 : 1)
+                || descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
         else {
             let name = descriptor.map { String(cString: $0.pointee.name) } ?? "this"
-            throw MediaError("media.dim.format", "dimming \(name) pictures is not supported yet (planar YUV only)")
+            throw MediaError("media.dim.format", "dimming \(name) pictures is not supported yet")
+        }
+        if descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0 {
+            try applyToRGB(frame, descriptor: descriptor)
+            return
+        }
+        guard descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) != 0 else {
+            throw MediaError("media.dim.format", "dimming packed YUV (\(String(cString: descriptor.pointee.name))) pictures is not supported yet")
         }
         guard ccaptions_av_frame_make_writable(frame) >= 0 else { throw MediaError("media.memory", "out of memory") }
         let (kr, kb): (Float, Float)
@@ -325,6 +387,33 @@ extension LightChange {
             var dim = ccaptions_dim_curve(curve: values.baseAddress, saturation: Float(saturation))
             let data = frame.pointee.data, lines = frame.pointee.linesize
             ccaptions_dim_yuv(data.0, Int(lines.0), data.1, Int(lines.1), data.2, Int(lines.2), &layout, &dim)
+        }
+    }
+}
+
+extension LightChange {
+    /// ``apply(to:view:)`` for RGB pictures, packed or planar, 8 to 16 bits.
+    private func applyToRGB(_ frame: UnsafeMutablePointer<AVFrame>, descriptor: UnsafePointer<AVPixFmtDescriptor>) throws(MediaError) {
+        let components = descriptor.pointee.comp
+        let parts = [components.0, components.1, components.2]
+        guard parts.allSatisfy({ $0.step == parts[0].step && $0.shift == 0 }), parts[0].depth == 8 || parts[0].depth > 8 && parts[0].step % 2 == 0
+        else { throw MediaError("media.dim.format", "dimming \(String(cString: descriptor.pointee.name)) pictures is not supported yet") }
+        guard ccaptions_av_frame_make_writable(frame) >= 0 else { throw MediaError("media.memory", "out of memory") }
+        var data = frame.pointee.data
+        var lines = frame.pointee.linesize
+        let planes = withUnsafeBytes(of: &data) { Array($0.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)) }
+        let strides = withUnsafeBytes(of: &lines) { Array($0.bindMemory(to: Int32.self)) }
+        let pointers = parts.map { planes[Int($0.plane)] }
+        guard let red = pointers[0], let green = pointers[1], let blue = pointers[2] else {
+            throw MediaError("media.dim.format", "a picture without its planes")
+        }
+        let curve = curve()
+        curve.withUnsafeBufferPointer { values in
+            var dim = ccaptions_dim_curve(curve: values.baseAddress, saturation: Float(saturation))
+            ccaptions_dim_rgb(
+                red + Int(parts[0].offset), Int(strides[Int(parts[0].plane)]), green + Int(parts[1].offset),
+                Int(strides[Int(parts[1].plane)]), blue + Int(parts[2].offset), Int(strides[Int(parts[2].plane)]),
+                parts[0].step, frame.pointee.width, frame.pointee.height, parts[0].depth, &dim)
         }
     }
 }
@@ -359,6 +448,66 @@ extension VideoDecoder {
         }
         if let failure { throw failure }
         return outcome
+    }
+}
+
+/// The HDR10 metadata of a video's first frame: mastering display colour volume (SMPTE ST 2086)
+/// and content light levels, which decoders put in frame side data.
+struct HDRMetadata {
+    var mastering: AVMasteringDisplayMetadata?
+    var lightLevel: AVContentLightMetadata?
+
+    /// Decodes the first frame of `path` and keeps its HDR10 metadata (none when it has none).
+    init(firstFrameOf path: String) {
+        guard let decoder = try? VideoDecoder(path: path) else { return }
+        var mastering: AVMasteringDisplayMetadata?
+        var lightLevel: AVContentLightMetadata?
+        _ = decoder.decode { (_: VideoFrame, frame: UnsafeMutablePointer<AVFrame>) -> Bool in
+            if let data = ccaptions_av_frame_get_side_data(frame, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA) {
+                mastering = UnsafeRawPointer(data.pointee.data).load(as: AVMasteringDisplayMetadata.self)
+            }
+            if let data = ccaptions_av_frame_get_side_data(frame, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL) {
+                lightLevel = UnsafeRawPointer(data.pointee.data).load(as: AVContentLightMetadata.self)
+            }
+            return false
+        }
+        self.mastering = mastering
+        self.lightLevel = lightLevel
+    }
+
+    /// x265's `hdr10`, `master-display` (chromaticities in 0.00002, luminance in 0.0001 cd/m²)
+    /// and `max-cll` parameters.
+    var x265Parameters: [String] {
+        var parameters: [String] = []
+        if let mastering, mastering.has_primaries != 0, mastering.has_luminance != 0 {
+            func scaled(_ value: AVRational, _ unit: Double) -> Int {
+                value.den != 0 ? Int((Double(value.num) / Double(value.den) / unit).rounded()) : 0
+            }
+            let p = mastering.display_primaries
+            let (red, green, blue) = (p.0, p.1, p.2)
+            let point = { (xy: (AVRational, AVRational)) in "(\(scaled(xy.0, 0.00002)),\(scaled(xy.1, 0.00002)))" }
+            parameters.append(
+                "master-display=G\(point(green))B\(point(blue))R\(point(red))WP\(point(mastering.white_point))"
+                    + "L(\(scaled(mastering.max_luminance, 0.0001)),\(scaled(mastering.min_luminance, 0.0001)))")
+        }
+        if let lightLevel { parameters.append("max-cll=\(lightLevel.MaxCLL),\(lightLevel.MaxFALL)") }
+        if !parameters.isEmpty { parameters.insert("hdr10=1", at: 0) }
+        return parameters
+    }
+
+    /// Adds the metadata to `stream` as side data, for containers that carry it (Matroska, MP4).
+    func attach(to stream: UnsafeMutablePointer<AVStream>) {
+        if var mastering, ccaptions_av_stream_get_side_data(stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, nil) == nil,
+            let target = ccaptions_av_stream_new_side_data(
+                stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, MemoryLayout<AVMasteringDisplayMetadata>.size)
+        {
+            withUnsafeBytes(of: &mastering) { UnsafeMutableRawPointer(target).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        }
+        if var lightLevel, ccaptions_av_stream_get_side_data(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, nil) == nil,
+            let target = ccaptions_av_stream_new_side_data(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, MemoryLayout<AVContentLightMetadata>.size)
+        {
+            withUnsafeBytes(of: &lightLevel) { UnsafeMutableRawPointer(target).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        }
     }
 }
 

@@ -71,6 +71,30 @@ struct DimCommandTests {
         #expect(run(["flashes", output, "-q"], io: MemoryIO()) == 0)
     }
 
+    /// HDR10 mastering display and light level metadata (carried in the first frame) survive.
+    @Test(.enabled(if: FlashSamples.available, "needs ffmpeg"))
+    func hdr10MetadataIsKept() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = folder.appendingPathComponent("hdr10.mkv").path
+        try #require(FlashSamples.ffmpeg([
+            "-f", "lavfi", "-i", "color=c=gray:s=320x180:r=30:d=1", "-c:v", "libx265", "-preset", "ultrafast",
+            "-pix_fmt", "yuv420p10le", "-color_primaries", "bt2020", "-color_trc", "smpte2084", "-colorspace", "bt2020nc",
+            "-x265-params",
+            "log-level=error:hdr10=1:master-display=G(13250,34500)B(7500,3000)R(34000,16000)WP(15635,16450)L(10000000,1):max-cll=1000,400",
+            input,
+        ]))
+        let output = folder.appendingPathComponent("dimmed.mkv").path
+        let io = MemoryIO()
+        #expect(run(["dim", input, "-o", output, "-q", "--preset", "ultrafast"], io: io) == 0, "\(io.errors)")
+        let firstFrame = try Self.probe(output, ["-show_frames", "-read_intervals", "%+#1", "-show_entries", "frame_side_data"])
+        #expect(firstFrame.contains("side_data_type=Mastering display metadata"), "\(firstFrame)")
+        #expect(firstFrame.contains("red_x=34000/50000") && firstFrame.contains("max_luminance=10000000/10000"), "\(firstFrame)")
+        #expect(firstFrame.contains("max_content=1000") && firstFrame.contains("max_average=400"), "\(firstFrame)")
+        let streams = try Self.probe(output)
+        #expect(streams.contains("pix_fmt=yuv420p10le|color_space=bt2020nc|color_transfer=smpte2084|color_primaries=bt2020"), "\(streams)")
+    }
+
     /// Never over the input, never over a device; a bad display is a usage error.
     @Test func theOutputIsCheckedFirst() throws {
         let folder = try temporaryFolder()
@@ -92,14 +116,14 @@ struct DimCommandTests {
         #expect(names == ["in.mp4"], "\(names)")
     }
 
-    /// `ffprobe`'s compact description of a file's streams.
-    static func probe(_ path: String) throws -> String {
+    /// `ffprobe`'s compact description of a file's streams (or what `entries` ask for).
+    static func probe(
+        _ path: String,
+        _ entries: [String] = ["-show_entries", "stream=codec_name,codec_type,pix_fmt,color_space,color_transfer,color_primaries"]
+    ) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        process.arguments = [
-            "-v", "error", "-show_entries", "stream=codec_name,codec_type,pix_fmt,color_space,color_transfer,color_primaries",
-            "-of", "compact", path,
-        ]
+        process.arguments = ["-v", "error"] + entries + ["-of", "compact", path]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
@@ -109,10 +133,14 @@ struct DimCommandTests {
     }
 }
 
-/// `dim --method wcag` on the failing sample clips: each output passes.
+/// `dim --method wcag` on failing sample clips of each kind (general, red, a box in a quarter of
+/// the field, RGB APNG, RGB H.264 written through libx264rgb): each output passes.
 @Suite(.enabled(if: FlashSamples.available, "needs ffmpeg to make the sample clips"), .serialized)
 struct LeastDimmingTests {
-    @Test(arguments: ["a-black-white-5hz-fail.mp4", "d-red-grey-4hz-fail.mp4", "t-box-27pc-fail.mp4"])
+    @Test(arguments: [
+        "a-black-white-5hz-fail.mp4", "d-red-grey-4hz-fail.mp4", "t-box-27pc-fail.mp4", "p-apng-fail.apng",
+        "r-h264rgb-fail.mkv",
+    ])
     func theDimmedClipPasses(name: String) throws {
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }

@@ -48,4 +48,13 @@ void ccaptions_dim_yuv(
     void *y, ptrdiff_t y_stride, void *u, ptrdiff_t u_stride, void *v, ptrdiff_t v_stride,
     const ccaptions_yuv_layout *layout, const ccaptions_dim_curve *curve);
 
+/// Rewrites the R, G, B samples of a picture in place through the curve, then toward their luma
+/// (BT.709 weights of the signal) by the saturation. `red`, `green`, `blue` point at each
+/// channel's first sample; `step` is the bytes from one pixel to the next in a row (packed RGB:
+/// the pixel size; planar: the sample size); samples are 8-bit, or 16-bit native-endian when
+/// `bit_depth` > 8. Alpha, if any, is left alone.
+void ccaptions_dim_rgb(
+    uint8_t *red, ptrdiff_t red_stride, uint8_t *green, ptrdiff_t green_stride, uint8_t *blue, ptrdiff_t blue_stride,
+    int step, int width, int height, int bit_depth, const ccaptions_dim_curve *curve);
+
 #endif
