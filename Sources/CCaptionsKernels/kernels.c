@@ -11,49 +11,31 @@
 
 // MARK: Portable bodies
 
-static inline void runs_u8_portable(const uint8_t *row, int width, size_t cells, uint32_t *sums) {
-    switch (width) {
-    case 8:
-        for (size_t c = 0; c < cells; c++) {
-            const uint8_t *p = row + c * 8;
-            sums[c] += (uint32_t)p[0] + p[1] + p[2] + p[3] + p[4] + p[5] + p[6] + p[7];
-        }
-        break;
-    case 4:
-        for (size_t c = 0; c < cells; c++) {
-            const uint8_t *p = row + c * 4;
-            sums[c] += (uint32_t)p[0] + p[1] + p[2] + p[3];
-        }
-        break;
-    case 2:
-        for (size_t c = 0; c < cells; c++) sums[c] += (uint32_t)row[2 * c] + row[2 * c + 1];
-        break;
-    default:
-        for (size_t c = 0; c < cells; c++) sums[c] += row[c];
+// Adds each run of `width` samples of `row` to its cell's sum (a body per sample type).
+#define RUNS_PORTABLE(name, sample)                                                                  \
+    static inline void name(const sample *row, int width, size_t cells, uint32_t *sums) {            \
+        switch (width) {                                                                             \
+        case 8:                                                                                      \
+            for (size_t c = 0; c < cells; c++) {                                                     \
+                const sample *p = row + c * 8;                                                       \
+                sums[c] += (uint32_t)p[0] + p[1] + p[2] + p[3] + p[4] + p[5] + p[6] + p[7];          \
+            }                                                                                        \
+            break;                                                                                   \
+        case 4:                                                                                      \
+            for (size_t c = 0; c < cells; c++) {                                                     \
+                const sample *p = row + c * 4;                                                       \
+                sums[c] += (uint32_t)p[0] + p[1] + p[2] + p[3];                                      \
+            }                                                                                        \
+            break;                                                                                   \
+        case 2:                                                                                      \
+            for (size_t c = 0; c < cells; c++) sums[c] += (uint32_t)row[2 * c] + row[2 * c + 1];     \
+            break;                                                                                   \
+        default:                                                                                     \
+            for (size_t c = 0; c < cells; c++) sums[c] += row[c];                                    \
+        }                                                                                            \
     }
-}
-
-static inline void runs_u16_portable(const uint16_t *row, int width, size_t cells, uint32_t *sums) {
-    switch (width) {
-    case 8:
-        for (size_t c = 0; c < cells; c++) {
-            const uint16_t *p = row + c * 8;
-            sums[c] += (uint32_t)p[0] + p[1] + p[2] + p[3] + p[4] + p[5] + p[6] + p[7];
-        }
-        break;
-    case 4:
-        for (size_t c = 0; c < cells; c++) {
-            const uint16_t *p = row + c * 4;
-            sums[c] += (uint32_t)p[0] + p[1] + p[2] + p[3];
-        }
-        break;
-    case 2:
-        for (size_t c = 0; c < cells; c++) sums[c] += (uint32_t)row[2 * c] + row[2 * c + 1];
-        break;
-    default:
-        for (size_t c = 0; c < cells; c++) sums[c] += row[c];
-    }
-}
+RUNS_PORTABLE(runs_u8_portable, uint8_t)
+RUNS_PORTABLE(runs_u16_portable, uint16_t)
 
 static inline void scale_portable(const uint32_t *sums, const float *weights, float scale, float *out, size_t count) {
     for (size_t i = 0; i < count; i++) out[i] = (float)sums[i] * (weights[i] * scale);

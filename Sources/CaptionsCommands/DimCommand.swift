@@ -80,13 +80,7 @@ public struct DimCommand: ParsableCommand {
 
     /// Runs against `io`; throws `ExitCode` 1 when the video cannot be read or written.
     public func execute(io: CommandIO) throws {
-        let display: DimFlashingLights.Display
-        do {
-            display = try displayOptions.resolved()
-        } catch let error as ValidationError {
-            io.writeStandardError("error: \(error.message)\n")
-            throw ExitCode(64)
-        }
+        let display = try displayOptions.resolved(io: io)
         if let crf, !(0...51).contains(crf) {
             io.writeStandardError("error: --crf must be between 0 and 51 [usage.crf]\n")
             throw ExitCode(64)
@@ -138,6 +132,14 @@ public struct DimCommand: ParsableCommand {
         var dropped: [String] = []
         var partialReason: String?
         var verdict = ""
+        /// Counts a frame and the change made to it.
+        mutating func count(_ change: LightChange?) {
+            frames += 1
+            guard let change else { return }
+            dimmed += 1
+            deepest = max(deepest, 1 - change.brightness)
+        }
+
         /// With --method wcag: each stretch and its strength.
         var stretches: [LeastDimming.Stretch] = []
 
@@ -190,11 +192,7 @@ public struct DimCommand: ParsableCommand {
                 for index in fields.indices { mitigation = max(mitigation, fields[index].next(apl: levels[index]).mitigation) }
             }
             previous = (mitigation, output.adaptation)
-            summary.frames += 1
-            if let change {
-                summary.dimmed += 1
-                summary.deepest = max(summary.deepest, 1 - change.brightness)
-            }
+            summary.count(change)
             progress.update(time: frame.time.seconds)
             return change
         }
@@ -266,11 +264,7 @@ public struct DimCommand: ParsableCommand {
             let change = plan.change(
                 at: frame.time.seconds, adaptation: adaptation[min(index, max(0, adaptation.count - 1))], candidates: false)
             index += 1
-            summary.frames += 1
-            if let change {
-                summary.dimmed += 1
-                summary.deepest = max(summary.deepest, 1 - change.brightness)
-            }
+            summary.count(change)
             progress.update(time: frame.time.seconds)
             return change
         }

@@ -45,4 +45,14 @@ struct DisplayOptions: ParsableArguments {
         }
         return chosen
     }
+
+    /// ``resolved()``, or the usage error printed to `io` and exit 64.
+    func resolved(io: CommandIO) throws -> DimFlashingLights.Display {
+        do {
+            return try resolved()
+        } catch let error as ValidationError {
+            io.writeStandardError("error: \(error.message)\n")
+            throw ExitCode(64)
+        }
+    }
 }

@@ -127,11 +127,7 @@ enum FileAccess {
             existing = info
         }
         let target = try followLinks(path)
-        let (folder, name) = split(target)
-        let prefix = temporaryPrefix(for: name)
-        removeStaleTemporaryFiles(in: folder, prefix: prefix)
-        let temporary = folder + prefix + "\(getpid()).tmp"
-        let registration = TemporaryFileCleanup.register(temporary)
+        let (temporary, registration) = temporaryFile(beside: target)
         defer { if let registration { TemporaryFileCleanup.unregister(registration) } }
         do {
             try produce(temporary)
@@ -170,11 +166,7 @@ enum FileAccess {
         _ target: String, shownAs path: String, existing: stat?,
         producing produce: ((UnsafeRawBufferPointer) -> Void) -> Void
     ) throws(CaptionsError) {
-        let (folder, name) = split(target)
-        let prefix = temporaryPrefix(for: name)
-        removeStaleTemporaryFiles(in: folder, prefix: prefix)
-        let temporary = folder + prefix + "\(getpid()).tmp"
-        let registration = TemporaryFileCleanup.register(temporary)
+        let (temporary, registration) = temporaryFile(beside: target)
         defer { if let registration { TemporaryFileCleanup.unregister(registration) } }
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, existing == nil ? 0o666 : 0o600)
         guard descriptor >= 0 else {
@@ -222,6 +214,16 @@ enum FileAccess {
             current = destination.hasPrefix("/") ? destination : folder + destination
         }
         throw CaptionsError("output.unwritable", "cannot write \(path): \(String(cString: strerror(ELOOP)))")
+    }
+
+    /// The temporary file to write beside `target` (`.NAME.captions-PID.tmp`, after removing
+    /// stale ones), registered for removal if a signal ends the process.
+    private static func temporaryFile(beside target: String) -> (path: String, registration: Int?) {
+        let (folder, name) = split(target)
+        let prefix = temporaryPrefix(for: name)
+        removeStaleTemporaryFiles(in: folder, prefix: prefix)
+        let temporary = folder + prefix + "\(getpid()).tmp"
+        return (temporary, TemporaryFileCleanup.register(temporary))
     }
 
     /// The folder (empty, or ending in `/`) and the name of `path`.

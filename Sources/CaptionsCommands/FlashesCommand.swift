@@ -78,13 +78,7 @@ public struct FlashesCommand: ParsableCommand {
             io.writeStandardError("error: --hdr-peak must be between 100 and 10000 cd/m² [usage.hdrPeak]\n")
             throw ExitCode(64)
         }
-        let display: DimFlashingLights.Display
-        do {
-            display = try displayOptions.resolved()
-        } catch let error as ValidationError {
-            io.writeStandardError("error: \(error.message)\n")
-            throw ExitCode(64)
-        }
+        let display = try displayOptions.resolved(io: io)
         do {
             try FileAccess.checkWritable(output, input: video)
         } catch {
