@@ -3,6 +3,10 @@ import CCaptionsKernels
 import CaptionsCore
 import Dispatch
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A change to a frame's light, made in display light: each channel's signal v becomes light
 /// x = v^2.2 (Apple's display model), then x′ = contrast × (x − adaptation) + brightness ×
 /// adaptation (clipped to 0–1), then each pixel's colour is moved toward its grey by

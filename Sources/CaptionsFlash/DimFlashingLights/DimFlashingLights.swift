@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Apple's Dim Flashing Lights model: a perceptual flashing risk (0–100) and a mitigation (0–1,
 /// how much a player dims) for each frame, from the frame's average picture level, tuned to the
