@@ -85,7 +85,17 @@ enum TemporaryFileCleanup {
     /// Unlinks every registered file: what the signal handler does before ending the process.
     /// Async-signal-safe (no locks, no allocation).
     static func removeRegisteredFiles() {
-        let mask = published.load(ordering: .acquiring)
+        removeRegisteredFiles(mask: published.load(ordering: .acquiring))
+    }
+
+    /// ``removeRegisteredFiles()`` limited to `slots`: for tests, which run beside other tests
+    /// whose files are registered too.
+    static func removeRegisteredFiles(inSlots slots: [Int]) {
+        let wanted = slots.reduce(UInt32(0)) { $0 | ((0..<capacity).contains($1) ? 1 << UInt32($1) : 0) }
+        removeRegisteredFiles(mask: published.load(ordering: .acquiring) & wanted)
+    }
+
+    private static func removeRegisteredFiles(mask: UInt32) {
         for slot in 0..<capacity where mask & (1 << UInt32(slot)) != 0 {
             unlink(paths + slot * slotSize)
         }

@@ -232,7 +232,9 @@ import Darwin
         TemporaryFileCleanup.unregister(forgottenSlot)
         #expect(TemporaryFileCleanup.isRegistered(registered))
         #expect(!TemporaryFileCleanup.isRegistered(forgotten))
-        TemporaryFileCleanup.removeRegisteredFiles()
+        // The handler's own loop, over this test's slots only: other tests' files (a video being
+        // written by `dim` for minutes) are registered at the same time.
+        TemporaryFileCleanup.removeRegisteredFiles(inSlots: [slot, forgottenSlot])
         TemporaryFileCleanup.unregister(slot)
         #expect(!FileManager.default.fileExists(atPath: registered))
         #expect(FileManager.default.fileExists(atPath: forgotten))
