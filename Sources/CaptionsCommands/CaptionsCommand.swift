@@ -5,9 +5,9 @@ public struct CaptionsCommand: ParsableCommand {
     /// Names, help and subcommands.
     public static let configuration = CommandConfiguration(
         commandName: "captions",
-        abstract: "Convert captions, scan videos for flashing hazards, and write transcripts.",
+        abstract: "Convert captions, scan videos for flashing hazards and dim them, and write transcripts.",
         discussion: """
-            Exit codes: 0 ok, 1 invalid input (or a loss under --strict), 2 a flash hazard found, 64 usage error.
+            Exit codes: 0 ok, 1 invalid input (or a loss under --strict), 2 a flash hazard found (or left by dim --method wcag), 64 usage error.
             Diagnostics go to standard error as path:line:column: severity: message [code].
             """,
         version: "0.1.0",
