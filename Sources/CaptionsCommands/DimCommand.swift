@@ -168,9 +168,6 @@ public struct DimCommand: ParsableCommand {
         let info = rewriter.info
         var analyzer = FlashAnalyzer(
             width: info.width, height: info.height, criteria: FlashCriteria(), display: display, frameRate: info.framesPerSecond)
-        let rate = info.framesPerSecond ?? 25
-        var whole = DimFlashingLights(display: display, frameRate: rate)
-        var fields: [DimFlashingLights] = []
         var previous: (mitigation: Double, adaptation: Double)?
         var summary = DimSummary(encoder: rewriter.encoderName)
         var progress = ProgressBar(io: io, enabled: !quiet && io.standardErrorIsTerminal, duration: info.duration)
@@ -181,17 +178,10 @@ public struct DimCommand: ParsableCommand {
                     ? LightChange.dimFlashingLights(mitigation: state.mitigation, adaptation: state.adaptation / display.peak) : nil
             }
             analyzer.analyze(frame, sampleAspect: info.sampleAspect, quarterTurns: info.quarterTurns)
-            let level = analyzer.lastFrame?.averagePictureLevel ?? 0
-            let output = whole.next(apl: level)
-            var mitigation = output.mitigation
-            if local {
-                let levels = analyzer.lastFieldLevels
-                if fields.count != levels.count {
-                    fields = Array(repeating: DimFlashingLights(display: display, frameRate: rate), count: levels.count)
-                }
-                for index in fields.indices { mitigation = max(mitigation, fields[index].next(apl: levels[index]).mitigation) }
+            previous = analyzer.lastDimFlashingLights.map { ($0.mitigation, $0.adaptation) }
+            if local, let figures = analyzer.lastDimFlashingLights {
+                previous?.mitigation = max(figures.mitigation, figures.localMitigation)
             }
-            previous = (mitigation, output.adaptation)
             summary.count(change)
             progress.update(time: frame.time.seconds)
             return change
@@ -232,16 +222,13 @@ public struct DimCommand: ParsableCommand {
     /// scans, then writes the video with it.
     private func dimToPass(with rewriter: VideoRewriter, display: DimFlashingLights.Display, io: CommandIO) throws -> DimSummary {
         let criteria = FlashCriteria(standard: standard)
-        let rate = rewriter.info.framesPerSecond ?? 25
-        // The first scan: the hazards, and the viewer's adaptation before each frame.
-        var model = DimFlashingLights(display: display, frameRate: rate)
-        var adaptation: [Double] = []
-        var lastAdaptation = 0.0
+        // The first scan: the hazards, and the viewer's adaptation before each frame (the first
+        // frame's own).
+        var after: [Double?] = []
         let report = try scan(video, criteria: criteria, display: display, eachFrame: { analyzer in
-            let output = model.next(apl: analyzer.lastFrame?.averagePictureLevel ?? 0)
-            adaptation.append(adaptation.isEmpty ? output.adaptation / display.peak : lastAdaptation)
-            lastAdaptation = output.adaptation / display.peak
+            after.append(analyzer.lastDimFlashingLights.map { $0.adaptation / display.peak })
         })
+        let adaptation = after.indices.map { after[max(0, $0 - 1)] ?? after[$0] ?? 0 }
         var plan = LeastDimming(hazards: report.hazards)
         if !plan.stretches.isEmpty {
             for round in 1...LeastDimming.rounds {

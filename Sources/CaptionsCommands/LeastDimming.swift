@@ -16,10 +16,11 @@ struct LeastDimming {
         var start: Double
         var end: Double
         var red: Bool
-        var strength = 1.0
         /// The bisection's bounds: `low` fails, `high` passes.
         var low = 0.0
         var high = 1.0
+        /// The least strength known to pass.
+        var strength: Double { high }
     }
 
     /// Seconds of ramp on each side of a stretch.
@@ -75,7 +76,6 @@ struct LeastDimming {
             let middle = (stretch.low + stretch.high) / 2
             let fails = hazards.contains { $0.end >= stretch.start - 1 && $0.start <= stretch.end + 1 }
             if fails { stretches[index].low = middle } else { stretches[index].high = middle }
-            stretches[index].strength = stretches[index].high
         }
     }
 }

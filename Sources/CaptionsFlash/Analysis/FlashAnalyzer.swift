@@ -28,12 +28,9 @@ public struct FlashAnalyzer {
     private var dimFlashingLights: DimFlashingLightsRun
     /// The duration the current frame carries, if any.
     private var frameDuration: Double?
-    /// The measures of the last frame analysed (its Dim Flashing Lights figures may still be
-    /// zero when the frame rate had to wait for the second frame).
-    public var lastFrame: FlashReport.FrameMeasure? { frames.last }
-    /// The last frame's picture level in each 10° field (``FieldWindows``), for Apple's model run
-    /// locally.
-    public private(set) var lastFieldLevels: [Double] = []
+    /// Apple's model's figures for the last frame analysed; nil until the model has run (the
+    /// first frame waits for the second when the frame rate is not known).
+    public private(set) var lastDimFlashingLights: DimFlashingLightsRun.Figures?
     private var pictures: [PictureAnalysis] = []
     private var model: ColorModel?
     private var lastKey: FrameKey?
@@ -195,7 +192,6 @@ public struct FlashAnalyzer {
             generalScreenShare: Double(measure.generalArea.screen), redScreenShare: Double(measure.redArea.screen),
             flashesPerSecond: rate, averagePictureLevel: measure.averagePictureLevel, dflRisk: 0,
             dflMitigation: 0, dflLocalRisk: 0, fails: anyFailure))
-        lastFieldLevels = measure.fieldLevels
         fill(dimFlashingLights.next(
             time: time, duration: frameDuration, level: measure.averagePictureLevel, fieldLevels: measure.fieldLevels))
         for kind in FlashReport.Kind.allCases {
@@ -233,6 +229,7 @@ public struct FlashAnalyzer {
 
     /// Puts Apple's figures into the last `figures.count` frames.
     private mutating func fill(_ figures: [DimFlashingLightsRun.Figures]) {
+        if let last = figures.last { lastDimFlashingLights = last }
         for (offset, figure) in figures.enumerated() {
             let index = frames.count - figures.count + offset
             frames[index].dflRisk = figure.risk

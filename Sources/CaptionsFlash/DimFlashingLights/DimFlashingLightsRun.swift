@@ -2,12 +2,17 @@
 /// level (the local risk). Its frame rate is the stream's; when the stream does not say, and the
 /// first frame does not carry its duration, it is taken from the first two frames' times (the
 /// first frame waits for the second).
-struct DimFlashingLightsRun {
+public struct DimFlashingLightsRun: Sendable {
     /// What the model gives for one frame.
-    struct Figures {
-        var risk: Double
-        var mitigation: Double
-        var localRisk: Double
+    public struct Figures: Sendable {
+        /// The whole frame's risk, 0–100, and how much Apple's model dims it, 0–1.
+        public var risk: Double
+        public var mitigation: Double
+        /// The light adaptation level after the frame, in cd/m².
+        public var adaptation: Double
+        /// The largest risk, and the largest mitigation, of any 10° field.
+        public var localRisk: Double
+        public var localMitigation: Double
     }
 
     let display: DimFlashingLights.Display
@@ -61,7 +66,9 @@ struct DimFlashingLightsRun {
     }
 
     private mutating func advance(level: Double, fieldLevels: [Double]) -> Figures {
-        guard var model = whole else { return Figures(risk: 0, mitigation: 0, localRisk: 0) }
+        guard var model = whole else {
+            return Figures(risk: 0, mitigation: 0, adaptation: 0, localRisk: 0, localMitigation: 0)
+        }
         let output = model.next(apl: level)
         whole = model
         if fields.count != fieldLevels.count {
@@ -69,8 +76,14 @@ struct DimFlashingLightsRun {
             fields = Array(
                 repeating: DimFlashingLights(display: display, frameRate: Double(model.frameRate)), count: fieldLevels.count)
         }
-        var localRisk = 0.0
-        for index in fields.indices { localRisk = max(localRisk, fields[index].next(apl: fieldLevels[index]).risk) }
-        return Figures(risk: output.risk, mitigation: output.mitigation, localRisk: localRisk)
+        var localRisk = 0.0, localMitigation = 0.0
+        for index in fields.indices {
+            let field = fields[index].next(apl: fieldLevels[index])
+            localRisk = max(localRisk, field.risk)
+            localMitigation = max(localMitigation, field.mitigation)
+        }
+        return Figures(
+            risk: output.risk, mitigation: output.mitigation, adaptation: output.adaptation, localRisk: localRisk,
+            localMitigation: localMitigation)
     }
 }

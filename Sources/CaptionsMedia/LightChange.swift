@@ -1,0 +1,148 @@
+import CCaptionsFFmpeg
+import CCaptionsKernels
+import CaptionsCore
+import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A change to a frame's light, made in display light: each channel's signal v becomes light
+/// x = v^2.2 (Apple's display model), then x′ = contrast × (x − adaptation) + brightness ×
+/// adaptation (clipped to 0–1), then each pixel's colour is moved toward its grey by
+/// `saturation`. Apple's Dim Flashing Lights dimming is contrast (1 − M)², brightness 1 − M.
+public struct LightChange: Sendable, Equatable {
+    /// What multiplies the light's distance from the adaptation level.
+    public var contrast: Double
+    /// What multiplies the adaptation level.
+    public var brightness: Double
+    /// The level contrast is reduced around, 0–1 of the display's peak.
+    public var adaptation: Double
+    /// 1 keeps colours; 0 makes every pixel grey.
+    public var saturation: Double
+
+    /// A change; see the type.
+    public init(contrast: Double, brightness: Double, adaptation: Double, saturation: Double = 1) {
+        self.contrast = contrast
+        self.brightness = brightness
+        self.adaptation = adaptation
+        self.saturation = saturation
+    }
+
+    /// Apple's dimming by `mitigation` (0–1) around `adaptation` (0–1).
+    public static func dimFlashingLights(mitigation: Double, adaptation: Double) -> LightChange {
+        LightChange(contrast: (1 - mitigation) * (1 - mitigation), brightness: 1 - mitigation, adaptation: adaptation)
+    }
+
+    /// Whether it changes nothing.
+    public var isIdentity: Bool { contrast == 1 && brightness == 1 && saturation == 1 }
+
+    /// The signal curve: 1025 new signals at signal 0, 1/1024 … 1.
+    func curve() -> [Float] {
+        (0...1024).map { step in
+            let light = pow(Double(step) / 1024, 2.2)
+            let changed = min(1, max(0, contrast * (light - adaptation) + brightness * adaptation))
+            return Float(pow(changed, 1 / 2.2))
+        }
+    }
+}
+
+extension LightChange {
+    /// Changes `frame`'s pixels in place (after making them its own, so that no picture the
+    /// decoder still refers to is touched).
+    func apply(to frame: UnsafeMutablePointer<AVFrame>, view: VideoFrame) throws(MediaError) {
+        let descriptor = ccaptions_av_pix_fmt_desc_get(AVPixelFormat(rawValue: frame.pointee.format))
+        guard let descriptor, descriptor.pointee.nb_components >= 3, descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_BE) == 0,
+            descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_PAL) == 0,
+            descriptor.pointee.comp.0.step == (descriptor.pointee.comp.0.depth > 8 ? 2 : 1)
+                || descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
+        else {
+            let name = descriptor.map { String(cString: $0.pointee.name) } ?? "this"
+            throw MediaError("media.dim.format", "dimming \(name) pictures is not supported yet")
+        }
+        if descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0 {
+            try applyToRGB(frame, descriptor: descriptor)
+            return
+        }
+        guard descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) != 0 else {
+            throw MediaError("media.dim.format", "dimming packed YUV (\(String(cString: descriptor.pointee.name))) pictures is not supported yet")
+        }
+        guard ccaptions_av_frame_make_writable(frame) >= 0 else { throw MediaError("media.memory", "out of memory") }
+        let (kr, kb): (Float, Float)
+        switch view.matrix {
+        case .bt601: (kr, kb) = (0.299, 0.114)
+        case .bt709: (kr, kb) = (0.2126, 0.0722)
+        case .bt2020: (kr, kb) = (0.2627, 0.0593)
+        }
+        var layout = ccaptions_yuv_layout(
+            width: frame.pointee.width, height: frame.pointee.height, shift_x: Int32(descriptor.pointee.log2_chroma_w),
+            shift_y: Int32(descriptor.pointee.log2_chroma_h), bit_depth: Int32(descriptor.pointee.comp.0.depth),
+            limited: view.range == .limited ? 1 : 0, kr: kr, kb: kb)
+        let curve = curve()
+        curve.withUnsafeBufferPointer { values in
+            var dim = ccaptions_dim_curve(curve: values.baseAddress, saturation: Float(saturation))
+            let data = frame.pointee.data, lines = frame.pointee.linesize
+            ccaptions_dim_yuv(data.0, Int(lines.0), data.1, Int(lines.1), data.2, Int(lines.2), &layout, &dim)
+        }
+    }
+}
+
+extension LightChange {
+    /// ``apply(to:view:)`` for RGB pictures, packed or planar, 8 to 16 bits.
+    private func applyToRGB(_ frame: UnsafeMutablePointer<AVFrame>, descriptor: UnsafePointer<AVPixFmtDescriptor>) throws(MediaError) {
+        let components = descriptor.pointee.comp
+        let parts = [components.0, components.1, components.2]
+        guard parts.allSatisfy({ $0.step == parts[0].step && $0.shift == 0 }), parts[0].depth == 8 || parts[0].depth > 8 && parts[0].step % 2 == 0
+        else { throw MediaError("media.dim.format", "dimming \(String(cString: descriptor.pointee.name)) pictures is not supported yet") }
+        guard ccaptions_av_frame_make_writable(frame) >= 0 else { throw MediaError("media.memory", "out of memory") }
+        var data = frame.pointee.data
+        var lines = frame.pointee.linesize
+        let planes = withUnsafeBytes(of: &data) { Array($0.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)) }
+        let strides = withUnsafeBytes(of: &lines) { Array($0.bindMemory(to: Int32.self)) }
+        let pointers = parts.map { planes[Int($0.plane)] }
+        guard let red = pointers[0], let green = pointers[1], let blue = pointers[2] else {
+            throw MediaError("media.dim.format", "a picture without its planes")
+        }
+        let curve = curve()
+        curve.withUnsafeBufferPointer { values in
+            var dim = ccaptions_dim_curve(curve: values.baseAddress, saturation: Float(saturation))
+            ccaptions_dim_rgb(
+                red + Int(parts[0].offset), Int(strides[Int(parts[0].plane)]), green + Int(parts[1].offset),
+                Int(strides[Int(parts[1].plane)]), blue + Int(parts[2].offset), Int(strides[Int(parts[2].plane)]),
+                parts[0].step, frame.pointee.width, frame.pointee.height, parts[0].depth, &dim)
+        }
+    }
+}
+
+extension VideoDecoder {
+    /// Decodes every frame, changes each as `change` says (nil: unchanged), and hands `body` the
+    /// changed picture: what a rewritten video would show, without encoding it.
+    public func decode(
+        changing change: (VideoFrame) -> LightChange?, _ body: (VideoFrame) -> Bool
+    ) throws(MediaError) -> DecodeOutcome {
+        var failure: MediaError?
+        let outcome = decode { (view: VideoFrame, frame: UnsafeMutablePointer<AVFrame>) -> Bool in
+            guard let wanted = change(view), !wanted.isIdentity else { return body(view) }
+            guard view.planes.0.base == UnsafePointer(frame.pointee.data.0) else {
+                failure = MediaError("media.dim.format", "dimming pictures that are converted for the analysis is not supported yet")
+                return false
+            }
+            do throws(MediaError) {
+                try wanted.apply(to: frame, view: view)
+            } catch {
+                failure = error
+                return false
+            }
+            var changed = view
+            let data = frame.pointee.data, lines = frame.pointee.linesize
+            changed.planes = (
+                VideoFrame.Plane(base: UnsafePointer(data.0), stride: Int(lines.0)),
+                VideoFrame.Plane(base: UnsafePointer(data.1), stride: Int(lines.1)),
+                VideoFrame.Plane(base: UnsafePointer(data.2), stride: Int(lines.2)), view.planes.3
+            )
+            return body(changed)
+        }
+        if let failure { throw failure }
+        return outcome
+    }
+}
