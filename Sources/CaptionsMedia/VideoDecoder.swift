@@ -54,10 +54,11 @@ public struct VideoStreamInfo: Sendable {
 /// the decoder runs on every core (`thread_count` set explicitly), and reading and decoding run on
 /// a thread of their own, a few frames ahead of the caller (``FrameRing``).
 ///
-/// Unless `exact`, H.264 and HEVC decoding skips the in-loop deblocking filter. It is faster, but
-/// not safe for verdicts: a skipped filter changes the reference pictures, and the difference
-/// accumulates over predicted frames until the next keyframe (on an x264 file the mean luminance of
-/// a static stretch read 5 % high). Commands decode exactly unless asked to be fast.
+/// H.264 and HEVC's in-loop deblocking filter is run as ``Deblocking`` says. Skipping it on
+/// pictures no other picture is predicted from changes only those pictures, by a smoothing across
+/// block edges that barely moves a cell's mean; skipping it everywhere changes the reference
+/// pictures, and the difference accumulates until the next keyframe (on an x264 file the mean
+/// luminance of a static stretch read 5 % high).
 public final class VideoDecoder {
     private(set) var format: UnsafeMutablePointer<AVFormatContext>?
     private(set) var codec: UnsafeMutablePointer<AVCodecContext>?
@@ -81,8 +82,25 @@ public final class VideoDecoder {
     /// The chosen stream.
     public let info: VideoStreamInfo
 
+    /// The processors online.
+    public static var cores: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+
+    /// Which pictures H.264 and HEVC decoding runs the in-loop deblocking filter on.
+    public enum Deblocking: Sendable {
+        /// Every picture: the pictures exactly as the codec defines them.
+        case all
+        /// Pictures other pictures are predicted from; pictures nothing refers to are left
+        /// unfiltered, so no difference carries over to another picture.
+        case referencePictures
+        /// None: fastest; pictures drift from the true ones until the next keyframe.
+        case none
+    }
+
     /// Opens `path`; throws `media.open` for an unreadable file and `media.video.none` when it has no video.
-    public init(path: String, exact: Bool = true) throws(MediaError) {
+    ///
+    /// `decoderThreads` (default: one per core) sets the decoder's own threads; a caller that
+    /// works on the frames beside the decoder gains from one more (they wait on each other).
+    public init(path: String, deblocking: Deblocking = .all, decoderThreads: Int? = nil) throws(MediaError) {
         if let failure = ccaptions_ffmpeg_load() { throw MediaError("media.ffmpeg.missing", String(cString: failure)) }
         ccaptions_av_log_set_level(AV_LOG_QUIET)
         var format: UnsafeMutablePointer<AVFormatContext>?
@@ -99,9 +117,13 @@ public final class VideoDecoder {
             guard let context else { throw MediaError("media.memory", "out of memory") }
             try FFmpegCall.check(
                 ccaptions_avcodec_parameters_to_context(context, stream.pointee.codecpar), "media.decoder", "cannot set up the decoder")
-            context.pointee.thread_count = Int32(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+            context.pointee.thread_count = Int32(max(1, decoderThreads ?? Self.cores))
             context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
-            if !exact { context.pointee.skip_loop_filter = AVDISCARD_ALL }
+            switch deblocking {
+            case .all: break
+            case .referencePictures: context.pointee.skip_loop_filter = AVDISCARD_NONREF
+            case .none: context.pointee.skip_loop_filter = AVDISCARD_ALL
+            }
             try FFmpegCall.check(
                 ccaptions_avcodec_open2(context, decoder, nil), "media.decoder",
                 "cannot open the \(String(cString: decoder.pointee.name)) decoder")

@@ -57,7 +57,7 @@ public final class VideoRewriter {
     /// Opens `input` and prepares to write `temporary` in the container that `finalPath`'s
     /// extension names.
     public init(input: String, temporary: String, finalPath: String, settings: Settings) throws(MediaError) {
-        decoder = try VideoDecoder(path: input, exact: true)
+        decoder = try VideoDecoder(path: input)
         guard let source = decoder.format, let decoding = decoder.codec else { throw MediaError("media.open", "cannot open \(input)") }
         guard let container = ccaptions_av_guess_format(nil, finalPath, nil) else {
             throw MediaError("media.container", "cannot tell a container from the name \(finalPath) (use .mp4, .mkv, .mov, .ts…)")

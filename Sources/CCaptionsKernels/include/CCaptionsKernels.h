@@ -57,4 +57,35 @@ void ccaptions_dim_rgb(
     uint8_t *red, ptrdiff_t red_stride, uint8_t *green, ptrdiff_t green_stride, uint8_t *blue, ptrdiff_t blue_stride,
     int step, int width, int height, int bit_depth, const ccaptions_dim_curve *curve);
 
+/// How ccaptions_cell_light turns a cell's mean codes (8-bit scale) into light: the same
+/// arithmetic, in the same order, as CaptionsFlash's ColorModel, whose figures fill it in.
+typedef struct {
+    /// The channels are R, G, B (each over 255); else Y, Cb, Cr.
+    int rgb;
+    /// R′G′B′ from Y, Cb, Cr: y = (c0 - luma_offset) / luma_divisor, cb and cr = (c - 128) /
+    /// chroma_divisor; r = y + cr_r * cr, b = y + cb_b * cb, g = y - cr_g * cr - cb_g * cb.
+    float luma_offset, luma_divisor, chroma_divisor;
+    float cr_r, cb_b, cr_g, cb_g;
+    /// The transfer function: steps + 1 values at signal 0, 1/steps, … 1, interpolated.
+    const float *to_linear;
+    int steps;
+    /// HLG's system gamma: when hlg_peak > 0, each channel times hlg_peak ×
+    /// (scene luminance)^hlg_gamma_minus_one.
+    float hlg_peak, hlg_gamma_minus_one;
+    /// Luminance weights of linear R, G, B.
+    float weight_r, weight_g, weight_b;
+    /// Apple's Dim Flashing Lights level: 0.299, 0.587, 0.114 of each channel's code_light[code]
+    /// (256 values, the signal truncated to an 8-bit code); when code_light is NULL, of each
+    /// channel's light over display_peak, clipped to 1.
+    const float *code_light;
+    float display_peak;
+} ccaptions_cell_model;
+
+/// For each of the `count` cells listed in `cells`, reads its channels from c0, c1, c2 and writes
+/// linear R, G, B, luminance and the Dim Flashing Lights level to out[i], out[stride + i] …
+/// out[4 stride + i] (stride >= count).
+void ccaptions_cell_light(
+    const ccaptions_cell_model *model, const float *c0, const float *c1, const float *c2,
+    const int32_t *cells, size_t count, float *out, size_t stride);
+
 #endif

@@ -1,4 +1,5 @@
 import CaptionsCore
+import CCaptionsKernels
 
 #if canImport(Glibc)
 import Glibc
@@ -179,6 +180,28 @@ struct ColorModel: Equatable {
         let z = toXYZ[6] * r + toXYZ[7] * g + toXYZ[8] * b
         let denominator = x + 15 * y + 3 * z
         return denominator > 1e-6 * (isAbsolute ? 100 : 1) ? (4 * x / denominator, 9 * y / denominator) : (0.1978, 0.4683)
+    }
+
+    /// Calls `body` with this model in the form ``ccaptions_cell_light`` takes (valid during the
+    /// call): the same figures and order of operations as ``light(signal:)``, ``luminance(_:_:_:)``
+    /// and ``dimFlashingLightsLevel(signal:light:displayPeak:)``.
+    func withCellKernel<Result>(
+        displayPeak: Float, _ body: (UnsafePointer<ccaptions_cell_model>) -> Result
+    ) -> Result {
+        toLinear.withUnsafeBufferPointer { toLinear in
+            codeLight.withUnsafeBufferPointer { codeLight in
+                let limited = range == .limited
+                var kernel = ccaptions_cell_model(
+                    rgb: isRGB ? 1 : 0, luma_offset: limited ? 16 : 0, luma_divisor: limited ? 219 : 255,
+                    chroma_divisor: limited ? 224 : 255, cr_r: 2 * (1 - kr), cb_b: 2 * (1 - kb),
+                    cr_g: 2 * (1 - kr) * kr / kg, cb_g: 2 * (1 - kb) * kb / kg, to_linear: toLinear.baseAddress,
+                    steps: Int32(Self.steps), hlg_peak: transfer == .hlg ? Float(hdrPeak) : 0,
+                    hlg_gamma_minus_one: hlgGammaMinusOne, weight_r: luminanceWeights.0, weight_g: luminanceWeights.1,
+                    weight_b: luminanceWeights.2, code_light: isAbsolute ? nil : codeLight.baseAddress,
+                    display_peak: displayPeak)
+                return body(&kernel)
+            }
+        }
     }
 
     /// A short name: "PQ (SMPTE ST 2084), BT.2020 matrix, limited range, BT.2020 primaries".

@@ -15,8 +15,8 @@ import CaptionsCore
 struct PictureAnalysis {
     let grid: CellGrid
     private var sampler: CellSampler
-    private var general: SlidingWindowCounter
-    private var red: SlidingWindowCounter
+    private let general: SlidingWindowCounter
+    private let red: SlidingWindowCounter
     private var areaMeter: AreaMeter
     private static let stillness: Float = 0.25
 
@@ -45,6 +45,9 @@ struct PictureAnalysis {
         let hardingTrackers: UnsafeMutablePointer<TransitionTracker>
         /// The cells that changed in the current picture.
         let changed: UnsafeMutablePointer<Int32>
+        /// Linear R, G, B, luminance and Dim Flashing Lights level of each changed cell, in the
+        /// order of `changed`: five planes of `count` (``ccaptions_cell_light``).
+        let lights: UnsafeMutablePointer<Float>
 
         init(count: Int) {
             self.count = count
@@ -57,6 +60,7 @@ struct PictureAnalysis {
             states = make(CellState())
             hardingTrackers = make(TransitionTracker())
             changed = make(0)
+            lights = .allocate(capacity: 5 * max(count, 1))
         }
 
         deinit {
@@ -64,6 +68,7 @@ struct PictureAnalysis {
             states.deallocate()
             hardingTrackers.deallocate()
             changed.deallocate()
+            lights.deallocate()
         }
     }
 
@@ -148,14 +153,15 @@ struct PictureAnalysis {
             fieldWindows.recompute(count: store.count, level: { Double(store.states[$0].level) }, pixels: pixels)
         }
         var levelChange: Double = 0
+        model.withCellKernel(displayPeak: displayPeak) {
+            ccaptions_cell_light($0, store.fed0, store.fed1, store.fed2, store.changed, changed, store.lights, store.count)
+        }
         for index in 0..<changed {
             let cell = Int(store.changed[index])
-            let signal = model.signal(store.fed0[cell], store.fed1[cell], store.fed2[cell])
-            let light = model.light(signal: signal)
-            let (r, g, b) = light
-            let y = model.luminance(r, g, b)
+            let light = store.lights + index
+            let (r, g, b) = (light[0], light[store.count], light[2 &* store.count])
+            let (y, level) = (light[3 &* store.count], light[4 &* store.count])
             let state = store.states + cell
-            let level = model.dimFlashingLightsLevel(signal: signal, light: light, displayPeak: displayPeak)
             let weightedChange = Double((level - state.pointee.level) * pixels[cell])
             levelChange += weightedChange
             fieldWindows.add(cell: cell, weightedChange: weightedChange)

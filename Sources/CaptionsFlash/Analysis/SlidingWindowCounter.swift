@@ -2,47 +2,78 @@
 ///
 /// Each frame's transitions are logged (block indices in one ring buffer); when a frame falls out
 /// of the window its blocks are decremented. Storage grows only until the window's worst case is
-/// reached, so a steady scan allocates nothing per frame.
-struct SlidingWindowCounter {
+/// reached, so a steady scan allocates nothing per frame. The storage is owned here (plain
+/// pointers): ``record(_:)`` runs for every transition of every cell, without copy-on-write checks.
+final class SlidingWindowCounter {
+    let blockCount: Int
+    private let countStorage: UnsafeMutablePointer<Int32>
     /// Transitions per block in the current window.
-    private(set) var counts: [Int32]
-    private var log: [Int32] = []
+    var counts: UnsafeBufferPointer<Int32> { UnsafeBufferPointer(start: countStorage, count: blockCount) }
+    /// The log of recorded blocks: a ring of `logMask + 1` (a power of two) entries.
+    private var log: UnsafeMutablePointer<Int32>
+    private var logMask: Int
     private var logStart = 0
     private var logCount = 0
-    /// (time, number of logged blocks) for each frame in the window, oldest first.
+    /// (time, number of logged blocks) for each frame in the window, oldest first; the current
+    /// frame's number is `current` until the next frame begins.
     private var frames: [(time: Double, count: Int)] = []
     private var frameStart = 0
+    private var current = 0
     private let window: Double
     /// How many cells have each count (index: the count), so that the largest is known without
     /// looking at every cell.
-    private var histogram: [Int] = [0]
+    private var histogram: UnsafeMutablePointer<Int>
+    private var histogramCapacity: Int
     /// The largest count of any cell.
     private(set) var maximum: Int32 = 0
     /// The cells whose count is over ``limit`` (flashing), in no order, and each cell's place in
     /// that list (-1 when not in it): kept as counts change, so nothing scans every cell.
-    private(set) var flagged: [Int32] = []
-    private var flaggedPlace: [Int32]
+    private let flaggedStorage: UnsafeMutablePointer<Int32>
+    private var flaggedCount = 0
+    private let flaggedPlace: UnsafeMutablePointer<Int32>
+    var flagged: UnsafeBufferPointer<Int32> { UnsafeBufferPointer(start: flaggedStorage, count: flaggedCount) }
     /// Counts over this flag a cell.
     let limit: Int32
 
     init(blockCount: Int, window: Double = 1.0, limit: Int32 = Int32(FlashCriteria.maximumTransitionsPerSecond)) {
-        counts = [Int32](repeating: 0, count: blockCount)
-        flaggedPlace = [Int32](repeating: -1, count: blockCount)
+        self.blockCount = blockCount
+        let capacity = max(blockCount, 1)
+        countStorage = .allocate(capacity: capacity)
+        countStorage.initialize(repeating: 0, count: capacity)
+        flaggedStorage = .allocate(capacity: capacity)
+        flaggedPlace = .allocate(capacity: capacity)
+        flaggedPlace.initialize(repeating: -1, count: capacity)
+        logMask = 1023
+        log = .allocate(capacity: logMask + 1)
+        histogramCapacity = 64
+        histogram = .allocate(capacity: histogramCapacity)
+        histogram.initialize(repeating: 0, count: histogramCapacity)
+        histogram[0] = blockCount
         self.limit = limit
         self.window = window
-        histogram[0] = blockCount
+    }
+
+    deinit {
+        countStorage.deallocate()
+        flaggedStorage.deallocate()
+        flaggedPlace.deallocate()
+        log.deallocate()
+        histogram.deallocate()
     }
 
     /// Starts a frame at `time` (seconds): frames `window` or more older leave the window.
-    mutating func begin(frameAt time: Double) {
+    func begin(frameAt time: Double) {
+        if !frames.isEmpty { frames[frames.count - 1].count = current }
+        current = 0
         while frameStart < frames.count, frames[frameStart].time <= time - window + 1e-6 {
             for _ in 0..<frames[frameStart].count {
                 let block = Int(log[logStart])
-                histogram[Int(counts[block])] -= 1
-                counts[block] -= 1
-                histogram[Int(counts[block])] += 1
-                if counts[block] == limit { unflag(block) }
-                logStart = (logStart + 1) % log.count
+                let count = Int(countStorage[block])
+                histogram[count] -= 1
+                histogram[count - 1] += 1
+                countStorage[block] = Int32(count - 1)
+                if count - 1 == limit { unflag(block) }
+                logStart = (logStart + 1) & logMask
                 logCount -= 1
             }
             frameStart += 1
@@ -56,28 +87,31 @@ struct SlidingWindowCounter {
     }
 
     /// Records a transition of `block` in the current frame.
-    mutating func record(_ block: Int) {
-        histogram[Int(counts[block])] -= 1
-        counts[block] += 1
-        let count = Int(counts[block])
-        if count == histogram.count { histogram.append(0) }
+    @inline(__always)
+    func record(_ block: Int) {
+        let count = Int(countStorage[block]) + 1
+        countStorage[block] = Int32(count)
+        histogram[count - 1] -= 1
+        if count == histogramCapacity { growHistogram() }
         histogram[count] += 1
-        if counts[block] > maximum { maximum = counts[block] }
-        if counts[block] == limit + 1 {
-            flaggedPlace[block] = Int32(flagged.count)
-            flagged.append(Int32(block))
+        if count > maximum { maximum = Int32(count) }
+        if count == limit + 1 {
+            flaggedPlace[block] = Int32(flaggedCount)
+            flaggedStorage[flaggedCount] = Int32(block)
+            flaggedCount += 1
         }
-        if logCount == log.count { grow() }
-        log[(logStart + logCount) % log.count] = Int32(block)
+        if logCount > logMask { growLog() }
+        log[(logStart + logCount) & logMask] = Int32(block)
         logCount += 1
-        frames[frames.count - 1].count += 1
+        current += 1
     }
 
-    private mutating func unflag(_ block: Int) {
+    private func unflag(_ block: Int) {
         let place = Int(flaggedPlace[block])
-        let last = flagged.removeLast()
-        if place < flagged.count {
-            flagged[place] = last
+        flaggedCount -= 1
+        let last = flaggedStorage[flaggedCount]
+        if place < flaggedCount {
+            flaggedStorage[place] = last
             flaggedPlace[Int(last)] = Int32(place)
         }
         flaggedPlace[block] = -1
@@ -86,12 +120,20 @@ struct SlidingWindowCounter {
     /// The time of the oldest frame still in the window.
     var windowStart: Double? { frameStart < frames.count ? frames[frameStart].time : nil }
 
-    private mutating func grow() {
-        let old = log
-        let newCapacity = max(1024, old.count * 2)
-        log = [Int32](repeating: 0, count: newCapacity)
-        for index in 0..<logCount { log[index] = old[(logStart + index) % max(old.count, 1)] }
-        logStart = 0
+    private func growLog() {
+        let capacity = (logMask + 1) * 2
+        let grown = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        for index in 0..<logCount { grown[index] = log[(logStart + index) & logMask] }
+        log.deallocate()
+        (log, logMask, logStart) = (grown, capacity - 1, 0)
+    }
+
+    private func growHistogram() {
+        let grown = UnsafeMutablePointer<Int>.allocate(capacity: histogramCapacity * 2)
+        grown.initialize(repeating: 0, count: histogramCapacity * 2)
+        grown.update(from: histogram, count: histogramCapacity)
+        histogram.deallocate()
+        (histogram, histogramCapacity) = (grown, histogramCapacity * 2)
     }
 }
 
@@ -115,7 +157,9 @@ struct AreaMeter {
     /// The largest share of any window covered by `flagged` cells, and their share of the grid.
     /// When they all fit in one window (the common case: one flashing object), that window holds
     /// them all and no table is needed.
-    mutating func measure(flagged: [Int32], counts: [Int32], above limit: Int32) -> (window: Float, screen: Float) {
+    mutating func measure(
+        flagged: UnsafeBufferPointer<Int32>, counts: UnsafeBufferPointer<Int32>, above limit: Int32
+    ) -> (window: Float, screen: Float) {
         guard !flagged.isEmpty else { return (0, 0) }
         var (left, right, top, bottom) = (Int.max, Int.min, Int.max, Int.min)
         for cell in flagged {
@@ -131,32 +175,30 @@ struct AreaMeter {
 
     /// The largest share of any window whose cells count more than `limit`, and that share of
     /// the whole grid.
-    mutating func measure(_ counts: [Int32], above limit: Int32) -> (window: Float, screen: Float) {
+    mutating func measure(_ counts: UnsafeBufferPointer<Int32>, above limit: Int32) -> (window: Float, screen: Float) {
         let (columns, rows, windowColumns, windowRows) = (columns, rows, windowColumns, windowRows)
         let stride = columns + 1
-        return counts.withUnsafeBufferPointer { counts in
-            table.withUnsafeMutableBufferPointer { table in
-                for row in 0..<rows {
-                    var rowSum: Int32 = 0
-                    let above = row &* stride, here = (row &+ 1) &* stride, first = row &* columns
-                    for column in 0..<columns {
-                        rowSum &+= counts[first &+ column] > limit ? 1 : 0
-                        table[here &+ column &+ 1] = table[above &+ column &+ 1] &+ rowSum
-                    }
+        return table.withUnsafeMutableBufferPointer { table in
+            for row in 0..<rows {
+                var rowSum: Int32 = 0
+                let above = row &* stride, here = (row &+ 1) &* stride, first = row &* columns
+                for column in 0..<columns {
+                    rowSum &+= counts[first &+ column] > limit ? 1 : 0
+                    table[here &+ column &+ 1] = table[above &+ column &+ 1] &+ rowSum
                 }
-                let total = table[rows * stride + columns]
-                guard total > 0 else { return (0, 0) }
-                var best: Int32 = 0
-                for top in 0...(rows - windowRows) {
-                    let upper = top &* stride, lower = (top &+ windowRows) &* stride
-                    for left in 0...(columns - windowColumns) {
-                        let right = left &+ windowColumns
-                        let sum = table[lower &+ right] &- table[upper &+ right] &- table[lower &+ left] &+ table[upper &+ left]
-                        best = max(best, sum)
-                    }
-                }
-                return (Float(best) / Float(windowColumns * windowRows), Float(total) / Float(columns * rows))
             }
+            let total = table[rows * stride + columns]
+            guard total > 0 else { return (0, 0) }
+            var best: Int32 = 0
+            for top in 0...(rows - windowRows) {
+                let upper = top &* stride, lower = (top &+ windowRows) &* stride
+                for left in 0...(columns - windowColumns) {
+                    let right = left &+ windowColumns
+                    let sum = table[lower &+ right] &- table[upper &+ right] &- table[lower &+ left] &+ table[upper &+ left]
+                    best = max(best, sum)
+                }
+            }
+            return (Float(best) / Float(windowColumns * windowRows), Float(total) / Float(columns * rows))
         }
     }
 }

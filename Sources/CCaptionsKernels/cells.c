@@ -1,0 +1,153 @@
+// See include/CCaptionsKernels.h: a changed cell's codes to light, in the order of operations
+// ColorModel uses, so that Swift and C give the same figures. The AVX2 version (chosen at run
+// time; HLG, whose system gamma needs pow, stays portable) does the same operations in the same
+// order, eight cells at a time, and gives bit-identical results.
+#include <math.h>
+#include "CCaptionsKernels.h"
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#define CCAPTIONS_X86 1
+#include <immintrin.h>
+#define AVX2 __attribute__((target("avx2")))
+#endif
+
+static inline float clip01(float value) { return fminf(fmaxf(value, 0), 1); }
+
+/// ColorModel.lookUp: `table` at `value`, interpolated, clamped to 0–1.
+static inline float look_up(const float *table, int steps, float value) {
+    float position = clip01(value) * (float)steps;
+    int index = (int)position;
+    if (index >= steps) return table[steps];
+    float fraction = position - (float)index;
+    return table[index] + (table[index + 1] - table[index]) * fraction;
+}
+
+/// ColorModel.dimFlashingLightsLevel's 8-bit code of a signal (truncated, as FFmpeg converts).
+static inline int code_of(float value) { return (int)(clip01(value) * 255 + 1e-3f); }
+
+static void cell_light_portable(
+    const ccaptions_cell_model *m, const float *c0, const float *c1, const float *c2,
+    const int32_t *cells, size_t from, size_t count, float *out, size_t stride) {
+    for (size_t i = from; i < count; i++) {
+        size_t cell = (size_t)cells[i];
+        float sr, sg, sb;
+        if (m->rgb) {
+            sr = c0[cell] / 255, sg = c1[cell] / 255, sb = c2[cell] / 255;
+        } else {
+            float y = (c0[cell] - m->luma_offset) / m->luma_divisor;
+            float cb = (c1[cell] - 128) / m->chroma_divisor, cr = (c2[cell] - 128) / m->chroma_divisor;
+            sr = y + m->cr_r * cr;
+            sb = y + m->cb_b * cb;
+            sg = y - m->cr_g * cr - m->cb_g * cb;
+        }
+        float r = look_up(m->to_linear, m->steps, sr), g = look_up(m->to_linear, m->steps, sg),
+              b = look_up(m->to_linear, m->steps, sb);
+        if (m->hlg_peak > 0) {
+            float scene = m->weight_r * r + m->weight_g * g + m->weight_b * b;
+            float gain = m->hlg_peak * (scene > 0 ? (float)pow((double)scene, (double)m->hlg_gamma_minus_one) : 0);
+            r *= gain, g *= gain, b *= gain;
+        }
+        out[i] = r, out[stride + i] = g, out[2 * stride + i] = b;
+        out[3 * stride + i] = m->weight_r * r + m->weight_g * g + m->weight_b * b;
+        if (m->code_light) {
+            out[4 * stride + i] = 0.299f * m->code_light[code_of(sr)] + 0.587f * m->code_light[code_of(sg)]
+                + 0.114f * m->code_light[code_of(sb)];
+        } else {
+            out[4 * stride + i] = 0.299f * fminf(1, r / m->display_peak) + 0.587f * fminf(1, g / m->display_peak)
+                + 0.114f * fminf(1, b / m->display_peak);
+        }
+    }
+}
+
+#ifdef CCAPTIONS_X86
+AVX2 static inline __m256 clip01_avx2(__m256 value) {
+    return _mm256_min_ps(_mm256_max_ps(value, _mm256_setzero_ps()), _mm256_set1_ps(1));
+}
+
+AVX2 static inline __m256 look_up_avx2(const float *table, int steps, __m256 value) {
+    __m256 position = _mm256_mul_ps(clip01_avx2(value), _mm256_set1_ps((float)steps));
+    __m256i index = _mm256_cvttps_epi32(position);
+    __m256i top = _mm256_cmpgt_epi32(index, _mm256_set1_epi32(steps - 1));
+    __m256i below = _mm256_min_epi32(index, _mm256_set1_epi32(steps - 1));
+    __m256 fraction = _mm256_sub_ps(position, _mm256_cvtepi32_ps(index));
+    __m256 low = _mm256_i32gather_ps(table, below, 4);
+    __m256 high = _mm256_i32gather_ps(table, _mm256_add_epi32(below, _mm256_set1_epi32(1)), 4);
+    __m256 between = _mm256_add_ps(low, _mm256_mul_ps(_mm256_sub_ps(high, low), fraction));
+    return _mm256_blendv_ps(between, _mm256_set1_ps(table[steps]), _mm256_castsi256_ps(top));
+}
+
+AVX2 static inline __m256 code_light_avx2(const float *code_light, __m256 value) {
+    __m256 code = _mm256_add_ps(_mm256_mul_ps(clip01_avx2(value), _mm256_set1_ps(255)), _mm256_set1_ps(1e-3f));
+    return _mm256_i32gather_ps(code_light, _mm256_cvttps_epi32(code), 4);
+}
+
+AVX2 static inline __m256 weigh_avx2(float a, __m256 x, float b, __m256 y, float c, __m256 z) {
+    return _mm256_add_ps(
+        _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(a), x), _mm256_mul_ps(_mm256_set1_ps(b), y)),
+        _mm256_mul_ps(_mm256_set1_ps(c), z));
+}
+
+AVX2 static void cell_light_avx2(
+    const ccaptions_cell_model *m, const float *c0, const float *c1, const float *c2,
+    const int32_t *cells, size_t count, float *out, size_t stride) {
+    size_t i = 0;
+    for (; i + 8 <= count; i += 8) {
+        __m256i index = _mm256_loadu_si256((const __m256i *)(cells + i));
+        __m256 v0 = _mm256_i32gather_ps(c0, index, 4), v1 = _mm256_i32gather_ps(c1, index, 4),
+               v2 = _mm256_i32gather_ps(c2, index, 4);
+        __m256 sr, sg, sb;
+        if (m->rgb) {
+            __m256 full = _mm256_set1_ps(255);
+            sr = _mm256_div_ps(v0, full), sg = _mm256_div_ps(v1, full), sb = _mm256_div_ps(v2, full);
+        } else {
+            __m256 mid = _mm256_set1_ps(128), chroma = _mm256_set1_ps(m->chroma_divisor);
+            __m256 y = _mm256_div_ps(_mm256_sub_ps(v0, _mm256_set1_ps(m->luma_offset)), _mm256_set1_ps(m->luma_divisor));
+            __m256 cb = _mm256_div_ps(_mm256_sub_ps(v1, mid), chroma), cr = _mm256_div_ps(_mm256_sub_ps(v2, mid), chroma);
+            sr = _mm256_add_ps(y, _mm256_mul_ps(_mm256_set1_ps(m->cr_r), cr));
+            sb = _mm256_add_ps(y, _mm256_mul_ps(_mm256_set1_ps(m->cb_b), cb));
+            sg = _mm256_sub_ps(
+                _mm256_sub_ps(y, _mm256_mul_ps(_mm256_set1_ps(m->cr_g), cr)), _mm256_mul_ps(_mm256_set1_ps(m->cb_g), cb));
+        }
+        __m256 r = look_up_avx2(m->to_linear, m->steps, sr), g = look_up_avx2(m->to_linear, m->steps, sg),
+               b = look_up_avx2(m->to_linear, m->steps, sb);
+        _mm256_storeu_ps(out + i, r);
+        _mm256_storeu_ps(out + stride + i, g);
+        _mm256_storeu_ps(out + 2 * stride + i, b);
+        _mm256_storeu_ps(out + 3 * stride + i, weigh_avx2(m->weight_r, r, m->weight_g, g, m->weight_b, b));
+        __m256 level;
+        if (m->code_light) {
+            level = weigh_avx2(
+                0.299f, code_light_avx2(m->code_light, sr), 0.587f, code_light_avx2(m->code_light, sg), 0.114f,
+                code_light_avx2(m->code_light, sb));
+        } else {
+            __m256 one = _mm256_set1_ps(1), peak = _mm256_set1_ps(m->display_peak);
+            level = weigh_avx2(
+                0.299f, _mm256_min_ps(one, _mm256_div_ps(r, peak)), 0.587f, _mm256_min_ps(one, _mm256_div_ps(g, peak)),
+                0.114f, _mm256_min_ps(one, _mm256_div_ps(b, peak)));
+        }
+        _mm256_storeu_ps(out + 4 * stride + i, level);
+    }
+    cell_light_portable(m, c0, c1, c2, cells, i, count, out, stride);
+}
+
+static int has_avx2(void) {
+    static int known = -1;
+    if (known < 0) {
+        __builtin_cpu_init();
+        known = __builtin_cpu_supports("avx2") ? 1 : 0;
+    }
+    return known;
+}
+#endif
+
+void ccaptions_cell_light(
+    const ccaptions_cell_model *model, const float *c0, const float *c1, const float *c2,
+    const int32_t *cells, size_t count, float *out, size_t stride) {
+#ifdef CCAPTIONS_X86
+    if (model->hlg_peak <= 0 && has_avx2()) {
+        cell_light_avx2(model, c0, c1, c2, cells, count, out, stride);
+        return;
+    }
+#endif
+    cell_light_portable(model, c0, c1, c2, cells, 0, count, out, stride);
+}
