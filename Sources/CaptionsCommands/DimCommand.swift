@@ -157,6 +157,12 @@ public struct DimCommand: ParsableCommand {
                         + "\(Int((stretch.strength * 100).rounded()))%\(stretch.red ? ", desaturated as much" : "") "
                         + "(ramped over 0.5 s each side)")
             }
+            if encoder == "gif" {
+                // swscale's fixed 256-colour palette: dimmed greys come out as the nearest of its colours.
+                lines.append(
+                    "  warning: GIF is written with a fixed 256-colour palette, so the dimmed colours are approximate; "
+                        + "write .mp4, .webm or .apng for the exact result [dim.gif.palette]")
+            }
             for stream in dropped { lines.append("  note: \(stream) not copied: the container cannot hold it") }
             if let partialReason { lines.append("  partial: \(partialReason)") }
             return lines.joined(separator: "\n") + "\n"

@@ -70,13 +70,22 @@ public final class VideoRewriter {
         output = context
         let inputStream = source.pointee.streams[Int(decoder.streamIndex)]!
         let parameters = inputStream.pointee.codecpar!
-        // The encoder: the one asked for, or the input's family.
+        // The encoder: the one asked for, or one of the input's family.
         let codec: UnsafePointer<AVCodec>?
         if let name = settings.codec {
             codec = ccaptions_avcodec_find_encoder_by_name(name)
             guard codec != nil else { throw MediaError("media.encoder", "no encoder called \(name) in this FFmpeg") }
         } else {
-            let family = parameters.pointee.codec_id
+            // The input's family, unless the container cannot hold it (an animation written as
+            // .mp4, .webm or .apng): then the container's own default. Muxers without a codec list
+            // (MPEG-TS, GIF, APNG) answer "unknown": video codecs go there as they are, animation
+            // codecs only into their own container.
+            var family = parameters.pointee.codec_id
+            let fits = ccaptions_avformat_query_codec(container, family, FF_COMPLIANCE_NORMAL)
+            let animation = [AV_CODEC_ID_GIF, AV_CODEC_ID_APNG, AV_CODEC_ID_PNG].contains(family)
+            if fits == 0 || (fits < 0 && animation), container.pointee.video_codec != AV_CODEC_ID_NONE {
+                family = container.pointee.video_codec
+            }
             let isRGB = ccaptions_av_pix_fmt_desc_get(decoding.pointee.pix_fmt).map {
                 $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
             } ?? false

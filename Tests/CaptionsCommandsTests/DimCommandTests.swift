@@ -48,6 +48,20 @@ struct DimCommandTests {
 
     /// A 10-bit HEVC clip with sound: the video keeps its codec family, pixel format and colour
     /// tags, the audio is copied, the flashing is dimmed until the clip passes WCAG.
+    /// A GIF written back as GIF gets swscale's fixed palette: the summary says so and names the
+    /// formats that keep the dimmed colours.
+    @Test(.enabled(if: FlashSamples.available, "needs ffmpeg"))
+    func aGIFOutputWarnsThatItsColoursAreApproximate() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = FlashSamples.folder.appendingPathComponent("o-gif-fail.gif").path
+        for (name, warns) in [("dimmed.gif", true), ("dimmed.apng", false)] {
+            let io = MemoryIO()
+            #expect(run(["dim", input, "-o", folder.appendingPathComponent(name).path, "-q"], io: io) == 0, "\(io.errors)")
+            #expect(String(decoding: io.output, as: UTF8.self).contains("[dim.gif.palette]") == warns, "\(name)")
+        }
+    }
+
     @Test(.enabled(if: FlashSamples.available, "needs ffmpeg"))
     func tenBitVideoWithSoundKeepsItsFormatAndItsSound() throws {
         let folder = try temporaryFolder()
