@@ -25,6 +25,7 @@ let package = Package(
         ),
         // libxml2 for TTML, hardened in XMLTree.swift (no network, no DTD, no entity expansion).
         .systemLibrary(name: "CCaptionsXML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CCaptionsCharset", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
         // <malloc.h> for mallopt in the executable (see Sources/CaptionsCLI/main.swift).
         .systemLibrary(name: "CCaptionsMalloc"),
         .target(name: "CaptionsCore"),
@@ -38,7 +39,7 @@ let package = Package(
             name: "CaptionsFlash", dependencies: ["CaptionsCore", "CCaptionsKernels"],
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
-        .target(name: "CaptionsFormats", dependencies: ["CaptionsCore", "CCaptionsXML"]),
+        .target(name: "CaptionsFormats", dependencies: ["CaptionsCore", "CCaptionsXML", "CCaptionsCharset"]),
         .target(
             name: "CaptionsCommands",
             dependencies: [

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 sudo_if_needed() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
-packages=(pkg-config ffmpeg espeak-ng libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libxml2-dev)
+packages=(pkg-config ffmpeg espeak-ng libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libxml2-dev libuchardet-dev)
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 
 export DEBIAN_FRONTEND=noninteractive

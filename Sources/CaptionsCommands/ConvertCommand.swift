@@ -32,6 +32,9 @@ public struct ConvertCommand: ParsableCommand {
     @Option(help: "The input format: vtt, srt, media (default: from the extension, else from the content).")
     var from: String?
 
+    @Option(help: ArgumentHelp("The input's text encoding, any name iconv knows: cp1251, iso-8859-2, shift_jis, gb18030, utf-16… (default: UTF-8 or UTF-16/32 by byte order mark, else detected).", valueName: "name"))
+    var encoding: String?
+
     @Option(help: ArgumentHelp("For a media file: the subtitle stream to read (its number, as ffprobe shows it); default: the first text subtitle stream.", valueName: "index"))
     var stream: Int?
 
@@ -149,10 +152,31 @@ public struct ConvertCommand: ParsableCommand {
         guard let reader = inputFormat.reader else {
             throw ValidationError("\(inputFormat.rawValue) can be written but not read")
         }
+        if let encoding {
+            return try reader.read(Self.converting(file.takeBytes(), from: encoding))
+        }
         if let inPlace = reader as? any InPlaceTimedTextReader {
             return try file.withBytes { bytes throws(CaptionsError) in try inPlace.read(borrowing: bytes) }
         }
         return try reader.read(file.takeBytes())
+    }
+
+    /// `bytes` in `encoding` as UTF-8; throws naming the first byte that is not in it.
+    static func converting(_ bytes: [UInt8], from encoding: String) throws(CaptionsError) -> [UInt8] {
+        switch Charset.convert(bytes, from: encoding) {
+        case .success(let converted):
+            return converted
+        case .failure(.unknownEncoding):
+            throw CaptionsError(
+                "input.encoding.unknown", "unknown encoding \"\(encoding)\" (see `iconv --list` for the names)", at: .start)
+        case .failure(.invalidBytes(let offset)):
+            let before = bytes.prefix(offset)
+            let line = before.count { $0 == 0x0A } + 1
+            let column = offset - (before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1
+            throw CaptionsError(
+                "input.encoding.invalid", "byte 0x\(String(bytes[offset], radix: 16, uppercase: true)) is not \(encoding)",
+                at: SourceLocation(line: line, column: column))
+        }
     }
 
     private struct Plan {

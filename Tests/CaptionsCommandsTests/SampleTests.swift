@@ -44,11 +44,31 @@ import Testing
         #expect(run(["convert", sample("broken.srt"), "--to", "vtt"], io: io) == 0)
         #expect(io.outputText.contains("Café au lait, s'il vous plaît."))
         #expect(io.outputText.contains("“Quoted” text – with Windows quotes"))
-        for code in ["srt.encoding.windows1252", "srt.timestamp.separator", "srt.arrow.nonstandard", "srt.index.missing",
+        for code in ["srt.encoding.detected", "srt.timestamp.separator", "srt.arrow.nonstandard", "srt.index.missing",
                      "srt.blankLine.missing", "srt.font.attribute", "srt.tag.override"] {
             #expect(io.errors.contains("[\(code)]"), "\(code)")
         }
         #expect(io.errors.contains("Samples/broken.srt:3:4: warning:"))
+    }
+
+    /// `--encoding` names the input's encoding; an unknown name or a byte outside it is an error
+    /// with its place.
+    @Test func anEncodingCanBeNamed() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let file = folder.appendingPathComponent("polish.srt")
+        // "Zażółć gęślą jaźń" in ISO-8859-2, too short for a detector to be sure of.
+        let latin2: [UInt8] = [0x5A, 0x61, 0xBF, 0xF3, 0xB3, 0xE6, 0x20, 0x67, 0xEA, 0xB6, 0x6C, 0xB1, 0x20, 0x6A, 0x61, 0xBC, 0xF1]
+        try Data(Array("1\n00:00:01,000 --> 00:00:02,000\n".utf8) + latin2 + [0x0A]).write(to: file)
+        let io = MemoryIO()
+        #expect(run(["convert", file.path, "--to", "vtt", "--encoding", "iso-8859-2"], io: io) == 0)
+        #expect(io.outputText.contains("Zażółć gęślą jaźń"), "\(io.outputText)")
+        let unknown = MemoryIO()
+        #expect(run(["convert", file.path, "--to", "vtt", "--encoding", "klingon"], io: unknown) == 1)
+        #expect(unknown.errors.contains("[input.encoding.unknown]"))
+        let wrong = MemoryIO()
+        #expect(run(["convert", file.path, "--to", "vtt", "--encoding", "utf-8"], io: wrong) == 1)
+        #expect(wrong.errors.contains("polish.srt:3:3: error: byte 0xBF is not utf-8 [input.encoding.invalid]"), "\(wrong.errors)")
     }
 
     @Test func brokenSRTIsRefusedUnderStrict() {

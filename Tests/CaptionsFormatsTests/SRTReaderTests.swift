@@ -1,5 +1,6 @@
 import CaptionsCore
 import CaptionsFormats
+import Foundation
 import Testing
 
 @Suite struct SRTReaderTests {
@@ -76,13 +77,48 @@ import Testing
         latin += [0xE9, 0x20, 0x93, 0x68, 0x69, 0x94, 0x0A]
         let fromLatin = try SRTReader().read(latin)
         #expect(fromLatin.cues[0].plainText == "café “hi”")
-        #expect(fromLatin.diagnostics.map(\.code) == ["srt.encoding.windows1252"])
+        #expect(fromLatin.diagnostics.map(\.code) == ["srt.encoding.detected"])
 
         let text = "1\r\n00:00:01,000 --> 00:00:02,000\r\nnaïve\r\n"
         let utf16: [UInt8] = [0xFF, 0xFE] + text.utf16.flatMap { unit -> [UInt8] in [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
         let fromUTF16 = try SRTReader().read(utf16)
         #expect(fromUTF16.cues[0].plainText == "naïve")
         #expect(fromUTF16.diagnostics.map(\.code) == ["srt.encoding.utf16"])
+    }
+
+    /// Code pages other than Windows-1252 are detected (uchardet) and converted (iconv); UTF-32
+    /// with a byte order mark and UTF-16 without one are recognised.
+    @Test func otherEncodingsAreDetectedAndConverted() throws {
+        let russian = "1\r\n00:00:01,000 --> 00:00:02,000\r\nПривет, как дела? Сегодня хорошая погода.\r\n"
+        let encoded = try #require(Self.encode(russian, as: "CP1251"))
+        let fromCP1251 = try SRTReader().read(encoded)
+        #expect(fromCP1251.cues.first?.plainText == "Привет, как дела? Сегодня хорошая погода.")
+        #expect(fromCP1251.diagnostics.map(\.code) == ["srt.encoding.detected"])
+        #expect(fromCP1251.diagnostics.first?.message.contains("WINDOWS-1251") == true)
+
+        let text = "1\n00:00:01,000 --> 00:00:02,000\nnaïve café\n"
+        let utf32 = try #require(Self.encode(text, as: "UTF-32LE"))
+        let fromUTF32 = try SRTReader().read([0xFF, 0xFE, 0, 0] + utf32)
+        #expect(fromUTF32.cues.first?.plainText == "naïve café")
+        #expect(fromUTF32.diagnostics.map(\.code) == ["srt.encoding.utf32"])
+        let fromBareUTF16 = try SRTReader().read(try #require(Self.encode(text, as: "UTF-16BE")))
+        #expect(fromBareUTF16.cues.first?.plainText == "naïve café")
+        #expect(fromBareUTF16.diagnostics.map(\.code) == ["srt.encoding.utf16"])
+    }
+
+    /// `text` in `encoding`, through iconv the other way.
+    static func encode(_ text: String, as encoding: String) -> [UInt8]? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/iconv")
+        process.arguments = ["-f", "UTF-8", "-t", encoding]
+        let input = Pipe(), output = Pipe()
+        (process.standardInput, process.standardOutput) = (input, output)
+        guard (try? process.run()) != nil else { return nil }
+        input.fileHandleForWriting.write(Data(text.utf8))
+        try? input.fileHandleForWriting.close()
+        let bytes = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? Array(bytes) : nil
     }
 
     @Test(arguments: ["just words\nno times\n", String(repeating: "a", count: 100_000)])

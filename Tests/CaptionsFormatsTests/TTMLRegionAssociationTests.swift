@@ -94,6 +94,15 @@ import Testing
         #expect(document.diagnostics.contains { $0.code.rawValue == "ttml.namespace.missing" })
         #expect(throws: CaptionsError.self) { try TTMLReader().read(Array("<html><body/></html>".utf8)) }
     }
+
+    /// A UTF-8 file whose XML declaration still says UTF-16 is read as UTF-8, with a warning.
+    @Test func aDeclarationThatSaysUTF16ForSingleBytesIsReadAsUTF8() throws {
+        let xml = #"<?xml version="1.0" encoding="UTF-16"?><tt xmlns="http://www.w3.org/ns/ttml"><body><div>"#
+            + #"<p begin="1s" end="2s">café</p></div></body></tt>"#
+        let document = try TTMLReader().read(Array(xml.utf8))
+        #expect(document.cues.map(\.plainText) == ["café"])
+        #expect(document.diagnostics.map(\.code.rawValue) == ["ttml.encoding.mislabelled"])
+    }
 }
 
 /// Peer tools the tests compare with, when installed (on PATH, or in the peers environment

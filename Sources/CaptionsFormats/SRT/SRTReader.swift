@@ -26,7 +26,7 @@ public struct SRTReader: InPlaceTimedTextReader {
     /// Parses an SRT file; throws `srt.cues.none` when nothing in it is a cue.
     public func read(_ input: consuming [UInt8]) throws(CaptionsError) -> TimedTextDocument {
         if let empty = Self.emptyDocument(input) { return empty }
-        let (bytes, diagnostics) = TextDecoding.decode(input, invalidUTF8: .windows1252, codePrefix: "srt")
+        let (bytes, diagnostics) = TextDecoding.decode(input, invalidUTF8: .detect, codePrefix: "srt")
         return try bytes.withUnsafeBufferPointer { text throws(CaptionsError) in try document(parsing: text, diagnostics: diagnostics) }
     }
 

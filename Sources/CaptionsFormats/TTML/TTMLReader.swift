@@ -16,7 +16,8 @@ public struct TTMLReader: TimedTextReader {
     /// Parses a TTML document; throws for XML that is not well-formed or not TTML.
     public func read(_ input: consuming [UInt8]) throws(CaptionsError) -> TimedTextDocument {
         var tooDeep: SourceLocation?
-        var root = try XMLTree.parse(input, codePrefix: "ttml", tooDeep: &tooDeep)
+        let mislabelled = XMLTree.mislabelledAsWide(input)
+        var root = try XMLTree.parse(input, codePrefix: "ttml", tooDeep: &tooDeep, encoding: mislabelled ? "UTF-8" : nil)
         _ = consume input  // the bytes are not needed once the tree is built
         var unqualified = false
         if root.name == "tt", root.namespace.isEmpty {
@@ -32,6 +33,11 @@ public struct TTMLReader: TimedTextReader {
                     + "not tt in the TTML namespace (\(TTMLNamespace.ttml))", at: root.location)
         }
         var resolver = TTMLResolver(root: root)
+        if mislabelled {
+            resolver.diagnostics.append(Diagnostic(
+                .warning, "ttml.encoding.mislabelled",
+                "the XML declaration says UTF-16 or UTF-32 but the file is in single bytes; read as UTF-8", at: .start))
+        }
         if unqualified {
             resolver.diagnostics.append(Diagnostic(
                 .warning, "ttml.namespace.missing",

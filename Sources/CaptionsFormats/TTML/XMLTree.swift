@@ -70,9 +70,20 @@ enum XMLTree {
         return try parse(bytes, codePrefix: codePrefix, tooDeep: &tooDeep)
     }
 
+    /// Whether `bytes` start with an XML declaration that names UTF-16 or UTF-32 although they are
+    /// not (the declaration itself is in single bytes, with no byte order mark): files converted
+    /// to UTF-8 whose declaration was left behind.
+    static func mislabelledAsWide(_ bytes: [UInt8]) -> Bool {
+        guard bytes.starts(with: Array("<?xml".utf8)) else { return false }
+        let declaration = String(decoding: bytes.prefix(200).prefix { $0 != UInt8(ascii: ">") }, as: UTF8.self).lowercased()
+        return declaration.contains("encoding=\"utf-16") || declaration.contains("encoding='utf-16")
+            || declaration.contains("encoding=\"utf-32") || declaration.contains("encoding='utf-32")
+    }
+
     /// Parses `bytes`; `tooDeep` is set to the start of the first element left out for depth.
+    /// `encoding` overrides the document's own declaration.
     static func parse(
-        _ bytes: [UInt8], codePrefix: String, tooDeep: inout SourceLocation?
+        _ bytes: [UInt8], codePrefix: String, tooDeep: inout SourceLocation?, encoding: String? = nil
     ) throws(CaptionsError) -> XMLElement {
         guard !bytes.isEmpty else { throw CaptionsError("input.empty", "the file is empty", at: .start) }
         guard bytes.count <= maximumBytes else {
@@ -86,7 +97,7 @@ enum XMLTree {
         return try bytes.withUnsafeBufferPointer { buffer throws(CaptionsError) -> XMLElement in
             guard let base = buffer.baseAddress,
                 let reader = base.withMemoryRebound(to: CChar.self, capacity: buffer.count, {
-                    xmlReaderForMemory($0, Int32(buffer.count), "input.xml", nil, options)
+                    xmlReaderForMemory($0, Int32(buffer.count), "input.xml", encoding, options)
                 })
             else { throw CaptionsError(Diagnostic.Code(rawValue: "\(codePrefix).xml.malformed"), "cannot read the XML", at: .start) }
             defer { xmlFreeTextReader(reader) }

@@ -2,17 +2,20 @@ import CaptionsCore
 
 /// Turns file bytes into clean UTF-8 for the text readers.
 ///
-/// - A UTF-8 byte order mark is removed; UTF-16 with a byte order mark is transcoded to UTF-8.
+/// - A UTF-8 byte order mark is removed; UTF-16 and UTF-32 with a byte order mark, and UTF-16
+///   without one (NUL in every other byte), are converted to UTF-8, with a note.
 /// - NUL becomes U+FFFD (as the WebVTT parser requires), with a warning.
 /// - Invalid UTF-8 is either replaced by U+FFFD per maximal subpart (``InvalidUTF8Policy/replace``,
-///   WebVTT's rule) or the whole input is read as Windows-1252 (``InvalidUTF8Policy/windows1252``,
-///   what legacy SRT files need). Either way a warning points at the first bad byte.
+///   WebVTT's rule) or the input's encoding is detected (``InvalidUTF8Policy/detect``, what legacy
+///   SRT files need: uchardet names the code page, Windows-1251 or Shift-JIS say, and iconv
+///   converts it; Windows-1252 when it cannot tell). Either way a warning points at the first bad
+///   byte and names the encoding read.
 ///
 /// - Complexity: O(n); valid ASCII and UTF-8 input is checked in one pass and not copied.
 enum TextDecoding {
     enum InvalidUTF8Policy {
         case replace
-        case windows1252
+        case detect
     }
 
     static func decode(_ input: [UInt8], invalidUTF8: InvalidUTF8Policy, codePrefix: String)
@@ -20,13 +23,21 @@ enum TextDecoding {
     {
         var diagnostics: [Diagnostic] = []
         var bytes = input
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            bytes.removeFirst(3)
-        } else if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
-            bytes = transcodeUTF16(bytes, littleEndian: bytes[0] == 0xFF)
+        func note(_ name: String, _ how: String) {
             diagnostics.append(Diagnostic(
-                .note, Diagnostic.Code(rawValue: "\(codePrefix).encoding.utf16"),
-                "read as UTF-16 (byte order mark); written back as UTF-8", at: .start))
+                .note, Diagnostic.Code(rawValue: "\(codePrefix).encoding.\(name.hasPrefix("UTF-32") ? "utf32" : "utf16")"),
+                "read as \(name) (\(how)); written back as UTF-8", at: .start))
+        }
+        if let (name, length) = Charset.byteOrderMark(bytes) {
+            if name == "UTF-8" {
+                bytes.removeFirst(length)
+            } else if case .success(let converted) = Charset.convert(Array(bytes.dropFirst(length)), from: name) {
+                bytes = converted
+                note(name, "byte order mark")
+            }
+        } else if let name = Charset.unmarkedUTF16(bytes), case .success(let converted) = Charset.convert(bytes, from: name) {
+            bytes = converted
+            note(name, "no byte order mark; NUL in every other byte")
         }
         var scan = bytes.withUnsafeBufferPointer(UTF8Scan.init)
         if let bad = scan.firstInvalidOffset {
@@ -37,11 +48,22 @@ enum TextDecoding {
                 diagnostics.append(Diagnostic(
                     .warning, Diagnostic.Code(rawValue: "\(codePrefix).encoding.invalid"),
                     "invalid UTF-8 replaced by U+FFFD", at: location))
-            case .windows1252:
-                bytes = transcodeWindows1252(bytes)
-                diagnostics.append(Diagnostic(
-                    .warning, Diagnostic.Code(rawValue: "\(codePrefix).encoding.windows1252"),
-                    "not UTF-8; read as Windows-1252 (check accented letters)", at: location))
+            case .detect:
+                if let name = Charset.detect(bytes), !["ASCII", "UTF-8"].contains(name.uppercased()),
+                    case .success(let converted) = Charset.convert(bytes, from: name)
+                {
+                    bytes = converted
+                    diagnostics.append(Diagnostic(
+                        .warning, Diagnostic.Code(rawValue: "\(codePrefix).encoding.detected"),
+                        "not UTF-8; read as \(name) (detected by uchardet; if the letters look wrong, name the "
+                            + "encoding with --encoding)", at: location))
+                } else {
+                    bytes = transcodeWindows1252(bytes)
+                    diagnostics.append(Diagnostic(
+                        .warning, Diagnostic.Code(rawValue: "\(codePrefix).encoding.windows1252"),
+                        "not UTF-8 and no encoding detected; read as Windows-1252 (check accented letters, or name the "
+                            + "encoding with --encoding)", at: location))
+                }
             }
             scan = bytes.withUnsafeBufferPointer(UTF8Scan.init)
         }
@@ -58,22 +80,12 @@ enum TextDecoding {
     /// The text of `bytes` without a UTF-8 byte order mark when they need no other decoding (valid
     /// UTF-8, no NUL, not UTF-16), so that a reader can parse them in place; `nil` otherwise.
     static func cleanText(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
-        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return nil }
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0, 0, 0xFE, 0xFF]) {
+            return nil
+        }
         let text = UnsafeBufferPointer(rebasing: bytes.dropFirst(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0))
         let scan = UTF8Scan(text)
         return scan.firstInvalidOffset == nil && scan.firstNullOffset == nil ? text : nil
-    }
-
-    private static func transcodeUTF16(_ bytes: [UInt8], littleEndian: Bool) -> [UInt8] {
-        var units: [UInt16] = []
-        units.reserveCapacity(bytes.count / 2)
-        var index = 2
-        while index + 1 < bytes.count {
-            let (low, high) = littleEndian ? (bytes[index], bytes[index + 1]) : (bytes[index + 1], bytes[index])
-            units.append(UInt16(high) << 8 | UInt16(low))
-            index += 2
-        }
-        return Array(String(decoding: units, as: UTF16.self).utf8)
     }
 
     /// Windows-1252's 0x80–0x9F; the other bytes map to the same Unicode code point.

@@ -1,0 +1,60 @@
+import CCaptionsCharset
+
+/// Character encodings other than UTF-8: byte order marks, UTF-16 without one, detection of
+/// legacy code pages (uchardet) and conversion (iconv).
+public enum Charset {
+    /// The encoding a byte order mark at the start of `bytes` names, and the mark's length.
+    static func byteOrderMark(_ bytes: [UInt8]) -> (name: String, length: Int)? {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return ("UTF-8", 3) }
+        if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) { return ("UTF-32LE", 4) }
+        if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) { return ("UTF-32BE", 4) }
+        if bytes.starts(with: [0xFF, 0xFE]) { return ("UTF-16LE", 2) }
+        if bytes.starts(with: [0xFE, 0xFF]) { return ("UTF-16BE", 2) }
+        return nil
+    }
+
+    /// "UTF-16LE" or "UTF-16BE" for text without a byte order mark whose first bytes have NUL in
+    /// every other place (Latin text in UTF-16); nil otherwise.
+    static func unmarkedUTF16(_ bytes: [UInt8]) -> String? {
+        let sample = bytes.prefix(1024)
+        guard sample.count >= 8 else { return nil }
+        var zeros = [0, 0]
+        for (offset, byte) in sample.enumerated() where byte == 0 { zeros[offset % 2] += 1 }
+        let half = sample.count / 2
+        if zeros[1] * 10 >= half * 4, zeros[0] * 10 <= half { return "UTF-16LE" }
+        if zeros[0] * 10 >= half * 4, zeros[1] * 10 <= half { return "UTF-16BE" }
+        return nil
+    }
+
+    /// The encoding uchardet finds in `bytes` (such as "WINDOWS-1251"), nil when it cannot tell.
+    static func detect(_ bytes: [UInt8]) -> String? {
+        var name = [CChar](repeating: 0, count: 64)
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { ccaptions_detect_charset($0.baseAddress, $0.count, &name, name.count) }
+        }
+        let found = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return found.isEmpty ? nil : found
+    }
+
+    /// Why bytes could not be converted.
+    public enum ConversionFailure: Error, Equatable {
+        /// iconv does not know the encoding.
+        case unknownEncoding
+        /// The byte at this offset does not belong to the encoding.
+        case invalidBytes(offset: Int)
+    }
+
+    /// `bytes` in encoding `name` (any name iconv knows: "CP1251", "ISO-8859-2", "SHIFT_JIS",
+    /// "GB18030", "UTF-16"…) as UTF-8.
+    public static func convert(_ bytes: [UInt8], from name: String) -> Result<[UInt8], ConversionFailure> {
+        guard !bytes.isEmpty else { return .success([]) }
+        var count = 0
+        var failedAt = -1
+        let converted = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { ccaptions_convert_to_utf8(name, $0.baseAddress, $0.count, &count, &failedAt) }
+        }
+        guard let converted else { return .failure(failedAt < 0 ? .unknownEncoding : .invalidBytes(offset: failedAt)) }
+        defer { free(converted) }
+        return .success(converted.withMemoryRebound(to: UInt8.self, capacity: count) { Array(UnsafeBufferPointer(start: $0, count: count)) })
+    }
+}
