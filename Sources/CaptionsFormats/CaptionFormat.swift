@@ -12,6 +12,8 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
     case json
     /// A Podcasting 2.0 JSON transcript.
     case podcastJSON = "podcast-json"
+    /// YouTube's SubViewer-style captions.
+    case sbv
 
     /// Options that change how a writer lays out its output.
     public struct WriterOptions: Sendable {
@@ -27,74 +29,94 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
     /// The format a file name's extension names, such as `.vtt` or `.srt`.
     public init?(fileExtensionOf path: String) {
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
-        switch path[path.index(after: dot)...].lowercased() {
-        case "vtt", "webvtt": self = .webvtt
-        case "srt": self = .srt
-        case "ttml", "dfxp", "xml": self = .ttml
-        case "json": self = .json
-        default: return nil
-        }
+        let suffix = path[path.index(after: dot)...].lowercased()
+        guard let entry = Self.registry.first(where: { $0.extensions.contains(suffix) }) else { return nil }
+        self = entry.format
     }
 
-    /// The format a name given on the command line stands for (`vtt`, `webvtt`, `srt`, `json`).
+    /// The format a name given on the command line stands for (`vtt`, `webvtt`, `srt`, `json`…).
     public init?(name: String) {
-        switch name.lowercased() {
-        case "vtt", "webvtt": self = .webvtt
-        case "srt", "subrip": self = .srt
-        case "ttml", "dfxp", "imsc", "imsc1": self = .ttml
-        case "json": self = .json
-        case "podcast-json", "podcast": self = .podcastJSON
-        default: return nil
+        let name = name.lowercased()
+        guard let entry = Self.registry.first(where: { $0.format.rawValue == name || $0.names.contains(name) }) else {
+            return nil
         }
+        self = entry.format
     }
 
-    /// Guesses the format of content whose name says nothing: `WEBVTT` at the start means WebVTT,
-    /// `<` first (after white space) means TTML, anything else is read as SRT.
+    /// Guesses the format of content whose name says nothing, from its first bytes (after a byte
+    /// order mark and white space); what nothing recognises is read as SRT.
     public static func sniff(_ bytes: some Collection<UInt8>) -> CaptionFormat {
-        let body = bytes.dropFirst(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
-        if body.starts(with: "WEBVTT".utf8) { return .webvtt }
-        return body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "<") ? .ttml : .srt
+        let head = Array(bytes.prefix(4096))
+        var body = head[...]
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+        let trimmed = body.drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        return registry.first { $0.recognises?(head[...], trimmed) ?? false }?.format ?? .srt
+    }
+
+    /// Every name `--from` or `--to` accepts, for help and errors.
+    public static var acceptedNames: String {
+        registry.map(\.format.rawValue).joined(separator: ", ")
     }
 
     /// The reader (`nil` for a write-only format).
-    public var reader: (any TimedTextReader)? {
-        switch self {
-        case .webvtt: WebVTTReader()
-        case .srt: SRTReader()
-        case .ttml: TTMLReader()
-        case .json, .podcastJSON: PodcastTranscriptReader()
-        }
-    }
+    public var reader: (any TimedTextReader)? { entry.reader?() }
 
     /// The writer, configured with `options`.
-    public func writer(options: WriterOptions = WriterOptions()) -> any TimedTextWriter {
-        switch self {
-        case .webvtt: WebVTTWriter()
-        case .srt: SRTWriter(lineEnding: options.crlf ? .crlf : .lf)
-        case .ttml: TTMLWriter(profile: options.ttmlProfile)
-        case .json: JSONDumpWriter()
-        case .podcastJSON: PodcastTranscriptWriter()
-        }
-    }
+    public func writer(options: WriterOptions = WriterOptions()) -> any TimedTextWriter { entry.writer(options) }
 
     /// The name people know the format by.
-    public var displayName: String {
-        switch self {
-        case .webvtt: "WebVTT"
-        case .srt: "SRT"
-        case .ttml: "TTML"
-        case .json: "JSON"
-        case .podcastJSON: "Podcasting 2.0 JSON"
-        }
-    }
+    public var displayName: String { entry.displayName }
 
     /// The usual file extension.
-    public var fileExtension: String {
-        switch self {
-        case .webvtt: "vtt"
-        case .srt: "srt"
-        case .ttml: "ttml"
-        case .json, .podcastJSON: "json"
-        }
+    public var fileExtension: String { entry.extensions[0] }
+
+    private var entry: FormatEntry { Self.registry.first { $0.format == self }! }
+}
+
+extension ArraySlice<UInt8> {
+    /// The text up to the first line end (for recognising formats by their first line).
+    var firstLine: Substring {
+        Substring(String(decoding: prefix(200).prefix { $0 != 0x0A && $0 != 0x0D }, as: UTF8.self))
     }
+}
+
+/// What the registry knows about one format: its names, how to recognise it, its reader and writer.
+struct FormatEntry: Sendable {
+    let format: CaptionFormat
+    let displayName: String
+    /// File extensions, the usual one first.
+    let extensions: [String]
+    /// Other names on the command line (the raw value is always accepted).
+    let names: [String]
+    let reader: (@Sendable () -> any TimedTextReader)?
+    let writer: @Sendable (CaptionFormat.WriterOptions) -> any TimedTextWriter
+    /// Whether content is in this format: the first bytes as they are, and after a UTF-8 byte
+    /// order mark and leading white space. Checked in registry order.
+    let recognises: (@Sendable (_ raw: ArraySlice<UInt8>, _ trimmed: ArraySlice<UInt8>) -> Bool)?
+}
+
+extension CaptionFormat {
+    /// Every format, one entry each (a new format is a folder of its own and one entry here).
+    static let registry: [FormatEntry] = [
+        FormatEntry(
+            format: .webvtt, displayName: "WebVTT", extensions: ["vtt", "webvtt"], names: ["vtt"],
+            reader: { WebVTTReader() }, writer: { _ in WebVTTWriter() },
+            recognises: { _, text in text.starts(with: "WEBVTT".utf8) }),
+        FormatEntry(
+            format: .srt, displayName: "SRT", extensions: ["srt"], names: ["subrip"], reader: { SRTReader() },
+            writer: { SRTWriter(lineEnding: $0.crlf ? .crlf : .lf) }, recognises: nil),
+        FormatEntry(
+            format: .sbv, displayName: "SBV", extensions: ["sbv"], names: ["youtube"], reader: { SBVReader() },
+            writer: { _ in SBVWriter() }, recognises: { _, text in SBVReader.timing(text.firstLine) != nil }),
+        FormatEntry(
+            format: .ttml, displayName: "TTML", extensions: ["ttml", "dfxp", "xml", "itt"], names: ["dfxp", "imsc", "imsc1", "itt"],
+            reader: { TTMLReader() }, writer: { TTMLWriter(profile: $0.ttmlProfile) },
+            recognises: { _, text in text.first == UInt8(ascii: "<") }),
+        FormatEntry(
+            format: .json, displayName: "JSON", extensions: ["json"], names: [], reader: { PodcastTranscriptReader() },
+            writer: { _ in JSONDumpWriter() }, recognises: nil),
+        FormatEntry(
+            format: .podcastJSON, displayName: "Podcasting 2.0 JSON", extensions: [], names: ["podcast"],
+            reader: { PodcastTranscriptReader() }, writer: { _ in PodcastTranscriptWriter() }, recognises: nil),
+    ]
 }

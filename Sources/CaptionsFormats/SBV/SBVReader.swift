@@ -1,0 +1,68 @@
+import CaptionsCore
+
+/// Reads YouTube's SubViewer-style `.sbv`: cues of a `H:MM:SS.mmm,H:MM:SS.mmm` line and text lines,
+/// separated by blank lines. A timing line that does not parse is reported with its place and its
+/// cue skipped; a file without any cue is an error.
+public struct SBVReader: TimedTextReader {
+    /// A reader.
+    public init() {}
+
+    /// Parses an SBV file; throws `sbv.cues.none` when nothing in it is a cue.
+    public func read(_ input: consuming [UInt8]) throws(CaptionsError) -> TimedTextDocument {
+        let text = TextLines(input, codePrefix: "sbv")
+        var document = TimedTextDocument(diagnostics: text.diagnostics, sourceFormat: "sbv")
+        let lines = text.lines
+        var index = 0
+        while index < lines.count {
+            let line = lines[index].trimmedSpaces
+            guard !line.isEmpty else {
+                index += 1
+                continue
+            }
+            let timingLine = index
+            index += 1
+            var body: [Substring] = []
+            while index < lines.count, !lines[index].trimmedSpaces.isEmpty {
+                body.append(lines[index])
+                index += 1
+            }
+            guard let (start, end) = Self.timing(line) else {
+                document.diagnostics.append(Diagnostic(
+                    .warning, "sbv.timing.malformed", "'\(line)' is not a timing line (H:MM:SS.mmm,H:MM:SS.mmm); cue skipped",
+                    at: TextLines.location(timingLine)))
+                continue
+            }
+            let content: [InlineNode] = body.isEmpty ? [] : [.text(body.joined(separator: "\n"))]
+            document.cues.append(Cue(start: start, end: max(start, end), content: content, location: TextLines.location(timingLine)))
+        }
+        guard !document.cues.isEmpty else {
+            throw CaptionsError("sbv.cues.none", "no cue found: an SBV cue starts with a line such as 0:00:01.000,0:00:03.500", at: .start)
+        }
+        return document
+    }
+
+    /// The two times of `H:MM:SS.mmm,H:MM:SS.mmm`.
+    static func timing(_ line: Substring) -> (MediaTime, MediaTime)? {
+        let parts = line.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let start = time(parts[0].trimmedSpaces), let end = time(parts[1].trimmedSpaces) else { return nil }
+        return (start, end)
+    }
+
+    /// `H:MM:SS.mmm` (hours of any width, one to three fraction digits).
+    static func time(_ text: Substring) -> MediaTime? {
+        let fields = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard fields.count == 3, let hours = Int64(fields[0]), hours >= 0, fields[1].count == 2, let minutes = Int64(fields[1]),
+            minutes < 60
+        else { return nil }
+        let secondParts = fields[2].split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(secondParts.count), secondParts[0].count == 2, let seconds = Int64(secondParts[0]), seconds < 60
+        else { return nil }
+        var milliseconds: Int64 = 0
+        if secondParts.count == 2 {
+            let fraction = secondParts[1]
+            guard (1...3).contains(fraction.count), fraction.allSatisfy(\.isASCIIDigit), let value = Int64(fraction) else { return nil }
+            milliseconds = value * [100, 10, 1][fraction.count - 1]
+        }
+        return MediaTime(milliseconds: ((hours * 60 + minutes) * 60 + seconds) * 1000 + milliseconds)
+    }
+}
