@@ -14,6 +14,8 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
     case podcastJSON = "podcast-json"
     /// YouTube's SubViewer-style captions.
     case sbv
+    /// Advanced SubStation Alpha (SubStation Alpha is read too).
+    case ass
 
     /// Options that change how a writer lays out its output.
     public struct WriterOptions: Sendable {
@@ -105,6 +107,9 @@ extension CaptionFormat {
         FormatEntry(
             format: .srt, displayName: "SRT", extensions: ["srt"], names: ["subrip"], reader: { SRTReader() },
             writer: { SRTWriter(lineEnding: $0.crlf ? .crlf : .lf) }, recognises: nil),
+        FormatEntry(
+            format: .ass, displayName: "ASS/SSA", extensions: ["ass", "ssa"], names: ["ssa"], reader: { ASSReader() },
+            writer: { _ in ASSWriter() }, recognises: { _, text in text.firstLine.lowercased().hasPrefix("[script info]") }),
         FormatEntry(
             format: .sbv, displayName: "SBV", extensions: ["sbv"], names: ["youtube"], reader: { SBVReader() },
             writer: { _ in SBVWriter() }, recognises: { _, text in SBVReader.timing(text.firstLine) != nil }),

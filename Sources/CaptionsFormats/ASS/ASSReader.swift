@@ -1,0 +1,132 @@
+import CaptionsCore
+
+/// Reads Advanced SubStation Alpha (`.ass`) and SubStation Alpha (`.ssa`): the `[Events]`
+/// section's `Dialogue` lines, with the columns its `Format` line names. Each cue takes its
+/// style's italic, bold, underline, colour and alignment, its text's overrides
+/// (``ASSTextParser``), and its `Name` as the speaker. `Comment` lines are not shown and are left
+/// out; so are layers, effects and margins (reported once).
+public struct ASSReader: TimedTextReader {
+    /// A reader.
+    public init() {}
+
+    /// Parses an ASS or SSA file; throws `ass.cues.none` when it has no `Dialogue` line.
+    public func read(_ input: consuming [UInt8]) throws(CaptionsError) -> TimedTextDocument {
+        let text = TextLines(input, codePrefix: "ass")
+        var document = TimedTextDocument(diagnostics: text.diagnostics, sourceFormat: "ass")
+        var section = ""
+        var styleColumns: [String] = []
+        var eventColumns = ["layer", "start", "end", "style", "name", "marginl", "marginr", "marginv", "effect", "text"]
+        var styles: [String: Style] = [:]
+        // `\n`: a line break in SSA; in ASS only under WrapStyle 2, a space otherwise (as libass).
+        var wrapStyle = ""
+        var isSSA = false
+        var dropped: Set<String> = []
+        var firstDrop: SourceLocation?
+        for (index, rawLine) in text.lines.enumerated() {
+            let line = rawLine.trimmedSpaces
+            if line.hasPrefix("["), line.hasSuffix("]") {
+                section = line.dropFirst().dropLast().lowercased()
+                continue
+            }
+            guard let colon = line.firstIndex(of: ":"), !line.hasPrefix(";") else { continue }
+            let key = line[..<colon].trimmedSpaces.lowercased()
+            let value = line[line.index(after: colon)...].trimmedSpaces
+            switch (section, key) {
+            case ("script info", "wrapstyle"):
+                wrapStyle = String(value)
+            case ("script info", "scripttype"):
+                isSSA = !value.lowercased().hasSuffix("+")
+            case ("script info", "title"):
+                document.title = String(value)
+            case (_, "format") where section.hasSuffix("styles"):
+                if section == "v4 styles" { isSSA = true }
+                styleColumns = value.split(separator: ",").map { $0.trimmedSpaces.lowercased() }
+            case (_, "style") where section.hasSuffix("styles"):
+                let fields = Self.fields(value, count: styleColumns.count)
+                let style = Style(columns: styleColumns, fields: fields, legacyAlignment: section == "v4 styles")
+                styles[style.name] = style
+            case ("events", "format"):
+                eventColumns = value.split(separator: ",").map { $0.trimmedSpaces.lowercased() }
+            case ("events", "dialogue"):
+                let fields = Self.fields(value, count: eventColumns.count)
+                func field(_ name: String) -> Substring? { eventColumns.firstIndex(of: name).flatMap { $0 < fields.count ? fields[$0] : nil } }
+                let location = TextLines.location(index)
+                guard let start = field("start").flatMap(Self.time), let end = field("end").flatMap(Self.time) else {
+                    document.diagnostics.append(Diagnostic(
+                        .warning, "ass.time.malformed", "a Dialogue line whose times are not H:MM:SS.cc; skipped", at: location))
+                    continue
+                }
+                let style = field("style").flatMap { styles[String($0.trimmingPrefix("*"))] } ?? styles["Default"] ?? Style()
+                var parser = ASSTextParser(base: style.state, softBreaks: isSSA || wrapStyle == "2")
+                let content = parser.parse(field("text") ?? "")
+                if !parser.dropped.isEmpty, firstDrop == nil { firstDrop = location }
+                dropped.formUnion(parser.dropped)
+                let position = parser.position ?? style.position
+                var cue = Cue(start: start, end: max(start, end), settings: position.settings, content: content, location: location)
+                if let name = field("name")?.trimmedSpaces, !name.isEmpty { cue.speaker = String(name) }
+                document.cues.append(cue)
+            default:
+                continue
+            }
+        }
+        guard !document.cues.isEmpty else {
+            throw CaptionsError("ass.cues.none", "no Dialogue line found in an [Events] section", at: .start)
+        }
+        if let firstDrop {
+            document.diagnostics.append(Diagnostic(
+                .note, "ass.override.dropped",
+                "override tags with no equivalent left out: \(dropped.sorted().map { "\\" + $0 }.joined(separator: ", "))",
+                at: firstDrop))
+        }
+        document.cues.sort { $0.start < $1.start }
+        return document
+    }
+
+    /// The first `count - 1` comma-separated fields, and the rest of the line as the last (text may
+    /// hold commas).
+    static func fields(_ value: Substring, count: Int) -> [Substring] {
+        value.split(separator: ",", maxSplits: max(count - 1, 0), omittingEmptySubsequences: false)
+    }
+
+    /// `H:MM:SS.cc` (centiseconds; more or fewer fraction digits are read as decimals).
+    static func time(_ text: Substring) -> MediaTime? {
+        let fields = text.trimmedSpaces.split(separator: ":", omittingEmptySubsequences: false)
+        guard fields.count == 3, let hours = Int64(fields[0]), hours >= 0, let minutes = Int64(fields[1]), minutes < 60 else { return nil }
+        let parts = fields[2].split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let seconds = Int64(parts[0]), seconds < 60 else { return nil }
+        var milliseconds: Int64 = 0
+        if parts.count == 2 {
+            let digits = parts[1].prefix(3)
+            guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), let value = Int64(digits) else { return nil }
+            milliseconds = value * [100, 10, 1][digits.count - 1]
+        }
+        return MediaTime(milliseconds: ((hours * 60 + minutes) * 60 + seconds) * 1000 + milliseconds)
+    }
+
+    /// What a cue takes from its style.
+    struct Style {
+        var name = "Default"
+        var state = ASSTextParser.State()
+        var position = NumpadPosition.bottomCenter
+
+        init() {}
+
+        init(columns: [String], fields: [Substring], legacyAlignment: Bool) {
+            func field(_ name: String) -> Substring? {
+                columns.firstIndex(of: name).flatMap { $0 < fields.count ? fields[$0].trimmedSpaces : nil }
+            }
+            name = String(field("name") ?? "Default")
+            // -1 is true in ASS; SSA files also write 1.
+            func isOn(_ name: String) -> Bool { field(name).flatMap { Int($0) }.map { $0 != 0 } ?? false }
+            state.italic = isOn("italic")
+            state.bold = isOn("bold")
+            state.underline = isOn("underline")
+            if let colour = field("primarycolour").flatMap(ASSColor.parse), colour != RGBAColor(red: 255, green: 255, blue: 255) {
+                state.color = colour
+            }
+            if let alignment = field("alignment").flatMap({ Int($0) }) {
+                position = (legacyAlignment ? ASSTextParser.legacyPosition(alignment) : NumpadPosition(rawValue: alignment)) ?? .bottomCenter
+            }
+        }
+    }
+}

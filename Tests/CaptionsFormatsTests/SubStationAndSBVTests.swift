@@ -1,0 +1,110 @@
+import CaptionsCore
+import Foundation
+import Testing
+
+@testable import CaptionsFormats
+
+/// ASS/SSA and SBV: read into the model with styles, positions and speakers, written back, and
+/// every such file of the shared real-world corpus read.
+@Suite struct SubStationAndSBVTests {
+    static let ass = """
+        [Script Info]
+        ; a comment
+        ScriptType: v4.00+
+
+        [V4+ Styles]
+        Format: Name, Fontname, Fontsize, PrimaryColour, Bold, Italic, Alignment
+        Style: Default,Arial,20,&H00FFFFFF,0,0,2
+        Style: Sign,Arial,20,&H0000FFFF,-1,0,8
+
+        [Events]
+        Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+        Dialogue: 0,0:00:01.50,0:00:03.00,Default,Ann,0,0,0,,{\\i1}Hello{\\i0}, world,\\Nsecond line
+        Comment: 0,0:00:02.00,0:00:03.00,Default,,0,0,0,,not shown
+        Dialogue: 0,0:00:04.00,0:00:05.25,Sign,,0,0,0,,{\\an7\\pos(10,10)\\fad(100,100)}EXIT
+        Dialogue: 0,0:00:06.00,0:00:07.00,Default,,0,0,0,,soft\\nbreak {\\p1}m 0 0 l 10 10{\\p0}and\\hspace
+        """
+
+    @Test func assStylesPositionsAndSpeakersAreRead() throws {
+        let document = try ASSReader().read(Array(Self.ass.utf8))
+        #expect(document.cues.map(\.plainText) == ["Hello, world,\nsecond line", "EXIT", "soft break and\u{00A0}space"])
+        #expect(document.cues.map(\.start) == [MediaTime(milliseconds: 1500), MediaTime(seconds: 4), MediaTime(seconds: 6)])
+        #expect(document.cues[0].end == MediaTime(milliseconds: 3000))
+        #expect(document.cues[0].speaker == "Ann")
+        guard case .span(let italic) = document.cues[0].content.first else { Issue.record("no italic span"); return }
+        #expect(italic.kind == .italic && italic.children == [.text("Hello")])
+        // The override's \an7 wins over the style's 8; the style's bold and yellow colour apply.
+        #expect(NumpadPosition.nearest(to: document.cues[1].settings) == NumpadPosition(rawValue: 7))
+        guard case .span(let coloured) = document.cues[1].content.first else { Issue.record("no colour span"); return }
+        #expect(coloured.style?.color == RGBAColor(red: 255, green: 255, blue: 0))
+        #expect(coloured.children.first.map { if case .span(let bold) = $0 { bold.kind == .bold } else { false } } == true)
+        let dropped = document.diagnostics.first { $0.code.rawValue == "ass.override.dropped" }
+        #expect(dropped?.message.contains("\\fad") == true && dropped?.message.contains("\\pos") == true)
+        #expect(dropped?.location?.line == 14)
+    }
+
+    /// SSA: `[V4 Styles]`, legacy `\a` numbering (6 is top centre) and `\n` as a line break.
+    @Test func ssaLegacyAlignmentAndBreaksAreRead() throws {
+        let ssa = """
+            [Script Info]
+            ScriptType: v4.00
+            [V4 Styles]
+            Format: Name, Fontname, Fontsize, PrimaryColour, Bold, Italic, Alignment
+            Style: Default,Arial,20,16777215,0,-1,2
+            [Events]
+            Format: Marked, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+            Dialogue: Marked=0,0:00:01.00,0:00:02.00,Default,,0,0,0,,{\\a6}top\\nline
+            """
+        let document = try ASSReader().read(Array(ssa.utf8))
+        #expect(document.cues.map(\.plainText) == ["top\nline"])
+        #expect(NumpadPosition.nearest(to: document.cues[0].settings) == NumpadPosition(rawValue: 8))
+        guard case .span(let italic) = document.cues[0].content.first else { Issue.record("style italic not applied"); return }
+        #expect(italic.kind == .italic)
+    }
+
+    @Test func assWrittenReadsBackAsItself() throws {
+        let document = try ASSReader().read(Array(Self.ass.utf8))
+        let written = ASSWriter().write(document)
+        let reread = try ASSReader().read(written)
+        #expect(reread.cues.map(\.plainText) == document.cues.map(\.plainText))
+        #expect(reread.cues.map(\.start) == document.cues.map(\.start))
+        #expect(reread.cues.map(\.speaker) == document.cues.map(\.speaker))
+        #expect(reread.cues.map { NumpadPosition.nearest(to: $0.settings) } == document.cues.map { NumpadPosition.nearest(to: $0.settings) })
+        #expect(CaptionFormat.sniff(written) == .ass)
+    }
+
+    @Test func sbvIsReadWrittenAndItsBadTimingsReported() throws {
+        let sbv = "0:00:01.000,0:00:02.500\nfirst\nline two\n\n0:00:0x.000,0:00:04.000\nbroken\n\n1:02:03.4,1:02:05.000\nlast\n"
+        let document = try SBVReader().read(Array(sbv.utf8))
+        #expect(document.cues.map(\.plainText) == ["first\nline two", "last"])
+        #expect(document.cues[1].start == MediaTime(milliseconds: 3_723_400))
+        #expect(document.diagnostics.map { "\($0.code.rawValue) \($0.location?.line ?? 0)" } == ["sbv.timing.malformed 5"])
+        let written = SBVWriter().write(document)
+        #expect(String(decoding: written, as: UTF8.self).hasPrefix("0:00:01.000,0:00:02.500\nfirst\nline two\n\n"))
+        #expect(try SBVReader().read(written).cues == document.cues.map { cue in
+            var plain = cue
+            plain.location = nil
+            return plain
+        }.enumerated().map { index, cue in
+            var located = cue
+            located.location = SourceLocation(line: index * 4 + 1, column: 1)
+            return located
+        })
+        #expect(CaptionFormat.sniff(written) == .sbv)
+        #expect(throws: CaptionsError.self) { try SBVReader().read(Array("no cues here\n".utf8)) }
+    }
+
+    /// Every ASS, SSA and SBV file of the real-world corpus reads, with at least one cue.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: TestPaths.shared.appendingPathComponent("realworld").path)))
+    func everyRealWorldFileReads() throws {
+        let root = TestPaths.shared.appendingPathComponent("realworld")
+        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }
+            .filter { ["ass", "ssa", "sbv"].contains($0.pathExtension.lowercased()) } ?? []
+        #expect(files.count >= 15)
+        for file in files where !file.lastPathComponent.contains("invalid_format") {
+            let format = try #require(CaptionFormat(fileExtensionOf: file.path))
+            let document = try format.reader!.read(Array(Data(contentsOf: file)))
+            #expect(!document.cues.isEmpty, "\(file.path)")
+        }
+    }
+}
