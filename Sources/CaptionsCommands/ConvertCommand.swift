@@ -44,7 +44,7 @@ public struct ConvertCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Move every cue by a duration, such as -1.5s, 250ms or 00:00:02.000.", valueName: "duration"))
     var shift: String?
 
-    @Option(help: ArgumentHelp("Retime from one frame rate to another, such as 25:23.976.", valueName: "from:to"))
+    @Option(help: ArgumentHelp("Retime from one frame rate to another, such as 25:23.976; or, one rate, the frame rate of a MicroDVD file read or written.", valueName: "from:to"))
     var fps: String?
 
     @Flag(help: "Merge consecutive cues with identical text and settings that touch or overlap.")
@@ -149,7 +149,7 @@ public struct ConvertCommand: ParsableCommand {
         }
         let file = try InputFile(input, io: io)
         let inputFormat = plan.inputFormat ?? file.withBytes { CaptionFormat.sniff($0) }
-        guard let reader = inputFormat.reader else {
+        guard let reader = inputFormat.reader(options: plan.readerOptions) else {
             throw ValidationError("\(inputFormat.rawValue) can be written but not read")
         }
         if let encoding {
@@ -188,6 +188,7 @@ public struct ConvertCommand: ParsableCommand {
         var speakerNames: [String: String]?
         var wrapper: CueLineWrapper?
         var writerOptions = CaptionFormat.WriterOptions()
+        var readerOptions = CaptionFormat.ReaderOptions()
     }
 
     /// Checks the options and works out formats and transforms; throws usage errors.
@@ -226,10 +227,17 @@ public struct ConvertCommand: ParsableCommand {
         }
         if let fps {
             let rates = fps.split(separator: ":", omittingEmptySubsequences: false).map { FrameRate(parsing: String($0)) }
-            guard rates.count == 2, let source = rates[0], let target = rates[1] else {
-                throw ValidationError("--fps '\(fps)' must be FROM:TO frame rates, such as 25:23.976 or 24000/1001:25")
+            if rates.count == 1, let rate = rates[0] {
+                // One rate: the frame rate of a frame-timed format (MicroDVD) read or written.
+                plan.readerOptions.frameRate = Double(rate.numerator) / Double(rate.denominator)
+                plan.writerOptions.frameRate = Double(rate.numerator) / Double(rate.denominator)
+            } else {
+                guard rates.count == 2, let source = rates[0], let target = rates[1] else {
+                    throw ValidationError(
+                        "--fps '\(fps)' must be a frame rate (for MicroDVD) or FROM:TO rates to retime, such as 25:23.976")
+                }
+                plan.retime = FrameRateRetime(from: source, to: target)
             }
-            plan.retime = FrameRateRetime(from: source, to: target)
         }
         if let wrap {
             let parts = wrap.split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }

@@ -12,8 +12,10 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
     case json
     /// A Podcasting 2.0 JSON transcript.
     case podcastJSON = "podcast-json"
-    /// YouTube's SubViewer-style captions.
+    /// YouTube's captions, and the SubViewer `.sub` they come from.
     case sbv
+    /// MicroDVD (frame-timed `.sub`).
+    case microdvd
     /// Advanced SubStation Alpha (SubStation Alpha is read too).
     case ass
 
@@ -23,9 +25,20 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
         public var crlf = false
         /// The TTML profile to write.
         public var ttmlProfile = TTMLWriter.Profile.imsc1
+        /// Frames per second, for frame-timed formats (MicroDVD); nil: the format's default.
+        public var frameRate: Double?
 
         /// The defaults.
         public init() {}
+    }
+
+    /// Options that change how a reader reads.
+    public struct ReaderOptions: Sendable {
+        /// Frames per second, for frame-timed formats (MicroDVD) that do not say.
+        public var frameRate: Double?
+
+        /// The defaults.
+        public init(frameRate: Double? = nil) { self.frameRate = frameRate }
     }
 
     /// The format a file name's extension names, such as `.vtt` or `.srt`.
@@ -61,7 +74,10 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
     }
 
     /// The reader (`nil` for a write-only format).
-    public var reader: (any TimedTextReader)? { entry.reader?() }
+    public var reader: (any TimedTextReader)? { reader(options: ReaderOptions()) }
+
+    /// The reader with `options` (`nil` for a write-only format).
+    public func reader(options: ReaderOptions) -> (any TimedTextReader)? { entry.reader?(options) }
 
     /// The writer, configured with `options`.
     public func writer(options: WriterOptions = WriterOptions()) -> any TimedTextWriter { entry.writer(options) }
@@ -90,7 +106,7 @@ struct FormatEntry: Sendable {
     let extensions: [String]
     /// Other names on the command line (the raw value is always accepted).
     let names: [String]
-    let reader: (@Sendable () -> any TimedTextReader)?
+    let reader: (@Sendable (CaptionFormat.ReaderOptions) -> any TimedTextReader)?
     let writer: @Sendable (CaptionFormat.WriterOptions) -> any TimedTextWriter
     /// Whether content is in this format: the first bytes as they are, and after a UTF-8 byte
     /// order mark and leading white space. Checked in registry order.
@@ -102,26 +118,33 @@ extension CaptionFormat {
     static let registry: [FormatEntry] = [
         FormatEntry(
             format: .webvtt, displayName: "WebVTT", extensions: ["vtt", "webvtt"], names: ["vtt"],
-            reader: { WebVTTReader() }, writer: { _ in WebVTTWriter() },
+            reader: { _ in WebVTTReader() }, writer: { _ in WebVTTWriter() },
             recognises: { _, text in text.starts(with: "WEBVTT".utf8) }),
         FormatEntry(
-            format: .srt, displayName: "SRT", extensions: ["srt"], names: ["subrip"], reader: { SRTReader() },
+            format: .srt, displayName: "SRT", extensions: ["srt"], names: ["subrip"], reader: { _ in SRTReader() },
             writer: { SRTWriter(lineEnding: $0.crlf ? .crlf : .lf) }, recognises: nil),
         FormatEntry(
-            format: .ass, displayName: "ASS/SSA", extensions: ["ass", "ssa"], names: ["ssa"], reader: { ASSReader() },
+            format: .microdvd, displayName: "MicroDVD", extensions: [], names: ["sub"],
+            reader: { MicroDVDReader(frameRate: $0.frameRate) }, writer: { MicroDVDWriter(frameRate: $0.frameRate) },
+            recognises: { _, text in MicroDVDReader.frames(text.firstLine) != nil }),
+        FormatEntry(
+            format: .ass, displayName: "ASS/SSA", extensions: ["ass", "ssa"], names: ["ssa"], reader: { _ in ASSReader() },
             writer: { _ in ASSWriter() }, recognises: { _, text in text.firstLine.lowercased().hasPrefix("[script info]") }),
         FormatEntry(
-            format: .sbv, displayName: "SBV", extensions: ["sbv"], names: ["youtube"], reader: { SBVReader() },
-            writer: { _ in SBVWriter() }, recognises: { _, text in SBVReader.timing(text.firstLine) != nil }),
+            format: .sbv, displayName: "SBV", extensions: ["sbv"], names: ["youtube"], reader: { _ in SBVReader() },
+            writer: { _ in SBVWriter() },
+            recognises: { _, text in
+                SBVReader.timing(text.firstLine) != nil || text.firstLine.uppercased().hasPrefix("[INFORMATION]")
+            }),
         FormatEntry(
             format: .ttml, displayName: "TTML", extensions: ["ttml", "dfxp", "xml", "itt"], names: ["dfxp", "imsc", "imsc1", "itt"],
-            reader: { TTMLReader() }, writer: { TTMLWriter(profile: $0.ttmlProfile) },
+            reader: { _ in TTMLReader() }, writer: { TTMLWriter(profile: $0.ttmlProfile) },
             recognises: { _, text in text.first == UInt8(ascii: "<") }),
         FormatEntry(
-            format: .json, displayName: "JSON", extensions: ["json"], names: [], reader: { PodcastTranscriptReader() },
+            format: .json, displayName: "JSON", extensions: ["json"], names: [], reader: { _ in PodcastTranscriptReader() },
             writer: { _ in JSONDumpWriter() }, recognises: nil),
         FormatEntry(
             format: .podcastJSON, displayName: "Podcasting 2.0 JSON", extensions: [], names: ["podcast"],
-            reader: { PodcastTranscriptReader() }, writer: { _ in PodcastTranscriptWriter() }, recognises: nil),
+            reader: { _ in PodcastTranscriptReader() }, writer: { _ in PodcastTranscriptWriter() }, recognises: nil),
     ]
 }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import CaptionsFormats
 
-/// ASS/SSA and SBV: read into the model with styles, positions and speakers, written back, and
+/// ASS/SSA, SBV/SubViewer and MicroDVD: read into the model with styles, positions and speakers, written back, and
 /// every such file of the shared real-world corpus read.
 @Suite struct SubStationAndSBVTests {
     static let ass = """
@@ -94,16 +94,47 @@ import Testing
         #expect(throws: CaptionsError.self) { try SBVReader().read(Array("no cues here\n".utf8)) }
     }
 
-    /// Every ASS, SSA and SBV file of the real-world corpus reads, with at least one cue.
+    @Test func microDVDFramesStylesAndRatesAreRead() throws {
+        let sub = "{1}{1}25\n{25}{50}{y:i}Hello|/World\n{75}{100}{Y:b}{c:$0000FF}Red|bold\n{150}{175}{f:Arial}plain\n"
+        let document = try MicroDVDReader().read(Array(sub.utf8))
+        #expect(document.cues.map(\.plainText) == ["Hello\nWorld", "Red\nbold", "plain"])
+        #expect(document.cues.map(\.start) == [MediaTime(seconds: 1), MediaTime(seconds: 3), MediaTime(seconds: 6)])
+        guard case .span(let italic) = document.cues[0].content.first else { Issue.record("no italic"); return }
+        #expect(italic.kind == .italic)
+        #expect(document.cues[0].content.last.map { if case .span(let span) = $0 { span.kind == .italic } else { false } } == true)
+        #expect(document.diagnostics.map(\.code.rawValue) == ["microdvd.control.dropped"])
+        // Without a header: 23.976 and a warning, unless a rate is given.
+        let bare = Array("{24}{48}one second at 23.976\n".utf8)
+        let assumed = try MicroDVDReader().read(bare)
+        #expect(assumed.cues[0].start == MediaTime(value: 24 * 1001, timescale: 24000))
+        #expect(assumed.diagnostics.map(\.code.rawValue) == ["microdvd.frameRate.assumed"])
+        let given = try MicroDVDReader(frameRate: 24).read(bare)
+        #expect(given.cues[0].start == MediaTime(seconds: 1) && given.diagnostics.isEmpty)
+        let written = MicroDVDWriter(frameRate: 25).write(document)
+        #expect(String(decoding: written, as: UTF8.self).hasPrefix("{1}{1}25\n{25}{50}Hello|World\n"))
+        #expect(try MicroDVDReader().read(written).cues.map(\.start) == document.cues.map(\.start))
+        #expect(CaptionFormat.sniff(written) == .microdvd)
+    }
+
+    @Test func subViewerHeadersAndBreaksAreRead() throws {
+        let sub = "[INFORMATION]\n[TITLE]x\n[END INFORMATION]\n[SUBTITLE]\n00:00:01.50,00:00:03.00\none[br]two\n"
+        #expect(CaptionFormat.sniff(Array(sub.utf8)) == .sbv)
+        let document = try SBVReader().read(Array(sub.utf8))
+        #expect(document.cues.map(\.plainText) == ["one\ntwo"])
+        #expect(document.cues[0].start == MediaTime(milliseconds: 1500) && document.diagnostics.isEmpty)
+    }
+
+    /// Every ASS, SSA, SBV and `.sub` (MicroDVD, SubViewer) file of the real-world corpus reads, with at least one cue.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: TestPaths.shared.appendingPathComponent("realworld").path)))
     func everyRealWorldFileReads() throws {
         let root = TestPaths.shared.appendingPathComponent("realworld")
         let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }
-            .filter { ["ass", "ssa", "sbv"].contains($0.pathExtension.lowercased()) } ?? []
+            .filter { ["ass", "ssa", "sbv", "sub"].contains($0.pathExtension.lowercased()) } ?? []
         #expect(files.count >= 15)
-        for file in files where !file.lastPathComponent.contains("invalid_format") {
-            let format = try #require(CaptionFormat(fileExtensionOf: file.path))
-            let document = try format.reader!.read(Array(Data(contentsOf: file)))
+        for file in files where !file.lastPathComponent.contains("invalid_format") && !file.lastPathComponent.contains("empty") {
+            let bytes = try Array(Data(contentsOf: file))
+            let format = CaptionFormat(fileExtensionOf: file.path) ?? CaptionFormat.sniff(bytes)
+            let document = try format.reader!.read(bytes)
             #expect(!document.cues.isEmpty, "\(file.path)")
         }
     }

@@ -1,8 +1,9 @@
 import CaptionsCore
 
-/// Reads YouTube's SubViewer-style `.sbv`: cues of a `H:MM:SS.mmm,H:MM:SS.mmm` line and text lines,
-/// separated by blank lines. A timing line that does not parse is reported with its place and its
-/// cue skipped; a file without any cue is an error.
+/// Reads YouTube's `.sbv` and the SubViewer `.sub` it comes from: cues of a
+/// `H:MM:SS.mmm,H:MM:SS.mmm` line and text lines, separated by blank lines. SubViewer's `[INFORMATION]`
+/// header lines are skipped and its `[br]` is a line break. A timing line that does not parse is
+/// reported with its place and its cue skipped; a file without any cue is an error.
 public struct SBVReader: TimedTextReader {
     /// A reader.
     public init() {}
@@ -15,7 +16,8 @@ public struct SBVReader: TimedTextReader {
         var index = 0
         while index < lines.count {
             let line = lines[index].trimmedSpaces
-            guard !line.isEmpty else {
+            // Blank lines, and SubViewer's header lines before the first cue.
+            guard !line.isEmpty, !(document.cues.isEmpty && line.hasPrefix("[")) else {
                 index += 1
                 continue
             }
@@ -32,7 +34,8 @@ public struct SBVReader: TimedTextReader {
                     at: TextLines.location(timingLine)))
                 continue
             }
-            let content: [InlineNode] = body.isEmpty ? [] : [.text(body.joined(separator: "\n"))]
+            let joined = body.joined(separator: "\n").replacing("[br]", with: "\n").replacing("[BR]", with: "\n")
+            let content: [InlineNode] = body.isEmpty ? [] : [.text(joined)]
             document.cues.append(Cue(start: start, end: max(start, end), content: content, location: TextLines.location(timingLine)))
         }
         guard !document.cues.isEmpty else {

@@ -1,0 +1,153 @@
+import CaptionsCore
+
+/// Reads MicroDVD (`.sub`): `{start}{end}text` lines timed in frames, `|` between lines.
+///
+/// The frame rate is `frameRate` when given (`--fps`), else the file's `{1}{1}25` header line,
+/// else 23.976 with a warning. `{y:i}`, `{y:b}`, `{y:u}` (one line) and `{Y:…}` (every line)
+/// set italic, bold, underline; `{c:$BBGGRR}` a colour; a `/` at the start of a line makes it
+/// italic. Fonts, sizes and positions (`{f:}`, `{s:}`, `{P:}`) are dropped with one note.
+public struct MicroDVDReader: TimedTextReader {
+    /// Frames per second; nil: from the file, else 23.976.
+    public var frameRate: Double?
+
+    /// A reader; `frameRate` overrides the file's own.
+    public init(frameRate: Double? = nil) { self.frameRate = frameRate }
+
+    /// The frame rate used when neither the caller nor the file gives one.
+    public static let defaultFrameRate = 24000.0 / 1001
+
+    /// Parses a MicroDVD file; throws `microdvd.cues.none` when no line is a cue.
+    public func read(_ input: consuming [UInt8]) throws(CaptionsError) -> TimedTextDocument {
+        let text = TextLines(input, codePrefix: "microdvd")
+        var document = TimedTextDocument(diagnostics: text.diagnostics, sourceFormat: "microdvd")
+        var rate = frameRate
+        var dropped: Set<String> = []
+        var firstDrop: SourceLocation?
+        var timed: [(start: Int64, end: Int64, line: Int, text: Substring)] = []
+        for (index, line) in text.lines.enumerated() {
+            let trimmed = line.trimmedSpaces
+            guard !trimmed.isEmpty else { continue }
+            guard let (start, end, rest) = Self.frames(trimmed) else {
+                document.diagnostics.append(Diagnostic(
+                    .warning, "microdvd.line.malformed", "not a {start}{end}text line; skipped", at: TextLines.location(index)))
+                continue
+            }
+            // {1}{1}25: the frame rate, not a cue.
+            if timed.isEmpty, start <= 1, end <= 1, let declared = Double(rest.trimmedSpaces), declared > 0, declared < 1000 {
+                if rate == nil { rate = declared }
+                continue
+            }
+            timed.append((start, end, index, rest))
+        }
+        let fps = rate ?? Self.defaultFrameRate
+        if rate == nil, !timed.isEmpty {
+            document.diagnostics.append(Diagnostic(
+                .warning, "microdvd.frameRate.assumed",
+                "the file does not give its frame rate ({1}{1}25 on the first line); 23.976 assumed: pass --fps", at: .start))
+        }
+        for cue in timed {
+            let location = TextLines.location(cue.line)
+            var lineDrops: Set<String> = []
+            let content = Self.content(cue.text, dropped: &lineDrops)
+            if !lineDrops.isEmpty, firstDrop == nil { firstDrop = location }
+            dropped.formUnion(lineDrops)
+            let start = Self.time(frame: cue.start, fps: fps), end = Self.time(frame: max(cue.start, cue.end), fps: fps)
+            document.cues.append(Cue(start: start, end: end, content: content, location: location))
+        }
+        guard !document.cues.isEmpty else {
+            throw CaptionsError("microdvd.cues.none", "no cue found: a MicroDVD cue is a line such as {25}{75}Hello", at: .start)
+        }
+        if let firstDrop {
+            document.diagnostics.append(Diagnostic(
+                .note, "microdvd.control.dropped",
+                "control codes with no equivalent left out: \(dropped.sorted().joined(separator: ", "))", at: firstDrop))
+        }
+        document.cues.sort { $0.start < $1.start }
+        return document
+    }
+
+    /// `{start}{end}` and the rest of the line.
+    static func frames(_ line: Substring) -> (Int64, Int64, Substring)? {
+        func number(_ text: Substring) -> (Int64, Substring)? {
+            guard text.first == "{", let close = text.firstIndex(of: "}") else { return nil }
+            let digits = text[text.index(after: text.startIndex)..<close]
+            guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), let value = Int64(digits.prefix(15)) else { return nil }
+            return (value, text[text.index(after: close)...])
+        }
+        guard let (start, afterStart) = number(line) else { return nil }
+        if afterStart.hasPrefix("{}") { return (start, start, afterStart.dropFirst(2)) }
+        guard let (end, rest) = number(afterStart) else { return nil }
+        return (start, end, rest)
+    }
+
+    /// The time of `frame` at `fps`, exact for 23.976, 29.97 and 59.94.
+    static func time(frame: Int64, fps: Double) -> MediaTime {
+        for (rate, numerator, denominator) in [(24000.0 / 1001, 1001, 24000), (30000.0 / 1001, 1001, 30000), (60000.0 / 1001, 1001, 60000)]
+        where abs(fps - rate) < 0.001 {
+            return MediaTime(value: frame * Int64(numerator), timescale: Int64(denominator)) ?? .zero
+        }
+        let scaled = (fps * 1000).rounded()
+        return MediaTime(value: frame * 1000, timescale: Int64(max(scaled, 1))) ?? .zero
+    }
+
+    /// A cue's text: lines at `|`, each with its control codes applied.
+    static func content(_ text: Substring, dropped: inout Set<String>) -> [InlineNode] {
+        var everyLine = ASSTextParser.State()
+        var nodes: [InlineNode] = []
+        for (number, rawLine) in text.split(separator: "|", omittingEmptySubsequences: false).enumerated() {
+            var line = rawLine
+            var state = everyLine
+            while line.first == "{", let close = line.firstIndex(of: "}"), let colon = line[..<close].firstIndex(of: ":") {
+                let kind = line[line.index(after: line.startIndex)..<colon]
+                let value = line[line.index(after: colon)..<close]
+                switch kind {
+                case "y", "Y":
+                    var target = kind == "Y" ? everyLine : state
+                    for flag in value.lowercased().split(separator: ",") {
+                        switch flag.trimmedSpaces {
+                        case "i": target.italic = true
+                        case "b": target.bold = true
+                        case "u": target.underline = true
+                        default: dropped.insert("{\(kind):\(flag)}")
+                        }
+                    }
+                    if kind == "Y" { everyLine = target; state.italic = state.italic || target.italic; state.bold = state.bold || target.bold; state.underline = state.underline || target.underline } else { state = target }
+                case "c", "C":
+                    let color = ASSColor.parse("&H" + value.trimmingPrefix("$"))
+                    state.color = color
+                    if kind == "C" { everyLine.color = color }
+                default:
+                    dropped.insert("{\(kind):}")
+                }
+                line = line[line.index(after: close)...]
+            }
+            if line.first == "/" {
+                state.italic = true
+                line = line.dropFirst()
+            }
+            if number > 0 { nodes.append(.text("\n")) }
+            var node = InlineNode.text(String(line))
+            if state.italic { node = .span(Span(.italic, children: [node])) }
+            if state.bold { node = .span(Span(.bold, children: [node])) }
+            if state.underline { node = .span(Span(.underline, children: [node])) }
+            if let color = state.color { node = .span(Span(.class, style: TextStyle(color: color), children: [node])) }
+            nodes.append(node)
+        }
+        return joinedText(nodes)
+    }
+
+    /// Adjacent text nodes as one.
+    private static func joinedText(_ nodes: [InlineNode]) -> [InlineNode] {
+        var result: [InlineNode] = []
+        for node in nodes {
+            if case .text(let text) = node, case .text(let previous)? = result.last {
+                result[result.count - 1] = .text(previous + text)
+            } else if case .text(let text) = node, text.isEmpty {
+                continue
+            } else {
+                result.append(node)
+            }
+        }
+        return result
+    }
+}
