@@ -61,7 +61,13 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
     /// Guesses the format of content whose name says nothing, from its first bytes (after a byte
     /// order mark and white space); what nothing recognises is read as SRT.
     public static func sniff(_ bytes: some Collection<UInt8>) -> CaptionFormat {
-        let head = Array(bytes.prefix(4096))
+        var head = Array(bytes.prefix(4096))
+        // UTF-16 and UTF-32 with a byte order mark are looked at as text.
+        if let (name, length) = Charset.byteOrderMark(head), name != "UTF-8",
+            case .success(let text) = Charset.convert(Array(head.dropFirst(length).prefix(head.count - length & ~3)), from: name)
+        {
+            head = text
+        }
         var body = head[...]
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
         let trimmed = body.drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
