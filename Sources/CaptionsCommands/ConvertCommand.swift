@@ -229,6 +229,11 @@ public struct ConvertCommand: ParsableCommand {
             let rates = fps.split(separator: ":", omittingEmptySubsequences: false).map { FrameRate(parsing: String($0)) }
             if rates.count == 1, let rate = rates[0] {
                 // One rate: the frame rate of a frame-timed format (MicroDVD) read or written.
+                let frameTimed: CaptionFormat = .microdvd
+                guard inputFormat == nil && !inputIsMedia || inputFormat == frameTimed || outputFormat == frameTimed else {
+                    throw ValidationError(
+                        "--fps '\(fps)': one rate is the frame rate of a MicroDVD file; to retime, give FROM:TO rates such as 25:23.976")
+                }
                 plan.readerOptions.frameRate = Double(rate.numerator) / Double(rate.denominator)
                 plan.writerOptions.frameRate = Double(rate.numerator) / Double(rate.denominator)
             } else {

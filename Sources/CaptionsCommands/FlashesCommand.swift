@@ -89,7 +89,7 @@ public struct FlashesCommand: ParsableCommand {
         do {
             decoder = try VideoDecoder(
                 path: video, deblocking: exact ? .all : fast ? .none : .referencePictures,
-                decoderThreads: VideoDecoder.cores + 1)  // the analysis takes part of a core
+                callerWorksBeside: true)
         } catch {
             io.writeStandardError("\(video): error: \(error.message) [\(error.code)]\n")
             throw ExitCode(1)
