@@ -10,7 +10,7 @@ public struct ConvertCommand: ParsableCommand {
         commandName: "convert",
         abstract: "Convert between WebVTT, SRT and the JSON dump of the timed-text model.",
         discussion: """
-            Formats come from the file extensions (.vtt, .srt, .json) or --from/--to; '-' is standard input or output. \
+            Formats come from the file extensions (.vtt, .srt, .ttml, .dfxp, .xml, .itt, .ass, .ssa, .sbv, .json; .sub by its content) or --from/--to; '-' is standard input or output. \
             From a media file (.mkv, .mp4, .mov, .webm, …) the first text subtitle stream is read (or --stream N). \
             What the target format cannot carry is reported as a warning; --strict makes any warning an error. \
             The output is written to a temporary file and renamed into place, never over the input.
@@ -29,7 +29,7 @@ public struct ConvertCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default).")
     var output: String = "-"
 
-    @Option(help: "The input format: vtt, srt, media (default: from the extension, else from the content).")
+    @Option(help: ArgumentHelp("The input format: \(CaptionFormat.acceptedNames), media (default: from the extension, else from the content)."))
     var from: String?
 
     @Option(help: ArgumentHelp("The input's text encoding, any name iconv knows: cp1251, iso-8859-2, shift_jis, gb18030, utf-16… (default: UTF-8 or UTF-16/32 by byte order mark, else detected).", valueName: "name"))
@@ -38,7 +38,7 @@ public struct ConvertCommand: ParsableCommand {
     @Option(help: ArgumentHelp("For a media file: the subtitle stream to read (its number, as ffprobe shows it); default: the first text subtitle stream.", valueName: "index"))
     var stream: Int?
 
-    @Option(help: "The output format: vtt, srt, json (default: from the output extension).")
+    @Option(help: ArgumentHelp("The output format: \(CaptionFormat.acceptedNames) (default: from the output extension)."))
     var to: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Move every cue by a duration, such as -1.5s, 250ms or 00:00:02.000.", valueName: "duration"))
@@ -199,14 +199,14 @@ public struct ConvertCommand: ParsableCommand {
             guard input != "-" else { throw ValidationError("subtitles are read from a media file, not standard input") }
             inputFormat = nil
         } else if let from {
-            guard let format = CaptionFormat(name: from) else { throw ValidationError("unknown input format '\(from)'") }
+            guard let format = CaptionFormat(name: from) else { throw ValidationError("unknown input format '\(from)'; choose one of \(CaptionFormat.acceptedNames), media") }
             inputFormat = format
         } else {
             inputFormat = input == "-" ? nil : CaptionFormat(fileExtensionOf: input)
         }
         let outputFormat: CaptionFormat
         if let to {
-            guard let format = CaptionFormat(name: to) else { throw ValidationError("unknown output format '\(to)'") }
+            guard let format = CaptionFormat(name: to) else { throw ValidationError("unknown output format '\(to)'; choose one of \(CaptionFormat.acceptedNames)") }
             outputFormat = format
         } else if output != "-", let format = CaptionFormat(fileExtensionOf: output) {
             outputFormat = format
