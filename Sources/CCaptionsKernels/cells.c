@@ -4,12 +4,7 @@
 // order, eight cells at a time, and gives bit-identical results.
 #include <math.h>
 #include "CCaptionsKernels.h"
-
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#define CCAPTIONS_X86 1
-#include <immintrin.h>
-#define AVX2 __attribute__((target("avx2")))
-#endif
+#include "dispatch.h"
 
 static inline float clip01(float value) { return fminf(fmaxf(value, 0), 1); }
 
@@ -130,24 +125,16 @@ AVX2 static void cell_light_avx2(
     cell_light_portable(m, c0, c1, c2, cells, i, count, out, stride);
 }
 
-static int has_avx2(void) {
-    static int known = -1;
-    if (known < 0) {
-        __builtin_cpu_init();
-        known = __builtin_cpu_supports("avx2") ? 1 : 0;
-    }
-    return known;
-}
 #endif
 
 void ccaptions_cell_light(
     const ccaptions_cell_model *model, const float *c0, const float *c1, const float *c2,
     const int32_t *cells, size_t count, float *out, size_t stride) {
-#ifdef CCAPTIONS_X86
-    if (model->hlg_peak <= 0 && has_avx2()) {
-        cell_light_avx2(model, c0, c1, c2, cells, count, out, stride);
+    if (model->hlg_peak > 0) {
+        cell_light_portable(model, c0, c1, c2, cells, 0, count, out, stride);
         return;
     }
-#endif
-    cell_light_portable(model, c0, c1, c2, cells, 0, count, out, stride);
+    DISPATCH(
+        cell_light_avx2(model, c0, c1, c2, cells, count, out, stride),
+        cell_light_portable(model, c0, c1, c2, cells, 0, count, out, stride));
 }

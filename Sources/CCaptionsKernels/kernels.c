@@ -2,12 +2,7 @@
 // compiler vectorises for the baseline instruction set) and, on x86-64, an AVX2 version chosen once
 // at run time. Both give bit-identical results: integer sums, and float operations in the same order.
 #include "CCaptionsKernels.h"
-
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#define CCAPTIONS_X86 1
-#include <immintrin.h>
-#define AVX2 __attribute__((target("avx2")))
-#endif
+#include "dispatch.h"
 
 // MARK: Portable bodies
 
@@ -158,18 +153,6 @@ AVX2 static size_t changed_avx2(
     return changed_portable(n0, n1, n2, f0, f1, f2, i, count, still, changed, found);
 }
 
-static int has_avx2(void) {
-    static int known = -1;
-    if (known < 0) {
-        __builtin_cpu_init();
-        known = __builtin_cpu_supports("avx2") ? 1 : 0;
-    }
-    return known;
-}
-#define DISPATCH(avx2_call, portable_call) \
-    do { if (has_avx2()) { avx2_call; } else { portable_call; } } while (0)
-#else
-#define DISPATCH(avx2_call, portable_call) do { portable_call; } while (0)
 #endif
 
 // MARK: Entry points

@@ -64,7 +64,7 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
         var head = Array(bytes.prefix(4096))
         // UTF-16 and UTF-32 with a byte order mark are looked at as text.
         if let (name, length) = Charset.byteOrderMark(head), name != "UTF-8",
-            case .success(let text) = Charset.convert(Array(head.dropFirst(length).prefix(head.count - length & ~3)), from: name)
+            case .success(let text) = Charset.convert(Array(head.dropFirst(length).prefix((head.count - length) & ~3)), from: name)
         {
             head = text
         }

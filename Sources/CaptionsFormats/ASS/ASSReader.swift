@@ -89,19 +89,7 @@ public struct ASSReader: TimedTextReader {
     }
 
     /// `H:MM:SS.cc` (centiseconds; more or fewer fraction digits are read as decimals).
-    static func time(_ text: Substring) -> MediaTime? {
-        let fields = text.trimmedSpaces.split(separator: ":", omittingEmptySubsequences: false)
-        guard fields.count == 3, let hours = Int64(fields[0]), hours >= 0, let minutes = Int64(fields[1]), minutes < 60 else { return nil }
-        let parts = fields[2].split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), let seconds = Int64(parts[0]), seconds < 60 else { return nil }
-        var milliseconds: Int64 = 0
-        if parts.count == 2 {
-            let digits = parts[1].prefix(3)
-            guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), let value = Int64(digits) else { return nil }
-            milliseconds = value * [100, 10, 1][digits.count - 1]
-        }
-        return MediaTime(milliseconds: ((hours * 60 + minutes) * 60 + seconds) * 1000 + milliseconds)
-    }
+    static func time(_ text: Substring) -> MediaTime? { TextLines.clockTime(text, strictWidths: false) }
 
     /// What a cue takes from its style.
     struct Style {

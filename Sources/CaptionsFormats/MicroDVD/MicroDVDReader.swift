@@ -90,32 +90,36 @@ public struct MicroDVDReader: TimedTextReader {
         return MediaTime(value: frame * 1000, timescale: Int64(max(scaled, 1))) ?? .zero
     }
 
-    /// A cue's text: lines at `|`, each with its control codes applied.
+    /// A cue's text: lines at `|`, each with its control codes applied (`{y:…}` and `{c:…}` to
+    /// their line, `{Y:…}` and `{C:…}` to it and every later line).
     static func content(_ text: Substring, dropped: inout Set<String>) -> [InlineNode] {
         var everyLine = ASSTextParser.State()
-        var nodes: [InlineNode] = []
+        var builder = InlineTreeBuilder(joinsAdjacentText: true)
         for (number, rawLine) in text.split(separator: "|", omittingEmptySubsequences: false).enumerated() {
             var line = rawLine
             var state = everyLine
             while line.first == "{", let close = line.firstIndex(of: "}"), let colon = line[..<close].firstIndex(of: ":") {
                 let kind = line[line.index(after: line.startIndex)..<colon]
                 let value = line[line.index(after: colon)..<close]
-                switch kind {
-                case "y", "Y":
-                    var target = kind == "Y" ? everyLine : state
-                    for flag in value.lowercased().split(separator: ",") {
-                        switch flag.trimmedSpaces {
-                        case "i": target.italic = true
-                        case "b": target.bold = true
-                        case "u": target.underline = true
-                        default: dropped.insert("{\(kind):\(flag)}")
+                let allLines = kind == "Y" || kind == "C"
+                switch kind.lowercased() {
+                case "y":
+                    for flag in value.lowercased().split(separator: ",").map(\.trimmedSpaces) {
+                        let setting: WritableKeyPath<ASSTextParser.State, Bool>
+                        switch flag {
+                        case "i": setting = \.italic
+                        case "b": setting = \.bold
+                        case "u": setting = \.underline
+                        default:
+                            dropped.insert("{\(kind):\(flag)}")
+                            continue
                         }
+                        state[keyPath: setting] = true
+                        if allLines { everyLine[keyPath: setting] = true }
                     }
-                    if kind == "Y" { everyLine = target; state.italic = state.italic || target.italic; state.bold = state.bold || target.bold; state.underline = state.underline || target.underline } else { state = target }
-                case "c", "C":
-                    let color = ASSColor.parse("&H" + value.trimmingPrefix("$"))
-                    state.color = color
-                    if kind == "C" { everyLine.color = color }
+                case "c":
+                    state.color = ASSColor.parse("&H" + value.trimmingPrefix("$"))
+                    if allLines { everyLine.color = state.color }
                 default:
                     dropped.insert("{\(kind):}")
                 }
@@ -125,29 +129,14 @@ public struct MicroDVDReader: TimedTextReader {
                 state.italic = true
                 line = line.dropFirst()
             }
-            if number > 0 { nodes.append(.text("\n")) }
+            if number > 0 { builder.appendText("\n") }
             var node = InlineNode.text(String(line))
             if state.italic { node = .span(Span(.italic, children: [node])) }
             if state.bold { node = .span(Span(.bold, children: [node])) }
             if state.underline { node = .span(Span(.underline, children: [node])) }
             if let color = state.color { node = .span(Span(.class, style: TextStyle(color: color), children: [node])) }
-            nodes.append(node)
+            if case .text(let plain) = node { builder.appendText(plain) } else if !line.isEmpty { builder.append(node) }
         }
-        return joinedText(nodes)
-    }
-
-    /// Adjacent text nodes as one.
-    private static func joinedText(_ nodes: [InlineNode]) -> [InlineNode] {
-        var result: [InlineNode] = []
-        for node in nodes {
-            if case .text(let text) = node, case .text(let previous)? = result.last {
-                result[result.count - 1] = .text(previous + text)
-            } else if case .text(let text) = node, text.isEmpty {
-                continue
-            } else {
-                result.append(node)
-            }
-        }
-        return result
+        return builder.finish()
     }
 }

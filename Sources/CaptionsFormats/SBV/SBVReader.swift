@@ -52,20 +52,5 @@ public struct SBVReader: TimedTextReader {
     }
 
     /// `H:MM:SS.mmm` (hours of any width, one to three fraction digits).
-    static func time(_ text: Substring) -> MediaTime? {
-        let fields = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard fields.count == 3, let hours = Int64(fields[0]), hours >= 0, fields[1].count == 2, let minutes = Int64(fields[1]),
-            minutes < 60
-        else { return nil }
-        let secondParts = fields[2].split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(secondParts.count), secondParts[0].count == 2, let seconds = Int64(secondParts[0]), seconds < 60
-        else { return nil }
-        var milliseconds: Int64 = 0
-        if secondParts.count == 2 {
-            let fraction = secondParts[1]
-            guard (1...3).contains(fraction.count), fraction.allSatisfy(\.isASCIIDigit), let value = Int64(fraction) else { return nil }
-            milliseconds = value * [100, 10, 1][fraction.count - 1]
-        }
-        return MediaTime(milliseconds: ((hours * 60 + minutes) * 60 + seconds) * 1000 + milliseconds)
-    }
+    static func time(_ text: Substring) -> MediaTime? { TextLines.clockTime(text, strictWidths: true) }
 }

@@ -17,6 +17,29 @@ struct TextLines {
         self.diagnostics = diagnostics
     }
 
+    /// A `H:MM:SS.fff` clock time as the line-based formats write it: hours of any width, minutes
+    /// and seconds below 60, an optional fraction read to the millisecond. `strictWidths`: two-digit
+    /// minutes and seconds and one to three fraction digits (SBV); otherwise any widths, and
+    /// fraction digits past the third ignored (ASS writes centiseconds, some tools more).
+    static func clockTime(_ text: Substring, strictWidths: Bool) -> MediaTime? {
+        let fields = text.trimmedSpaces.split(separator: ":", omittingEmptySubsequences: false)
+        guard fields.count == 3, !strictWidths || fields[1].count == 2, let hours = Int64(fields[0]), hours >= 0,
+            let minutes = Int64(fields[1]), minutes >= 0, minutes < 60
+        else { return nil }
+        let parts = fields[2].split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), !strictWidths || parts[0].count == 2, let seconds = Int64(parts[0]), seconds >= 0,
+            seconds < 60
+        else { return nil }
+        var milliseconds: Int64 = 0
+        if parts.count == 2 {
+            guard !strictWidths || parts[1].count <= 3 else { return nil }
+            let digits = parts[1].prefix(3)
+            guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), let value = Int64(digits) else { return nil }
+            milliseconds = value * [100, 10, 1][digits.count - 1]
+        }
+        return MediaTime(milliseconds: ((hours * 60 + minutes) * 60 + seconds) * 1000 + milliseconds)
+    }
+
     /// The location of `column` (1-based) on line `index` (0-based).
     static func location(_ index: Int, column: Int = 1) -> SourceLocation { SourceLocation(line: index + 1, column: column) }
 }
