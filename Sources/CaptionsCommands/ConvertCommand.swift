@@ -10,7 +10,7 @@ public struct ConvertCommand: ParsableCommand {
         commandName: "convert",
         abstract: "Convert between WebVTT, SRT and the JSON dump of the timed-text model.",
         discussion: """
-            Formats come from the file extensions (.vtt, .srt, .ttml, .dfxp, .xml, .itt, .ass, .ssa, .sbv, .json; .sub by its content) or --from/--to; '-' is standard input or output. \
+            Formats come from the file extensions (.vtt, .srt, .ttml, .dfxp, .xml, .itt, .scc, .ass, .ssa, .sbv, .json; .sub by its content) or --from/--to; '-' is standard input or output. \
             From a media file (.mkv, .mp4, .mov, .webm, …) the first text subtitle stream is read (or --stream N). \
             What the target format cannot carry is reported as a warning; --strict makes any warning an error. \
             The output is written to a temporary file and renamed into place, never over the input.
@@ -59,6 +59,12 @@ public struct ConvertCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Re-break plain cues into lines of N characters, at most L lines a cue (split in time beyond), such as 32x2 (default for podcast JSON: 65 for WebVTT, 32x2 for SRT).", valueName: "NxL"))
     var wrap: String?
 
+    @Option(help: ArgumentHelp("For SCC and captions in video: the CEA-608 channel to read, 1–4 (CC1–CC4; default 1).", valueName: "n"))
+    var channel: Int?
+
+    @Option(help: ArgumentHelp("SCC output: pop-on (default) or roll-up.", valueName: "mode"))
+    var sccMode: SCCWriter.Mode = .popOn
+
     @Flag(help: "End SRT lines with CRLF.")
     var crlf = false
 
@@ -95,6 +101,7 @@ public struct ConvertCommand: ParsableCommand {
             let writer = plan.outputFormat.writer(options: plan.writerOptions)
             diagnostics += CapabilityReducer(capabilities: writer.capabilities, formatName: plan.outputFormat.displayName)
                 .reduce(&document)
+            diagnostics += writer.fit(&document)
             diagnostics.sort { ($0.location ?? .start) < ($1.location ?? .start) }
             document.diagnostics = diagnostics
             printer.print(diagnostics, to: io)
@@ -228,11 +235,11 @@ public struct ConvertCommand: ParsableCommand {
         if let fps {
             let rates = fps.split(separator: ":", omittingEmptySubsequences: false).map { FrameRate(parsing: String($0)) }
             if rates.count == 1, let rate = rates[0] {
-                // One rate: the frame rate of a frame-timed format (MicroDVD) read or written.
-                let frameTimed: CaptionFormat = .microdvd
-                guard inputFormat == nil && !inputIsMedia || inputFormat == frameTimed || outputFormat == frameTimed else {
+                // One rate: the frame rate of a frame-timed format (MicroDVD, SCC) read or written.
+                let frameTimed: Set<CaptionFormat> = [.microdvd, .scc]
+                guard inputFormat == nil && !inputIsMedia || inputFormat.map(frameTimed.contains) == true || frameTimed.contains(outputFormat) else {
                     throw ValidationError(
-                        "--fps '\(fps)': one rate is the frame rate of a MicroDVD file; to retime, give FROM:TO rates such as 25:23.976")
+                        "--fps '\(fps)': one rate is the frame rate of a MicroDVD or SCC file; to retime, give FROM:TO rates such as 25:23.976")
                 }
                 plan.readerOptions.frameRate = Double(rate.numerator) / Double(rate.denominator)
                 plan.writerOptions.frameRate = Double(rate.numerator) / Double(rate.denominator)
@@ -251,8 +258,13 @@ public struct ConvertCommand: ParsableCommand {
             }
             plan.wrapper = CueLineWrapper(lineLength: length, maxLines: parts.count == 2 ? parts[1]! : .max)
         }
+        if let channel {
+            guard (1...4).contains(channel) else { throw ValidationError("--channel \(channel): CEA-608 channels are 1 to 4 (CC1–CC4)") }
+            plan.readerOptions.channel = channel
+        }
         plan.writerOptions.crlf = crlf
         plan.writerOptions.ttmlProfile = ttmlProfile
+        plan.writerOptions.sccMode = sccMode
         return plan
     }
 
@@ -296,3 +308,4 @@ public struct ConvertCommand: ParsableCommand {
     }
 }
 extension TTMLWriter.Profile: ExpressibleByArgument {}
+extension SCCWriter.Mode: ExpressibleByArgument {}

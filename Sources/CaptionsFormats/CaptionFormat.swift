@@ -18,6 +18,8 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
     case microdvd
     /// Advanced SubStation Alpha (SubStation Alpha is read too).
     case ass
+    /// Scenarist SCC: CEA-608 line-21 captions.
+    case scc
 
     /// Options that change how a writer lays out its output.
     public struct WriterOptions: Sendable {
@@ -25,8 +27,10 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
         public var crlf = false
         /// The TTML profile to write.
         public var ttmlProfile = TTMLWriter.Profile.imsc1
-        /// Frames per second, for frame-timed formats (MicroDVD); nil: the format's default.
+        /// Frames per second, for frame-timed formats (MicroDVD, SCC); nil: the format's default.
         public var frameRate: Double?
+        /// How SCC captions appear.
+        public var sccMode = SCCWriter.Mode.popOn
 
         /// The defaults.
         public init() {}
@@ -34,11 +38,16 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
 
     /// Options that change how a reader reads.
     public struct ReaderOptions: Sendable {
-        /// Frames per second, for frame-timed formats (MicroDVD) that do not say.
+        /// Frames per second, for frame-timed formats (MicroDVD, SCC) that do not say.
         public var frameRate: Double?
+        /// The CEA-608 channel to read, 1–4.
+        public var channel = 1
 
         /// The defaults.
-        public init(frameRate: Double? = nil) { self.frameRate = frameRate }
+        public init(frameRate: Double? = nil, channel: Int = 1) {
+            self.frameRate = frameRate
+            self.channel = channel
+        }
     }
 
     /// The format a file name's extension names, such as `.vtt` or `.srt`.
@@ -133,6 +142,10 @@ extension CaptionFormat {
             format: .microdvd, displayName: "MicroDVD", extensions: [], names: ["sub"],
             reader: { MicroDVDReader(frameRate: $0.frameRate) }, writer: { MicroDVDWriter(frameRate: $0.frameRate) },
             recognises: { _, text in MicroDVDReader.frames(text.firstLine) != nil }),
+        FormatEntry(
+            format: .scc, displayName: "SCC", extensions: ["scc"], names: ["cea608", "608"],
+            reader: { SCCReader(frameRate: $0.frameRate, channel: $0.channel) },
+            writer: { SCCWriter(frameRate: $0.frameRate, mode: $0.sccMode) }, recognises: { _, text in SCCReader.recognises(text) }),
         FormatEntry(
             format: .ass, displayName: "ASS/SSA", extensions: ["ass", "ssa"], names: ["ssa"], reader: { _ in ASSReader() },
             writer: { _ in ASSWriter() }, recognises: { _, text in text.firstLine.lowercased().hasPrefix("[script info]") }),

@@ -23,6 +23,16 @@ public protocol TimedTextWriter: Sendable {
     var capabilities: FormatCapabilities { get }
     /// Serialises a document, handing the bytes to `emit` in order, in pieces.
     func write(_ document: TimedTextDocument, emit: (UnsafeRawBufferPointer) -> Void)
+    /// Fits the document to the format's own rules beyond what ``capabilities`` says (a grid of
+    /// 32 × 4 characters, a character set, one caption at a time): re-wraps, splits, substitutes,
+    /// and returns one diagnostic per kind of change. Run after ``CapabilityReducer``; `write`
+    /// fits again what it is given without reporting, so a document not fitted is still valid output.
+    func fit(_ document: inout TimedTextDocument) -> [Diagnostic]
+}
+
+extension TimedTextWriter {
+    /// Formats without rules of their own change nothing.
+    public func fit(_ document: inout TimedTextDocument) -> [Diagnostic] { [] }
 }
 
 extension TimedTextWriter {

@@ -37,7 +37,7 @@ public struct ASSWriter: TimedTextWriter {
             Self.writeNodes(cue.content, to: &out)
             out += "\n"
         }
-        var bytes = Array(out.utf8)
+        let bytes = Array(out.utf8)
         bytes.withUnsafeBytes { emit($0) }
     }
 

@@ -21,7 +21,7 @@ public struct MicroDVDWriter: TimedTextWriter {
             let lines = cue.plainText.split(separator: "\n", omittingEmptySubsequences: false)
             out += "{\(start)}{\(end)}" + lines.joined(separator: "|") + "\n"
         }
-        var bytes = Array(out.utf8)
+        let bytes = Array(out.utf8)
         bytes.withUnsafeBytes { emit($0) }
     }
 

@@ -18,7 +18,7 @@ public struct SBVWriter: TimedTextWriter {
             // A blank line would end the cue; the reducer has removed them already.
             out += cue.plainText + "\n"
         }
-        var bytes = Array(out.utf8)
+        let bytes = Array(out.utf8)
         bytes.withUnsafeBytes { emit($0) }
     }
 

@@ -1,0 +1,147 @@
+import CaptionsCore
+
+/// Turns a fitted cue into CEA-608 byte pairs (CC1, parity added later): preamble address codes
+/// for each row's place, tab offsets for the columns between, mid-row codes where the look
+/// changes, characters two to a pair.
+enum CEA608Encoder {
+    static let RCL: UInt16 = 0x1420, EDM: UInt16 = 0x142C, ENM: UInt16 = 0x142E, EOC: UInt16 = 0x142F, CR: UInt16 = 0x142D
+
+    /// A control code sent twice, as 608 asks.
+    static func doubled(_ code: UInt16) -> [UInt16] { [code, code] }
+
+    /// The pop-on codes for a cue, as items sent whole; the item at `anchor` (End Of Caption)
+    /// is the one that must fall on the cue's start.
+    static func popOnItems(_ cue: Cue) -> (items: [[UInt16]], anchor: Int) {
+        var items = [doubled(RCL), doubled(ENM)]
+        for (row, column, cells) in rows(of: cue) { items += rowItems(row: row, column: column, cells: cells) }
+        items.append(doubled(EOC))
+        return (items, items.count - 1)
+    }
+
+    /// The roll-up codes for a cue: each row rolls in at the bottom; the first carriage return
+    /// falls on the cue's start.
+    static func rollUpItems(_ cue: Cue, rows depth: Int) -> (items: [[UInt16]], anchor: Int) {
+        let rollUp = UInt16(0x1425 + min(max(depth, 2), 4) - 2)
+        var items: [[UInt16]] = [doubled(rollUp)]
+        var anchor = 1
+        for (index, (_, column, cells)) in rows(of: cue).enumerated() {
+            if index == 0 { anchor = items.count }
+            items.append(doubled(CR))
+            items += rowItems(row: 15, column: column, cells: cells)
+        }
+        return (items, anchor)
+    }
+
+    /// The rows of a fitted cue and where they go: the cue's line setting picks the rows (the
+    /// bottom rows when automatic), its alignment and position the columns.
+    static func rows(of cue: Cue) -> [(row: Int, column: Int, cells: [CEA608Layout.Styled])] {
+        var lostBold = false
+        let rows = Array(CEA608Layout.styledRows(of: cue.content, lostBold: &lostBold).prefix(CEA608Layout.maximumRows))
+            .map { Array($0.prefix(CEA608Memory.columns)) }
+        guard !rows.isEmpty else { return [] }
+        let settings = cue.settings
+        let rowHeight = 80.0 / Double(CEA608Memory.rows)
+        let lastTop = CEA608Memory.rows - rows.count + 1
+        var top: Int
+        switch settings.line {
+        case .auto:
+            top = lastTop
+        case .value(let line) where settings.snapToLines:
+            top = line >= 0 ? Int(line) + 1 : CEA608Memory.rows + Int(line) + 2 - rows.count
+        case .value(let line):
+            let edge = Int(((line - 10) / rowHeight).rounded()) + 1
+            switch settings.lineAlign {
+            case .start: top = edge
+            case .center: top = edge - rows.count / 2
+            case .end: top = edge - rows.count
+            }
+        }
+        top = min(max(top, 1), lastTop)
+        return rows.enumerated().map { index, cells in
+            let width = cells.count
+            let column: Int
+            switch settings.align {
+            case .center:
+                let centre = settings.position.map { ($0 - 10) / 2.5 } ?? 16
+                column = Int((centre - Double(width) / 2).rounded())
+            case .left, .start:
+                column = Int(((settings.position ?? 10) - 10) / 2.5)
+            case .right, .end:
+                column = Int(((settings.position ?? 90) - 10) / 2.5) - width
+            }
+            return (top + index, min(max(column, 0), CEA608Memory.columns - width), cells)
+        }
+    }
+
+    /// The items that place a row and write its characters.
+    static func rowItems(row: Int, column: Int, cells: [CEA608Layout.Styled]) -> [[UInt16]] {
+        var items: [[UInt16]] = []
+        var style = CEA608Style.plain
+        var characters: [UInt8] = []
+        func flushCharacters() {
+            var index = 0
+            while index < characters.count {
+                let second = index + 1 < characters.count ? characters[index + 1] : 0
+                items.append([UInt16(characters[index]) << 8 | UInt16(second)])
+                index += 2
+            }
+            characters = []
+        }
+        func code(_ word: UInt16) {
+            flushCharacters()
+            items.append(doubled(word))
+        }
+        // Where the row starts, and the look of its first character.
+        let first = cells.first?.style ?? .plain
+        if first == .plain || column > 0 {
+            let start = first == .plain ? column : column - 1
+            code(preambleAddress(row: row, indentOf: start - start % 4))
+            if start % 4 > 0 { code(0x1720 | UInt16(start % 4)) }
+        } else {
+            // At column 0 the preamble carries the look (italics or a colour, not both).
+            code(preambleAddress(row: row, attribute: first.italic ? 0x0E : first.color << 1, underline: first.underline))
+            style = first.italic ? CEA608Style(color: 0, italic: true, underline: first.underline) : first
+        }
+        for cell in cells {
+            if cell.style != style {
+                // A mid-row code shows as a space: it takes the place of one where there is one.
+                if characters.last == 0x20 { characters.removeLast() }
+                if cell.style.italic, cell.style.color != style.color {
+                    code(midRow(CEA608Style(color: cell.style.color, italic: false, underline: cell.style.underline)))
+                }
+                code(midRow(cell.style))
+                style = cell.style
+            }
+            switch CEA608Characters.encodings[cell.character] ?? .standard(0x3F) {
+            case .standard(let byte):
+                characters.append(byte)
+            case .special(let second):
+                code(0x1100 | UInt16(second))
+            case .extended(let first, let second, let fallback):
+                characters.append(fallback)
+                code(UInt16(first) << 8 | UInt16(second))
+            }
+        }
+        flushCharacters()
+        return items
+    }
+
+    /// A preamble address code placing the cursor at `row`, white, at column `indent` (0, 4 … 28).
+    static func preambleAddress(row: Int, indentOf indent: Int) -> UInt16 {
+        preambleAddress(row: row, attribute: 0x10 | UInt8(indent / 4) << 1, underline: false)
+    }
+
+    static func preambleAddress(row: Int, attribute: UInt8, underline: Bool) -> UInt16 {
+        let codes: [(UInt16, UInt16)] = [
+            (0x11, 0), (0x11, 0x20), (0x12, 0), (0x12, 0x20), (0x15, 0), (0x15, 0x20), (0x16, 0), (0x16, 0x20),
+            (0x17, 0), (0x17, 0x20), (0x10, 0), (0x13, 0), (0x13, 0x20), (0x14, 0), (0x14, 0x20),
+        ]
+        let (first, rowBit) = codes[min(max(row, 1), 15) - 1]
+        return first << 8 | 0x40 | rowBit | UInt16(attribute) | (underline ? 1 : 0)
+    }
+
+    /// The mid-row code for a look: a colour (italics off), or italics (colour kept).
+    static func midRow(_ style: CEA608Style) -> UInt16 {
+        0x1120 | UInt16(style.italic ? 7 : style.color) << 1 | (style.underline ? 1 : 0)
+    }
+}

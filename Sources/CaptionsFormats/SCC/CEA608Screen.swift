@@ -1,0 +1,181 @@
+import CaptionsCore
+
+/// One of a CEA-608 decoder's two caption memories: 15 rows of 32 character cells.
+///
+/// Rows hold more than 32 cells: text that runs past the last column (which a television
+/// draws over its last cell) is kept, and reported, rather than lost in conversion.
+struct CEA608Memory: Equatable {
+    /// Rows and columns of the caption grid.
+    static let rows = 15, columns = 32
+    /// Cells kept a row, past the grid's 32.
+    static let storedColumns = 160
+
+    /// A character cell: what it shows and how.
+    struct Cell: Equatable {
+        /// nil: nothing (the video shows through).
+        var character: Unicode.Scalar?
+        var style: CEA608Style
+        /// The space a mid-row code shows (left out of the text beside another space).
+        var isCodeSpace = false
+
+        static let empty = Cell(character: nil, style: .plain)
+    }
+
+    private(set) var cells = [Cell](repeating: .empty, count: rows * storedColumns)
+    /// False once a cell has shown something (true: certainly empty; kept so that checks are cheap).
+    private(set) var isEmpty = true
+
+    static func == (lhs: CEA608Memory, rhs: CEA608Memory) -> Bool {
+        (lhs.isEmpty && rhs.isEmpty) || lhs.cells == rhs.cells
+    }
+
+    /// The cell at `row` (1–15), `column` (0–159).
+    subscript(row: Int, column: Int) -> Cell {
+        cells[(row - 1) * Self.storedColumns + column]
+    }
+
+    /// Sets a cell; returns whether anything changed.
+    @discardableResult
+    mutating func set(row: Int, column: Int, to cell: Cell) -> Bool {
+        let index = (row - 1) * Self.storedColumns + column
+        guard cells[index] != cell else { return false }
+        cells[index] = cell
+        if cell.character != nil { isEmpty = false }
+        return true
+    }
+
+    mutating func clear() {
+        guard !isEmpty else { return }
+        self = CEA608Memory()
+    }
+
+    /// Empties a row from `column` on; returns whether anything changed.
+    @discardableResult
+    mutating func clear(row: Int, from column: Int = 0) -> Bool {
+        var changed = false
+        for index in column..<Self.storedColumns { changed = set(row: row, column: index, to: .empty) || changed }
+        return changed
+    }
+
+    /// Copies a row over another; returns whether anything changed.
+    @discardableResult
+    mutating func copy(row source: Int, to target: Int) -> Bool {
+        var changed = false
+        for column in 0..<Self.storedColumns { changed = set(row: target, column: column, to: self[source, column]) || changed }
+        return changed
+    }
+}
+
+/// The look of a cell: colour, italics, underline (CEA-608 PAC and mid-row attributes).
+struct CEA608Style: Equatable {
+    /// 0 white, 1 green, 2 blue, 3 cyan, 4 red, 5 yellow, 6 magenta.
+    var color: UInt8 = 0
+    var italic = false
+    var underline = false
+
+    static let plain = CEA608Style()
+
+    /// The sRGB colours of the seven foreground colours.
+    static let colors: [RGBAColor] = [
+        RGBAColor(red: 255, green: 255, blue: 255), RGBAColor(red: 0, green: 255, blue: 0), RGBAColor(red: 0, green: 0, blue: 255),
+        RGBAColor(red: 0, green: 255, blue: 255), RGBAColor(red: 255, green: 0, blue: 0), RGBAColor(red: 255, green: 255, blue: 0),
+        RGBAColor(red: 255, green: 0, blue: 255),
+    ]
+}
+
+extension CEA608Memory {
+    /// The rows that show something, top to bottom: row number, first column, and the cells
+    /// from the first to the last that show a character (empty cells between are spaces).
+    var visibleRows: [(row: Int, column: Int, cells: [Cell])] {
+        guard !isEmpty else { return [] }
+        var rows: [(Int, Int, [Cell])] = []
+        for row in 1...Self.rows {
+            let line = cells[(row - 1) * Self.storedColumns..<row * Self.storedColumns]
+            guard let first = line.firstIndex(where: { $0.character.map { $0 != " " } ?? false }),
+                let last = line.lastIndex(where: { $0.character.map { $0 != " " } ?? false })
+            else { continue }
+            // A mid-row code's space beside another space is the same gap.
+            let shown = line[first...last].indices.filter { index in
+                guard line[index].isCodeSpace else { return true }
+                let before = line[index - 1].character ?? " ", after = line[index + 1].character ?? " "
+                return before != " " && after != " "
+            }
+            rows.append((row, first - line.startIndex, shown.map { line[$0] }))
+        }
+        return rows
+    }
+
+    /// The memory as a cue's text and placement: styled runs, rows joined by line breaks, and
+    /// WebVTT settings that put the text where a 608 decoder shows it (the grid fills the middle
+    /// 80 % of the picture, as CEA-608's safe title area).
+    func cueParts() -> (content: [InlineNode], settings: CueSettings)? {
+        let rows = visibleRows
+        guard !rows.isEmpty else { return nil }
+        var builder = InlineTreeBuilder(joinsAdjacentText: true)
+        for (index, row) in rows.enumerated() {
+            if index > 0 { builder.appendText("\n") }
+            Self.appendRuns(row.cells, to: &builder)
+        }
+        return (builder.finish(), Self.placement(rows.map { ($0.row, $0.column, $0.cells.count) }))
+    }
+
+    /// Runs of one style as spans; spaces at a run's edges stay outside its span.
+    private static func appendRuns(_ cells: [Cell], to builder: inout InlineTreeBuilder) {
+        var index = cells.startIndex
+        while index < cells.endIndex {
+            let style = cells[index].style
+            var end = index
+            while end < cells.endIndex, cells[end].style == style || cells[end].character == nil || cells[end].character == " " {
+                end += 1
+            }
+            var text = String(String.UnicodeScalarView(cells[index..<end].map { $0.character ?? " " }))
+            if style == .plain {
+                builder.appendText(text)
+            } else {
+                let leading = text.prefix { $0 == " " }.count
+                let trailing = text.reversed().prefix { $0 == " " }.count
+                builder.appendText(String(repeating: " ", count: leading))
+                text = String(text.dropFirst(leading).dropLast(trailing))
+                var node = InlineNode.text(text)
+                if style.italic { node = .span(Span(.italic, children: [node])) }
+                if style.underline { node = .span(Span(.underline, children: [node])) }
+                if style.color != 0 {
+                    node = .span(Span(.class, style: TextStyle(color: CEA608Style.colors[Int(style.color)]), children: [node]))
+                }
+                if !text.isEmpty { builder.append(node) }
+                builder.appendText(String(repeating: " ", count: trailing))
+            }
+            index = end
+        }
+    }
+
+    /// Settings for rows at (row, first column, width): the top row sets the line; rows that share
+    /// a left edge are left-aligned there, rows that share a centre are centred on it, others
+    /// are left-aligned at the leftmost column.
+    static func placement(_ rows: [(row: Int, column: Int, width: Int)]) -> CueSettings {
+        let rowHeight = 80.0 / Double(Self.rows), columnWidth = 80.0 / Double(Self.columns)
+        var settings = CueSettings()
+        settings.snapToLines = false
+        settings.line = .value(rounded(10 + Double(rows[0].row - 1) * rowHeight))
+        let centres = rows.map { Double($0.column) + Double($0.width) / 2 }
+        let lefts = rows.map(\.column)
+        if rows.count > 1, lefts.allSatisfy({ $0 == lefts[0] }) || centres.max()! - centres.min()! > 1 {
+            let left = lefts.min()!
+            settings.align = .left
+            settings.position = rounded(10 + Double(left) * columnWidth)
+            settings.positionAlign = .lineLeft
+            settings.size = rounded(90 - settings.position!)
+        } else {
+            let centre = (centres.max()! + centres.min()!) / 2
+            let position = 10 + centre * columnWidth
+            settings.align = .center
+            settings.position = rounded(position)
+            settings.positionAlign = .center
+            settings.size = rounded(2 * min(position, 100 - position))
+        }
+        return settings
+    }
+
+    /// A percentage to three decimals, as people write them.
+    private static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+}

@@ -1,0 +1,24 @@
+/// Accented Latin letters and the letters under their accents, for writers whose character set
+/// lacks a letter (CEA-608, teletext) and substitute the nearest they have.
+enum LatinLetters {
+    /// The letter under the accent (`É` → `E`, `ł` → `l`), or nil for a letter without one.
+    static func base(of character: Character) -> Character? {
+        guard character.unicodeScalars.count == 1, let scalar = character.unicodeScalars.first else { return nil }
+        return bases[scalar].map(Character.init)
+    }
+
+    private static let bases: [Unicode.Scalar: Unicode.Scalar] = {
+        let groups: [(Unicode.Scalar, String)] = [
+            ("A", "ÀÁÂÃÄÅĀĂĄ"), ("a", "àáâãäåāăą"), ("C", "ÇĆĈĊČ"), ("c", "çćĉċč"), ("D", "ĎĐ"), ("d", "ďđ"),
+            ("E", "ÈÉÊËĒĔĖĘĚ"), ("e", "èéêëēĕėęě"), ("G", "ĜĞĠĢ"), ("g", "ĝğġģ"), ("H", "ĤĦ"), ("h", "ĥħ"),
+            ("I", "ÌÍÎÏĨĪĬĮİ"), ("i", "ìíîïĩīĭįı"), ("J", "Ĵ"), ("j", "ĵ"), ("K", "Ķ"), ("k", "ķ"),
+            ("L", "ĹĻĽĿŁ"), ("l", "ĺļľŀł"), ("N", "ÑŃŅŇ"), ("n", "ñńņň"), ("O", "ÒÓÔÕÖØŌŎŐ"), ("o", "òóôõöøōŏő"),
+            ("R", "ŔŖŘ"), ("r", "ŕŗř"), ("S", "ŚŜŞŠ"), ("s", "śŝşš"), ("T", "ŢŤŦ"), ("t", "ţťŧ"),
+            ("U", "ÙÚÛÜŨŪŬŮŰŲ"), ("u", "ùúûüũūŭůűų"), ("W", "Ŵ"), ("w", "ŵ"), ("Y", "ÝŶŸ"), ("y", "ýÿŷ"),
+            ("Z", "ŹŻŽ"), ("z", "źżž"),
+        ]
+        var table: [Unicode.Scalar: Unicode.Scalar] = [:]
+        for (base, letters) in groups { for letter in letters.unicodeScalars { table[letter] = base } }
+        return table
+    }()
+}

@@ -1,0 +1,190 @@
+import CaptionsCore
+import Foundation
+import Testing
+
+@testable import CaptionsFormats
+
+/// SCC and CEA-608: pop-on, roll-up and paint-on decoded as a television shows them, noisy files
+/// recovered, and our SCC read back (by us and, when installed, by ttconv) with the same text on
+/// the same frames.
+@Suite struct SCCTests {
+    /// The time of frame `frame` at 29.97 frames per second.
+    static func frame(_ frame: Int64) -> MediaTime { MediaTime(value: frame * 1001, timescale: 30000)! }
+
+    static func read(_ lines: String, channel: Int = 1) throws -> TimedTextDocument {
+        try SCCReader(channel: channel).read(Array(("Scenarist_SCC V1.0\n\n" + lines).utf8))
+    }
+
+    @Test func popOnCaptionsShowFromEndOfCaptionToTheNextChange() throws {
+        // RCL, ENM, PAC row 15 col 4 (0x94f2), "Hi "; mid-row italics; "there"; special ½; an
+        // extended É after its fallback E; EOC. Each code twice, as sent; EDM two seconds later.
+        let document = try Self.read(
+            """
+            00:00:01:00\t9420 9420 94ae 94ae 94f2 94f2 c8e9 2080 91ae 91ae f468 e5f2 e580 9132 9132 4580 92a1 92a1 942f 942f
+
+            00:00:03:00\t942c 942c
+            """)
+        #expect(document.cues.count == 1)
+        let cue = try #require(document.cues.first)
+        #expect(cue.plainText == "Hi there½É")
+        #expect(cue.start == Self.frame(30 + 18) && cue.end == Self.frame(90))
+        #expect(cue.content.contains { if case .span(let span) = $0 { span.kind == .italic } else { false } })
+        #expect(document.diagnostics.isEmpty)
+    }
+
+    @Test func dropFrameTimecodeSkipsTwoLabelsAMinute() {
+        let timecode = SMPTETimecode(frameRate: nil)
+        #expect(timecode.frame(parsing: "00:01:00;02")?.frame == 1800)
+        #expect(timecode.frame(parsing: "00:10:00;00")?.frame == 17982)
+        #expect(timecode.frame(parsing: "00:01:00:02")?.frame == 1802)
+        for frame: Int64 in [0, 1799, 1800, 17981, 17982, 107_892] {
+            let label = timecode.label(frame: frame, dropFrame: true)
+            #expect(timecode.frame(parsing: Substring(label))?.frame == frame, "\(label)")
+        }
+        #expect(timecode.label(frame: 1800, dropFrame: true) == "00:01:00;02")
+    }
+
+    @Test func rollUpRowsRollInFromTheirCarriageReturn() throws {
+        // RU2, CR, PAC row 15, "ONE"; then CR, PAC, "TWO"; then CR, "THREE": two rows show at a time.
+        let document = try Self.read(
+            """
+            00:00:00:00\t9425 9425 94ad 94ad 9470 9470 4fce 4580
+
+            00:00:02:00\t9425 9425 94ad 94ad 9470 9470 5457 4f80
+
+            00:00:04:00\t9425 9425 94ad 94ad 9470 9470 54c8 5245 4580 942c 942c
+            """)
+        #expect(document.cues.map(\.plainText) == ["ONE", "ONE\nTWO", "TWO\nTHREE"])
+        #expect(document.cues.map(\.start) == [Self.frame(2), Self.frame(62), Self.frame(122)])
+        #expect(document.cues.last?.end == Self.frame(129))
+    }
+
+    @Test func paintOnShowsAWordAtATime() throws {
+        // RDC, PAC, "Hi you" painted straight onto the screen, then EDM.
+        let document = try Self.read("00:00:00:00\t9429 9429 9470 9470 c8e9 2079 ef75 942c 942c")
+        #expect(document.cues.map(\.plainText) == ["Hi", "Hi you"])
+        #expect(document.cues.map(\.start) == [Self.frame(4), Self.frame(5)])
+        #expect(document.cues.last?.end == Self.frame(7))
+    }
+
+    @Test func noisyLinesAreReportedAndReadingGoesOn() throws {
+        // A word that is not hex, a line without a timecode, a byte with even parity (0x41
+        // 'A' sent without its parity bit), a code of unknown meaning (0x17 0x30).
+        let document = try Self.read(
+            """
+            00:00:01:00\t9420 9420 zz12 9470 9470 4142 97b0 97b0 942f 942f
+            garbage here
+            00:00:02:00\t942c 942c
+            """)
+        #expect(document.cues.map(\.plainText) == ["AB"])
+        let codes = Set(document.diagnostics.map(\.code.rawValue))
+        #expect(codes.isSuperset(of: ["scc.word.malformed", "scc.line.malformed", "scc.parity", "scc.code.unknown"]))
+        let malformed = document.diagnostics.first { $0.code == "scc.word.malformed" }
+        #expect(malformed?.location == SourceLocation(line: 3, column: 23))
+    }
+
+    @Test func theChannelIsChosen() throws {
+        // CC2 (0x1c.. codes, data channel 2) carries "B"; CC1 carries "A".
+        let lines = "00:00:01:00\t9420 9420 9470 9470 c180 942f 942f 1c20 1c20 1c70 1c70 c280 1c2f 1c2f"
+        #expect(try Self.read(lines).cues.map(\.plainText) == ["A"])
+        #expect(try Self.read(lines, channel: 2).cues.map(\.plainText) == ["B"])
+        let empty = try Self.read(lines, channel: 3)
+        #expect(empty.cues.isEmpty)
+        #expect(empty.diagnostics.map(\.code.rawValue) == ["scc.captions.none"])
+    }
+
+    @Test func textNeverShownIsReported() throws {
+        let document = try Self.read("00:00:01:00\t9420 9420 9470 9470 c180 942f 942f 9470 9470 c280")
+        #expect(document.cues.map(\.plainText) == ["A"])
+        #expect(document.diagnostics.map(\.code.rawValue) == ["scc.text.neverShown"])
+    }
+
+    static let source: TimedTextDocument = {
+        func cue(_ start: Int64, _ end: Int64, _ content: [InlineNode]) -> Cue {
+            Cue(start: MediaTime(milliseconds: start), end: MediaTime(milliseconds: end), content: content)
+        }
+        return TimedTextDocument(cues: [
+            cue(1000, 3000, [.text("Plain "), .span(Span(.italic, children: [.text("italic")])), .text(" ½ Éte")]),
+            cue(3000, 5000, [.text("A line much longer than thirty-two characters wraps")]),
+            cue(5500, 9500, [.text("one\ntwo\nthree\nfour\nfive\nsix")]),
+            cue(10000, 11000, [.text("Zażółć € ok")]),
+        ])
+    }()
+
+    @Test func ourSCCReadsBackWithTheSameTextOnTheSameFrames() throws {
+        var document = Self.source
+        let writer = SCCWriter()
+        let diagnostics = writer.fit(&document)
+        #expect(Set(diagnostics.map(\.code.rawValue)) == ["scc.row.wrapped", "scc.rows.split", "scc.character.substituted"])
+        #expect(diagnostics.first { $0.code == "scc.character.substituted" }?.message.contains("€") == true)
+        let back = try SCCReader().read(writer.write(document))
+        #expect(back.cues.map(\.plainText) == [
+            "Plain italic ½ Éte", "A line much longer than\nthirty-two characters wraps", "one\ntwo\nthree\nfour", "five\nsix",
+            "Zazólc ? ok",
+        ])
+        let frameLength = 1001.0 / 30000
+        for (ours, source) in zip(back.cues, document.cues) {
+            #expect(abs(ours.start.seconds - source.start.seconds) <= frameLength / 2 + 1e-9)
+            #expect(abs((ours.end ?? .zero).seconds - (source.end ?? .zero).seconds) <= frameLength + 1e-9)
+        }
+        #expect(back.cues[0].content.contains { if case .span(let span) = $0 { span.kind == .italic } else { false } })
+        #expect(back.diagnostics.isEmpty)
+    }
+
+    @Test func rollUpOutputRollsEachRowIn() throws {
+        var document = TimedTextDocument(cues: [
+            Cue(start: MediaTime(seconds: 1), end: MediaTime(seconds: 4), content: [.text("first row\nsecond row")])
+        ])
+        let writer = SCCWriter(mode: .rollUp)
+        _ = writer.fit(&document)
+        let back = try SCCReader().read(writer.write(document))
+        #expect(back.cues.map(\.plainText) == ["first row", "first row\nsecond row"])
+        #expect(back.cues.first?.start == Self.frame(30))
+    }
+
+    @Test func overlappingCuesShareTheScreen() throws {
+        var document = TimedTextDocument(cues: [
+            Cue(start: MediaTime(seconds: 1), end: MediaTime(seconds: 3), content: [.text("one")]),
+            Cue(start: MediaTime(seconds: 2), end: MediaTime(seconds: 4), content: [.text("two")]),
+        ])
+        let diagnostics = SCCWriter().fit(&document)
+        #expect(document.cues.map(\.plainText) == ["one", "one\ntwo", "two"])
+        #expect(diagnostics.map(\.code.rawValue) == ["scc.cues.overlap"])
+    }
+
+    @Test(.enabled(if: Peer.ttconv != nil))
+    func ttconvReadsOurSCCWithTheSameText() throws {
+        var document = Self.source
+        let writer = SCCWriter()
+        _ = writer.fit(&document)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let scc = directory.appendingPathComponent("ours.scc"), srt = directory.appendingPathComponent("back.srt")
+        try Data(writer.write(document)).write(to: scc)
+        #expect(Peer.run(Peer.ttconv!, ["convert", "-i", scc.path, "-o", srt.path]))
+        let back = try SRTReader().read(Array(Data(contentsOf: srt)))
+        #expect(back.cues.map { $0.plainText.split(whereSeparator: \.isWhitespace).joined(separator: " ") } == document.cues.map {
+            $0.plainText.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        })
+        for (theirs, ours) in zip(back.cues, document.cues) {
+            #expect(abs(theirs.start.seconds - ours.start.seconds) <= 1001.0 / 30000)
+        }
+    }
+
+    /// Every SCC file of the real-world corpus reads without failing.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: TestPaths.shared.appendingPathComponent("realworld").path)))
+    func everyRealWorldSCCFileReads() throws {
+        let root = TestPaths.shared.appendingPathComponent("realworld")
+        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }
+            .filter { $0.pathExtension.lowercased() == "scc" } ?? []
+        #expect(files.count >= 40)
+        var withCues = 0
+        for file in files {
+            let bytes = try Array(Data(contentsOf: file))
+            #expect(CaptionFormat.sniff(bytes) == .scc, "\(file.path)")
+            if try !SCCReader().read(bytes).cues.isEmpty { withCues += 1 }
+        }
+        #expect(withCues >= files.count - 4)
+    }
+}
