@@ -30,7 +30,7 @@ struct CEA608Decoder {
     private var displayed = CEA608Memory(), buffer = CEA608Memory()
     private var mode: Mode = .popOn
     private var row = 15, column = 0, baseRow = 15
-    private var style = CEA608Style.plain
+    private var style = CellStyle.plain
     /// Whether the current data belongs to the channel read (CC1 until a code says otherwise).
     private var listening: Bool
     /// The field the last miscellaneous control code named (1 until one names 2).
@@ -204,11 +204,11 @@ struct CEA608Decoder {
         let newRow = b2 & 0x20 == 0 ? pair.0 : pair.1
         let attribute = b2 & 0x1F
         if attribute >= 0x10 {
-            style = CEA608Style(color: 0, italic: false, underline: attribute & 1 == 1)
+            style = CellStyle(color: 0, italic: false, underline: attribute & 1 == 1)
             column = Int((attribute - 0x10) >> 1) * 4
         } else {
             let value = attribute >> 1
-            style = CEA608Style(color: value == 7 ? 0 : value, italic: value == 7, underline: attribute & 1 == 1)
+            style = CellStyle(color: value == 7 ? 0 : value, italic: value == 7, underline: attribute & 1 == 1)
             column = 0
         }
         if case .rollUp(let rows) = mode, newRow != baseRow {
@@ -234,8 +234,8 @@ struct CEA608Decoder {
     private mutating func midRow(_ b2: UInt8, at time: MediaTime, location: SourceLocation) {
         let value = (b2 & 0x0E) >> 1
         style = value == 7
-            ? CEA608Style(color: style.color, italic: true, underline: b2 & 1 == 1)
-            : CEA608Style(color: value, italic: false, underline: b2 & 1 == 1)
+            ? CellStyle(color: style.color, italic: true, underline: b2 & 1 == 1)
+            : CellStyle(color: value, italic: false, underline: b2 & 1 == 1)
         write(" ", isCodeSpace: true, at: time, location: location)
     }
 

@@ -34,9 +34,9 @@ enum CEA608Encoder {
 
     /// The rows of a fitted cue and where they go: the cue's line setting picks the rows (the
     /// bottom rows when automatic), its alignment and position the columns.
-    static func rows(of cue: Cue) -> [(row: Int, column: Int, cells: [CEA608Layout.Styled])] {
+    static func rows(of cue: Cue) -> [(row: Int, column: Int, cells: [StyledCharacter])] {
         var lostBold = false
-        let rows = Array(CEA608Layout.styledRows(of: cue.content, lostBold: &lostBold).prefix(CEA608Layout.maximumRows))
+        let rows = Array(CharacterGrid.styledRows(of: cue.content, lostBold: &lostBold).prefix(CEA608Layout.maximumRows))
             .map { Array($0.prefix(CEA608Memory.columns)) }
         guard !rows.isEmpty else { return [] }
         let settings = cue.settings
@@ -74,9 +74,9 @@ enum CEA608Encoder {
     }
 
     /// The items that place a row and write its characters.
-    static func rowItems(row: Int, column: Int, cells: [CEA608Layout.Styled]) -> [[UInt16]] {
+    static func rowItems(row: Int, column: Int, cells: [StyledCharacter]) -> [[UInt16]] {
         var items: [[UInt16]] = []
-        var style = CEA608Style.plain
+        var style = CellStyle.plain
         var characters: [UInt8] = []
         func flushCharacters() {
             var index = 0
@@ -100,14 +100,14 @@ enum CEA608Encoder {
         } else {
             // At column 0 the preamble carries the look (italics or a colour, not both).
             code(preambleAddress(row: row, attribute: first.italic ? 0x0E : first.color << 1, underline: first.underline))
-            style = first.italic ? CEA608Style(color: 0, italic: true, underline: first.underline) : first
+            style = first.italic ? CellStyle(color: 0, italic: true, underline: first.underline) : first
         }
         for cell in cells {
             if cell.style != style {
                 // A mid-row code shows as a space: it takes the place of one where there is one.
                 if characters.last == 0x20 { characters.removeLast() }
                 if cell.style.italic, cell.style.color != style.color {
-                    code(midRow(CEA608Style(color: cell.style.color, italic: false, underline: cell.style.underline)))
+                    code(midRow(CellStyle(color: cell.style.color, italic: false, underline: cell.style.underline)))
                 }
                 code(midRow(cell.style))
                 style = cell.style
@@ -141,7 +141,7 @@ enum CEA608Encoder {
     }
 
     /// The mid-row code for a look: a colour (italics off), or italics (colour kept).
-    static func midRow(_ style: CEA608Style) -> UInt16 {
+    static func midRow(_ style: CellStyle) -> UInt16 {
         0x1120 | UInt16(style.italic ? 7 : style.color) << 1 | (style.underline ? 1 : 0)
     }
 }

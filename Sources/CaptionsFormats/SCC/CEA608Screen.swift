@@ -14,7 +14,7 @@ struct CEA608Memory: Equatable {
     struct Cell: Equatable {
         /// nil: nothing (the video shows through).
         var character: Unicode.Scalar?
-        var style: CEA608Style
+        var style: CellStyle
         /// The space a mid-row code shows (left out of the text beside another space).
         var isCodeSpace = false
 
@@ -66,23 +66,6 @@ struct CEA608Memory: Equatable {
     }
 }
 
-/// The look of a cell: colour, italics, underline (CEA-608 PAC and mid-row attributes).
-struct CEA608Style: Equatable {
-    /// 0 white, 1 green, 2 blue, 3 cyan, 4 red, 5 yellow, 6 magenta.
-    var color: UInt8 = 0
-    var italic = false
-    var underline = false
-
-    static let plain = CEA608Style()
-
-    /// The sRGB colours of the seven foreground colours.
-    static let colors: [RGBAColor] = [
-        RGBAColor(red: 255, green: 255, blue: 255), RGBAColor(red: 0, green: 255, blue: 0), RGBAColor(red: 0, green: 0, blue: 255),
-        RGBAColor(red: 0, green: 255, blue: 255), RGBAColor(red: 255, green: 0, blue: 0), RGBAColor(red: 255, green: 255, blue: 0),
-        RGBAColor(red: 255, green: 0, blue: 255),
-    ]
-}
-
 extension CEA608Memory {
     /// The rows that show something, top to bottom: row number, first column, and the cells
     /// from the first to the last that show a character (empty cells between are spaces).
@@ -111,42 +94,10 @@ extension CEA608Memory {
     func cueParts() -> (content: [InlineNode], settings: CueSettings)? {
         let rows = visibleRows
         guard !rows.isEmpty else { return nil }
-        var builder = InlineTreeBuilder(joinsAdjacentText: true)
-        for (index, row) in rows.enumerated() {
-            if index > 0 { builder.appendText("\n") }
-            Self.appendRuns(row.cells, to: &builder)
+        let text = rows.map { row in
+            row.cells.map { StyledCharacter(character: Character($0.character ?? " "), style: $0.style) }
         }
-        return (builder.finish(), Self.placement(rows.map { ($0.row, $0.column, $0.cells.count) }))
-    }
-
-    /// Runs of one style as spans; spaces at a run's edges stay outside its span.
-    private static func appendRuns(_ cells: [Cell], to builder: inout InlineTreeBuilder) {
-        var index = cells.startIndex
-        while index < cells.endIndex {
-            let style = cells[index].style
-            var end = index
-            while end < cells.endIndex, cells[end].style == style || cells[end].character == nil || cells[end].character == " " {
-                end += 1
-            }
-            var text = String(String.UnicodeScalarView(cells[index..<end].map { $0.character ?? " " }))
-            if style == .plain {
-                builder.appendText(text)
-            } else {
-                let leading = text.prefix { $0 == " " }.count
-                let trailing = text.reversed().prefix { $0 == " " }.count
-                builder.appendText(String(repeating: " ", count: leading))
-                text = String(text.dropFirst(leading).dropLast(trailing))
-                var node = InlineNode.text(text)
-                if style.italic { node = .span(Span(.italic, children: [node])) }
-                if style.underline { node = .span(Span(.underline, children: [node])) }
-                if style.color != 0 {
-                    node = .span(Span(.class, style: TextStyle(color: CEA608Style.colors[Int(style.color)]), children: [node]))
-                }
-                if !text.isEmpty { builder.append(node) }
-                builder.appendText(String(repeating: " ", count: trailing))
-            }
-            index = end
-        }
+        return (CharacterGrid.content(of: text), Self.placement(rows.map { ($0.row, $0.column, $0.cells.count) }))
     }
 
     /// Settings for rows at (row, first column, width): the top row sets the line; rows that share

@@ -1,0 +1,174 @@
+import CaptionsCore
+
+/// A character with the look it is shown with.
+struct StyledCharacter: Equatable {
+    var character: Character
+    var style: CellStyle
+}
+
+/// The look of a character on a caption grid (CEA-608, teletext): one of seven colours, italics, underline.
+struct CellStyle: Equatable {
+    /// 0 white, 1 green, 2 blue, 3 cyan, 4 red, 5 yellow, 6 magenta.
+    var color: UInt8 = 0
+    var italic = false
+    var underline = false
+
+    static let plain = CellStyle()
+
+    /// The sRGB colours of the seven foreground colours, the same in 608 and teletext.
+    static let colors: [RGBAColor] = [
+        RGBAColor(red: 255, green: 255, blue: 255), RGBAColor(red: 0, green: 255, blue: 0), RGBAColor(red: 0, green: 0, blue: 255),
+        RGBAColor(red: 0, green: 255, blue: 255), RGBAColor(red: 255, green: 0, blue: 0), RGBAColor(red: 255, green: 255, blue: 0),
+        RGBAColor(red: 255, green: 0, blue: 255),
+    ]
+}
+
+/// Text laid out on a grid of character cells, for the formats that place captions on one
+/// (CEA-608 in SCC, teletext and open subtitles in EBU STL): cue text as rows of styled
+/// characters, rows broken to a width, cues split by rows, overlapping cues shown together.
+enum CharacterGrid {
+    /// Cues that overlap shown together: each stretch of time shows the text of every cue on
+    /// screen then, earliest first (608 and teletext show one caption at a time).
+    static func flattened(_ cues: [Cue], tally: inout DiagnosticTally, code: Diagnostic.Code) -> [Cue] {
+        let sorted = cues.sorted { $0.start < $1.start }
+        var result: [Cue] = []
+        var index = 0
+        while index < sorted.count {
+            // A group of cues that overlap one another.
+            var group = [sorted[index]]
+            var groupEnd = sorted[index].end ?? sorted[index].start
+            index += 1
+            while index < sorted.count, sorted[index].start < groupEnd {
+                group.append(sorted[index])
+                groupEnd = max(groupEnd, sorted[index].end ?? sorted[index].start)
+                index += 1
+            }
+            guard group.count > 1 else {
+                result += group
+                continue
+            }
+            tally.add(.note, code, "cues that overlap shown together while both are on screen", at: group[1].location ?? .start)
+            let edges = Set(group.flatMap { [$0.start, $0.end ?? $0.start] }).sorted()
+            for (from, to) in zip(edges, edges.dropFirst()) {
+                let live = group.filter { $0.start <= from && ($0.end ?? $0.start) >= to }
+                guard var merged = live.first else { continue }
+                merged.start = from
+                merged.end = to
+                merged.content = live.enumerated().flatMap { offset, cue in offset == 0 ? cue.content : [.text("\n")] + cue.content }
+                result.append(merged)
+            }
+        }
+        return result
+    }
+
+    /// The rows of a cue's text, each character with its look (the nearest of the seven
+    /// colours; bold reported through `lostBold`), without spaces at either end.
+    static func styledRows(of content: [InlineNode], lostBold: inout Bool) -> [[StyledCharacter]] {
+        var rows: [[StyledCharacter]] = [[]]
+        func walk(_ nodes: [InlineNode], _ style: CellStyle) {
+            for node in nodes {
+                switch node {
+                case .text(let text):
+                    for character in text {
+                        if character == "\n" { rows.append([]) } else { rows[rows.count - 1].append(StyledCharacter(character: character, style: style)) }
+                    }
+                case .timestamp: break
+                case .span(let span):
+                    var inner = style
+                    switch span.kind {
+                    case .italic: inner.italic = true
+                    case .underline: inner.underline = true
+                    case .bold: lostBold = true
+                    case .rubyText: continue
+                    default: break
+                    }
+                    if let color = span.style?.color ?? span.classes.lazy.compactMap(RGBAColor.webVTTClass).first { inner.color = nearest(color) }
+                    walk(span.children, inner)
+                }
+            }
+        }
+        walk(content, .plain)
+        // Spaces at either end of a row take no place on screen.
+        return rows.map { row in
+            let start = row.firstIndex { $0.character != " " } ?? row.endIndex
+            let end = row.lastIndex { $0.character != " " }.map { $0 + 1 } ?? start
+            return Array(row[start..<max(start, end)])
+        }.filter { !$0.isEmpty }
+    }
+
+    /// The palette colour nearest to `color`.
+    static func nearest(_ color: RGBAColor) -> UInt8 {
+        func distance(_ a: RGBAColor, _ b: RGBAColor) -> Int {
+            let (dr, dg, db) = (Int(a.red) - Int(b.red), Int(a.green) - Int(b.green), Int(a.blue) - Int(b.blue))
+            return dr * dr + dg * dg + db * db
+        }
+        let index = CellStyle.colors.indices.min { distance(CellStyle.colors[$0], color) < distance(CellStyle.colors[$1], color) }!
+        return UInt8(index)
+    }
+
+    /// A row broken at spaces into rows of at most `limit` characters (a longer word is cut).
+    static func wrap(_ row: [StyledCharacter], limit: Int) -> [[StyledCharacter]] {
+        var rows: [[StyledCharacter]] = []
+        var rest = row[...]
+        while rest.count > limit {
+            let window = rest.prefix(limit + 1)
+            let cut = window.lastIndex { $0.character == " " }.flatMap { $0 > rest.startIndex ? $0 : nil } ?? rest.startIndex + limit
+            rows.append(Array(rest[..<cut]))
+            rest = rest[cut...].drop { $0.character == " " }
+        }
+        if !rest.isEmpty { rows.append(Array(rest)) }
+        return rows
+    }
+
+    /// The cue shown as `chunks` of rows one after another, its time shared by their lengths.
+    static func split(_ cue: Cue, into chunks: [[[StyledCharacter]]], content: ([[StyledCharacter]]) -> [InlineNode]) -> [Cue] {
+        let weights = chunks.map { Int64(max($0.reduce(0) { $0 + $1.count }, 1)) }
+        let total = weights.reduce(0, +)
+        var done: Int64 = 0
+        return chunks.enumerated().map { index, rows in
+            var piece = cue
+            piece.content = content(rows)
+            if let end = cue.end, chunks.count > 1 {
+                piece.start = cue.start + ((end - cue.start).scaled(by: done, total) ?? .zero)
+                done += weights[index]
+                piece.end = index == chunks.count - 1 ? end : cue.start + ((end - cue.start).scaled(by: done, total) ?? .zero)
+            }
+            return piece
+        }
+    }
+
+
+    /// Rows of styled characters as cue text: rows joined by line breaks, runs of one look as
+    /// spans (spaces at a run's edges stay outside its span).
+    static func content(of rows: [[StyledCharacter]]) -> [InlineNode] {
+        var builder = InlineTreeBuilder(joinsAdjacentText: true)
+        for (number, cells) in rows.enumerated() {
+            if number > 0 { builder.appendText("\n") }
+            var index = cells.startIndex
+            while index < cells.endIndex {
+                let style = cells[index].style
+                var end = index
+                while end < cells.endIndex, cells[end].style == style || cells[end].character == " " { end += 1 }
+                var text = String(cells[index..<end].map(\.character))
+                if style == .plain {
+                    builder.appendText(text)
+                } else {
+                    let leading = text.prefix { $0 == " " }.count
+                    let trailing = text.reversed().prefix { $0 == " " }.count
+                    builder.appendText(String(repeating: " ", count: leading))
+                    text = String(text.dropFirst(leading).dropLast(trailing))
+                    var node = InlineNode.text(text)
+                    if style.italic { node = .span(Span(.italic, children: [node])) }
+                    if style.underline { node = .span(Span(.underline, children: [node])) }
+                    if style.color != 0 {
+                        node = .span(Span(.class, style: TextStyle(color: CellStyle.colors[Int(style.color)]), children: [node]))
+                    }
+                    if !text.isEmpty { builder.append(node) }
+                    builder.appendText(String(repeating: " ", count: trailing))
+                }
+                index = end
+            }
+        }
+        return builder.finish()
+    }
+}
