@@ -10,7 +10,7 @@ public struct ConvertCommand: ParsableCommand {
         commandName: "convert",
         abstract: "Convert between WebVTT, SRT and the JSON dump of the timed-text model.",
         discussion: """
-            Formats come from the file extensions (.vtt, .srt, .ttml, .dfxp, .xml, .itt, .scc, .ass, .ssa, .sbv, .json; .sub by its content) or --from/--to; '-' is standard input or output. \
+            Formats come from the file extensions (.vtt, .srt, .ttml, .dfxp, .xml, .itt, .scc, .stl, .ass, .ssa, .sbv, .json; .sub by its content) or --from/--to; '-' is standard input or output. \
             From a media file (.mkv, .mp4, .mov, .webm, …) the first text subtitle stream is read (or --stream N). \
             What the target format cannot carry is reported as a warning; --strict makes any warning an error. \
             The output is written to a temporary file and renamed into place, never over the input.
@@ -64,6 +64,9 @@ public struct ConvertCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("SCC output: pop-on (default) or roll-up.", valueName: "mode"))
     var sccMode: SCCWriter.Mode = .popOn
+
+    @Option(help: ArgumentHelp("EBU STL output: open (default) or teletext subtitles.", valueName: "kind"))
+    var stl: STLWriter.Kind = .open
 
     @Flag(help: "End SRT lines with CRLF.")
     var crlf = false
@@ -236,10 +239,10 @@ public struct ConvertCommand: ParsableCommand {
             let rates = fps.split(separator: ":", omittingEmptySubsequences: false).map { FrameRate(parsing: String($0)) }
             if rates.count == 1, let rate = rates[0] {
                 // One rate: the frame rate of a frame-timed format (MicroDVD, SCC) read or written.
-                let frameTimed: Set<CaptionFormat> = [.microdvd, .scc]
+                let frameTimed: Set<CaptionFormat> = [.microdvd, .scc, .stl]
                 guard inputFormat == nil && !inputIsMedia || inputFormat.map(frameTimed.contains) == true || frameTimed.contains(outputFormat) else {
                     throw ValidationError(
-                        "--fps '\(fps)': one rate is the frame rate of a MicroDVD or SCC file; to retime, give FROM:TO rates such as 25:23.976")
+                        "--fps '\(fps)': one rate is the frame rate of a MicroDVD, SCC or EBU STL file; to retime, give FROM:TO rates such as 25:23.976")
                 }
                 plan.readerOptions.frameRate = Double(rate.numerator) / Double(rate.denominator)
                 plan.writerOptions.frameRate = Double(rate.numerator) / Double(rate.denominator)
@@ -265,6 +268,7 @@ public struct ConvertCommand: ParsableCommand {
         plan.writerOptions.crlf = crlf
         plan.writerOptions.ttmlProfile = ttmlProfile
         plan.writerOptions.sccMode = sccMode
+        plan.writerOptions.stlKind = stl
         return plan
     }
 
@@ -309,3 +313,4 @@ public struct ConvertCommand: ParsableCommand {
 }
 extension TTMLWriter.Profile: ExpressibleByArgument {}
 extension SCCWriter.Mode: ExpressibleByArgument {}
+extension STLWriter.Kind: ExpressibleByArgument {}

@@ -20,6 +20,8 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
     case ass
     /// Scenarist SCC: CEA-608 line-21 captions.
     case scc
+    /// EBU STL (Tech 3264) subtitles; Spruce's text `.stl` is read too.
+    case stl
 
     /// Options that change how a writer lays out its output.
     public struct WriterOptions: Sendable {
@@ -31,6 +33,8 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
         public var frameRate: Double?
         /// How SCC captions appear.
         public var sccMode = SCCWriter.Mode.popOn
+        /// Open or teletext EBU STL subtitles.
+        public var stlKind = STLWriter.Kind.open
 
         /// The defaults.
         public init() {}
@@ -146,6 +150,9 @@ extension CaptionFormat {
             format: .scc, displayName: "SCC", extensions: ["scc"], names: ["cea608", "608"],
             reader: { SCCReader(frameRate: $0.frameRate, channel: $0.channel) },
             writer: { SCCWriter(frameRate: $0.frameRate, mode: $0.sccMode) }, recognises: { _, text in SCCReader.recognises(text) }),
+        FormatEntry(
+            format: .stl, displayName: "EBU STL", extensions: ["stl"], names: ["ebu-stl", "ebustl"], reader: { _ in STLReader() },
+            writer: { STLWriter(frameRate: $0.frameRate, kind: $0.stlKind) }, recognises: { raw, _ in STLReader.recognises(raw) }),
         FormatEntry(
             format: .ass, displayName: "ASS/SSA", extensions: ["ass", "ssa"], names: ["ssa"], reader: { _ in ASSReader() },
             writer: { _ in ASSWriter() }, recognises: { _, text in text.firstLine.lowercased().hasPrefix("[script info]") }),

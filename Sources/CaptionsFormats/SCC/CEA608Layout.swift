@@ -45,12 +45,10 @@ struct CEA608Layout {
         return diagnostics
     }
 
-    /// A character 608 can show in place of `character`: itself, its letter without accent, or `?`.
+    /// A character 608 can show in place of `character` (itself when it can), noting substitutions.
     static func substitute(_ character: Character, substituted: inout Set<Character>) -> Character {
-        if CEA608Characters.encodings[character] != nil { return character }
-        let replacements: [Character: Character] = ["’": "'", "‘": "'", "–": "-", "…": ".", "\u{A0}": " ", "\t": " ", "♫": "♪"]
-        let replacement = replacements[character] ?? LatinLetters.base(of: character) ?? "?"
-        substituted.insert(character)
-        return CEA608Characters.encodings[replacement] != nil ? replacement : "?"
+        let nearest = LatinLetters.nearest(to: character) { CEA608Characters.encodings[$0] != nil }
+        if nearest != character { substituted.insert(character) }
+        return nearest
     }
 }

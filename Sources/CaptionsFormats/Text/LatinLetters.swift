@@ -7,6 +7,20 @@ enum LatinLetters {
         return bases[scalar].map(Character.init)
     }
 
+    /// What to write for `character` in a character set that lacks it: itself when `has` it,
+    /// else a plain look-alike (straight quotes for curly ones, `-` for dashes), its letter without
+    /// the accent, or `?`.
+    static func nearest(to character: Character, where has: (Character) -> Bool) -> Character {
+        if has(character) { return character }
+        let lookAlikes: [Character: [Character]] = [
+            "’": ["'"], "‘": ["'"], "“": ["\""], "”": ["\""], "„": ["\""], "«": ["\""], "»": ["\""],
+            "–": ["—", "-"], "—": ["–", "-"], "―": ["—", "-"], "…": ["."], "\u{A0}": [" "], "\t": [" "], "♫": ["♪", "#"], "♪": ["#"],
+        ]
+        for candidate in lookAlikes[character] ?? [] where has(candidate) { return candidate }
+        if let base = base(of: character), has(base) { return base }
+        return "?"
+    }
+
     private static let bases: [Unicode.Scalar: Unicode.Scalar] = {
         let groups: [(Unicode.Scalar, String)] = [
             ("A", "ÀÁÂÃÄÅĀĂĄ"), ("a", "àáâãäåāăą"), ("C", "ÇĆĈĊČ"), ("c", "çćĉċč"), ("D", "ĎĐ"), ("d", "ďđ"),

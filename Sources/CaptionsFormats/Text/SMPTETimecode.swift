@@ -68,8 +68,14 @@ struct SMPTETimecode: Equatable {
         Int64((time.seconds * Double(numerator) / Double(denominator)).rounded())
     }
 
-    /// The timecode label of a frame count: `HH:MM:SS:FF`, or `HH:MM:SS;FF` for drop-frame.
-    func label(frame: Int64, dropFrame: Bool) -> String {
+    /// Hours, minutes, seconds and frames of the label of a frame count.
+    func fields(frame: Int64, dropFrame: Bool) -> (hours: Int64, minutes: Int64, seconds: Int64, frames: Int64) {
+        let count = labelCount(frame: frame, dropFrame: dropFrame), rate = Int64(framesPerSecondLabel)
+        return (count / rate / 3600, count / rate / 60 % 60, count / rate % 60, count % rate)
+    }
+
+    /// The label, counted in frames: the frame count with the labels drop-frame skips added back.
+    private func labelCount(frame: Int64, dropFrame: Bool) -> Int64 {
         var count = max(frame, 0)
         if dropFrame && canDropFrames {
             let dropped = Int64(framesPerSecondLabel / 15)
@@ -78,8 +84,12 @@ struct SMPTETimecode: Equatable {
             let tens = count / perTenMinutes, rest = count % perTenMinutes
             count += 9 * dropped * tens + (rest > dropped ? dropped * ((rest - dropped) / perMinute) : 0)
         }
-        let rate = Int64(framesPerSecondLabel)
-        let frames = count % rate, seconds = count / rate % 60, minutes = count / rate / 60 % 60, hours = count / rate / 3600
+        return count
+    }
+
+    /// The timecode label of a frame count: `HH:MM:SS:FF`, or `HH:MM:SS;FF` for drop-frame.
+    func label(frame: Int64, dropFrame: Bool) -> String {
+        let (hours, minutes, seconds, frames) = fields(frame: frame, dropFrame: dropFrame)
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(two(hours)):\(two(minutes)):\(two(seconds))\(dropFrame && canDropFrames ? ";" : ":")\(two(frames))"
     }

@@ -1,0 +1,197 @@
+import CaptionsCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Writes EBU STL (Tech 3264): open subtitles by default, or teletext (level 1) subtitles.
+///
+/// - 25 frames a second (`STL25.01`) unless the frame rate is 29.97 or 30 (`STL30.01`).
+/// - The character code table is the first of Latin (ISO 6937), Cyrillic, Greek, Arabic and
+///   Hebrew that holds every character; characters none holds are written as the nearest
+///   letter and reported by ``fit(_:)``.
+/// - Open subtitles carry italics and underline; teletext carries colours and is written in
+///   double height, boxed, as broadcasters send it. Rows are broken at 40 characters (37 for
+///   teletext, whose control codes take cells); text too long for one block continues in
+///   extension blocks.
+public struct STLWriter: TimedTextWriter {
+    /// Open or teletext subtitles.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// Open (burnt-in) subtitles: DSC 0.
+        case open
+        /// Teletext level 1: DSC 1.
+        case teletext
+    }
+
+    /// Frames per second; nil: 25.
+    public var frameRate: Double?
+    /// Open or teletext.
+    public var kind: Kind
+
+    /// Styles as the kind allows, placement by row and alignment.
+    public var capabilities: FormatCapabilities { [.basicStyles, .colors, .placement] }
+
+    /// A writer of `kind` subtitles at `frameRate` (25 when nil).
+    public init(frameRate: Double? = nil, kind: Kind = .open) {
+        self.frameRate = frameRate
+        self.kind = kind
+    }
+
+    private var width: Int { kind == .teletext ? 37 : 40 }
+    private var maximumRows: Int { kind == .teletext ? 11 : 23 }
+
+    /// Fits rows to the width, the characters to one code table, the looks to the kind.
+    public func fit(_ document: inout TimedTextDocument) -> [Diagnostic] {
+        var tally = DiagnosticTally()
+        let table = Self.table(for: document)
+        var substituted: Set<Character> = []
+        var cues: [Cue] = []
+        for cue in CharacterGrid.flattened(document.cues, tally: &tally, code: "stl.cues.overlap") {
+            var lostBold = false
+            var rows: [[StyledCharacter]] = []
+            for row in CharacterGrid.styledRows(of: cue.content, lostBold: &lostBold) {
+                var mapped = row
+                for index in mapped.indices {
+                    let character = mapped[index].character
+                    guard table.bytes(for: character) == nil else { continue }
+                    substituted.insert(character)
+                    mapped[index].character = LatinLetters.nearest(to: character) { table.bytes(for: $0) != nil }
+                    if kind == .teletext { mapped[index].style.italic = false }
+                }
+                if kind == .teletext, mapped.contains(where: { $0.style.italic || $0.style.underline }) {
+                    tally.add(.warning, "convert.lost.italics", "italics and underline written plain: teletext has neither", at: cue.location ?? .start)
+                }
+                if kind == .open, mapped.contains(where: { $0.style.color != 0 }) {
+                    tally.add(.warning, "convert.lost.colors", "colours written plain: open subtitles carry none (--stl teletext does)", at: cue.location ?? .start)
+                }
+                let wrapped = CharacterGrid.wrap(mapped, limit: width)
+                if wrapped.count > 1 { tally.add(.note, "stl.row.wrapped", "a line longer than \(width) characters re-wrapped", at: cue.location ?? .start) }
+                rows += wrapped
+            }
+            if lostBold { tally.add(.warning, "convert.lost.bold", "bold text written plain: EBU STL has no bold", at: cue.location ?? .start) }
+            let chunks = stride(from: 0, to: max(rows.count, 1), by: maximumRows).map {
+                Array(rows[min($0, rows.count)..<min($0 + maximumRows, rows.count)])
+            }
+            if chunks.count > 1 {
+                tally.add(.warning, "stl.rows.split", "a cue of more than \(maximumRows) rows shown in parts", at: cue.location ?? .start)
+            }
+            cues += CharacterGrid.split(cue, into: chunks, content: CharacterGrid.content(of:))
+        }
+        document.cues = cues
+        var diagnostics = tally.diagnostics
+        if !substituted.isEmpty {
+            let list = substituted.map { String($0) }.sorted().joined(separator: " ")
+            diagnostics.append(Diagnostic(
+                .warning, "stl.character.substituted", "characters outside the \(table.code) code table written as the nearest it has: \(list)",
+                at: nil))
+        }
+        return diagnostics
+    }
+
+    /// Writes the document as EBU STL bytes.
+    public func write(_ document: TimedTextDocument, emit: (UnsafeRawBufferPointer) -> Void) {
+        var fitted = document
+        _ = fit(&fitted)
+        let table = Self.table(for: document)
+        let timecode = SMPTETimecode(frameRate: frameRate.map { abs($0 - 30) < 0.01 ? 30000.0 / 1001 : $0 } ?? 25)
+        var blocks: [[UInt8]] = []
+        for (number, cue) in fitted.cues.enumerated() {
+            var lostBold = false
+            let rows = CharacterGrid.styledRows(of: cue.content, lostBold: &lostBold)
+            guard !rows.isEmpty else { continue }
+            var field = STLTextField.bytes(rows, table: table, teletext: kind == .teletext)
+            let start = timecode.frame(nearest: cue.start)
+            let end = max(timecode.frame(nearest: cue.end ?? cue.start), start)
+            var extensionNumber: UInt8 = 0
+            repeat {
+                let part = Array(field.prefix(112))
+                field.removeFirst(part.count)
+                var block = [UInt8](repeating: 0, count: 16)
+                block[0] = 0
+                block[1] = UInt8(number & 0xFF)
+                block[2] = UInt8(number >> 8 & 0xFF)
+                block[3] = field.isEmpty ? 0xFF : extensionNumber
+                block[4] = 0
+                for (offset, frame) in [(5, start), (9, end)] {
+                    let time = timecode.fields(frame: frame, dropFrame: timecode.canDropFrames)
+                    block[offset] = UInt8(min(time.hours, 99))
+                    block[offset + 1] = UInt8(time.minutes)
+                    block[offset + 2] = UInt8(time.seconds)
+                    block[offset + 3] = UInt8(time.frames)
+                }
+                block[13] = UInt8(verticalPosition(cue.settings, rows: rows.count))
+                block[14] = cue.settings.align == .left || cue.settings.align == .start ? 1 : cue.settings.align == .right || cue.settings.align == .end ? 3 : 2
+                block[15] = 0
+                blocks.append(block + part + [UInt8](repeating: 0x8F, count: 112 - part.count))
+                extensionNumber += 1
+            } while !field.isEmpty
+        }
+        let first = fitted.cues.first.map { timecode.fields(frame: timecode.frame(nearest: $0.start), dropFrame: timecode.canDropFrames) }
+        var bytes = gsi(document: fitted, table: table, blocks: blocks.count, subtitles: fitted.cues.count, firstCue: first, timecode: timecode)
+        for block in blocks { bytes += block }
+        bytes.withUnsafeBytes { emit($0) }
+    }
+
+    /// VP: the first row, so that the subtitle sits where its line setting puts it (the bottom
+    /// rows when automatic); teletext rows are double height.
+    private func verticalPosition(_ settings: CueSettings, rows: Int) -> Int {
+        let step = kind == .teletext ? 2 : 1
+        let lastFirst = kind == .teletext ? 24 - step * rows : 23 - rows + 1
+        guard case .value(let line) = settings.line, !settings.snapToLines else { return max(lastFirst, 1) }
+        let row = Int(((line - 10) / 80 * 23).rounded()) + (kind == .teletext ? 1 : 0)
+        return min(max(row, 1), max(lastFirst, 1))
+    }
+
+    /// The GSI block.
+    private func gsi(
+        document: TimedTextDocument, table: EBUSTLCharacters, blocks: Int, subtitles: Int,
+        firstCue: (hours: Int64, minutes: Int64, seconds: Int64, frames: Int64)?, timecode: SMPTETimecode
+    ) -> [UInt8] {
+        var block = [UInt8](repeating: 0x20, count: 1024)
+        func put(_ offset: Int, _ text: String, _ length: Int) {
+            for (index, byte) in text.utf8.prefix(length).enumerated() where byte < 0x80 { block[offset + index] = byte }
+        }
+        func digits(_ value: Int64, _ count: Int) -> String {
+            let text = String(max(value, 0))
+            return String(repeating: "0", count: max(count - text.count, 0)) + text
+        }
+        put(0, "850", 3)
+        put(3, timecode.framesPerSecondLabel == 30 ? "STL30.01" : "STL25.01", 8)
+        put(11, kind == .teletext ? "1" : "0", 1)
+        put(12, table.code, 2)
+        put(14, STLGSI.languageCode(document.language), 2)
+        put(16, document.title, 32)
+        let today = Self.today()
+        put(224, today, 6)
+        put(230, today, 6)
+        put(236, "00", 2)
+        put(238, digits(Int64(blocks), 5), 5)
+        put(243, digits(Int64(subtitles), 5), 5)
+        put(248, "001", 3)
+        put(251, digits(Int64(width), 2), 2)
+        put(253, "23", 2)
+        put(255, "1", 1)
+        put(256, "00000000", 8)
+        let first = firstCue ?? (0, 0, 0, 0)
+        put(264, digits(first.hours, 2) + digits(first.minutes, 2) + digits(first.seconds, 2) + digits(first.frames, 2), 8)
+        put(272, "1", 1)
+        put(273, "1", 1)
+        return block
+    }
+
+    /// The first table that holds every character of the document (Latin when none does).
+    static func table(for document: TimedTextDocument) -> EBUSTLCharacters {
+        var characters: Set<Character> = []
+        for cue in document.cues { characters.formUnion(cue.plainText.filter { $0 != "\n" }) }
+        return EBUSTLCharacters.all.first { table in characters.allSatisfy { table.bytes(for: $0) != nil } } ?? .latin
+    }
+
+    /// Today as YYMMDD (creation and revision dates).
+    private static func today() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return two(parts.tm_year % 100) + two(parts.tm_mon + 1) + two(parts.tm_mday)
+    }
+}

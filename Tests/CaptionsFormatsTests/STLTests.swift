@@ -1,0 +1,146 @@
+import CaptionsCore
+import Foundation
+import Testing
+
+@testable import CaptionsFormats
+
+/// EBU STL: GSI and TTI blocks, code tables, teletext codes, extension blocks, cumulative sets,
+/// written back (by us and ttconv) with the same text; Spruce's text `.stl` read too.
+@Suite struct STLTests {
+    /// A GSI block.
+    static func gsi(rate: String = "STL25.01", display: String = "1", table: String = "00", language: String = "09") -> [UInt8] {
+        var block = [UInt8](repeating: 0x20, count: 1024)
+        for (offset, text) in [(0, "850"), (3, rate), (11, display), (12, table), (14, language), (16, "Test programme")] {
+            for (index, byte) in text.utf8.enumerated() { block[offset + index] = byte }
+        }
+        return block
+    }
+
+    /// A TTI block.
+    static func tti(
+        number: UInt16, extensionNumber: UInt8 = 0xFF, cumulative: UInt8 = 0, start: [UInt8], end: [UInt8], row: UInt8 = 20,
+        justification: UInt8 = 2, comment: Bool = false, text: [UInt8]
+    ) -> [UInt8] {
+        var block: [UInt8] = [0, UInt8(number & 0xFF), UInt8(number >> 8), extensionNumber, cumulative] + start + end
+        block += [row, justification, comment ? 1 : 0]
+        return block + text + [UInt8](repeating: 0x8F, count: 112 - text.count)
+    }
+
+    static func ascii(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    @Test func teletextSubtitlesAreRead() throws {
+        var file = Self.gsi()
+        // Double height, boxed, "Caf" + acute accent + "e", a row break sent twice, red "¤5".
+        file += Self.tti(
+            number: 0, start: [0, 0, 1, 0], end: [0, 0, 3, 12],
+            text: [0x0D, 0x0B, 0x0B] + Self.ascii("Caf") + [0xC2, 0x65, 0x0A, 0x0A, 0x8A, 0x8A, 0x0D, 0x0B, 0x0B, 0x01, 0x24, 0x35, 0x0A, 0x0A])
+        // A comment block is not a subtitle.
+        file += Self.tti(number: 1, start: [0, 0, 4, 0], end: [0, 0, 5, 0], comment: true, text: Self.ascii("note to self"))
+        // A subtitle over two blocks.
+        file += Self.tti(number: 2, extensionNumber: 0, start: [0, 0, 6, 0], end: [0, 0, 8, 0], text: Self.ascii("first half,"))
+        file += Self.tti(number: 2, start: [0, 0, 6, 0], end: [0, 0, 8, 0], text: Self.ascii(" second half"))
+        let document = try STLReader().read(file)
+        #expect(document.cues.map(\.plainText) == ["Café\n¤5", "first half, second half"])
+        #expect(document.cues[0].start == MediaTime(seconds: 1))
+        #expect(document.cues[0].end == MediaTime(value: 3 * 25 + 12, timescale: 25))
+        #expect(document.language == "en" && document.title == "Test programme")
+        #expect(document.diagnostics.map(\.code.rawValue) == ["stl.comments"])
+        // The red row is a colour span.
+        let colours = document.cues[0].content.compactMap { if case .span(let span) = $0 { span.style?.color } else { nil } }
+        #expect(colours == [RGBAColor(red: 255, green: 0, blue: 0)])
+        // Row 20 of 23, double height: near the bottom.
+        if case .value(let line) = document.cues[0].settings.line { #expect(line > 70) } else { Issue.record("no line") }
+    }
+
+    @Test func openSubtitlesWithItalicsCumulativeSetsAndNTSCTimecode() throws {
+        var file = Self.gsi(rate: "STL30.01", display: "0")
+        file += Self.tti(number: 0, cumulative: 1, start: [1, 0, 0, 0], end: [1, 0, 4, 0], text: Self.ascii("One") + [0x80] + Self.ascii("two") + [0x81])
+        file += Self.tti(number: 1, cumulative: 3, start: [1, 0, 2, 0], end: [1, 0, 4, 0], justification: 1, text: Self.ascii("three"))
+        let document = try STLReader().read(file)
+        #expect(document.cues.map(\.plainText) == ["One two", "One two\nthree"])
+        // 29.97 drop-frame labels: 01:00:00:00 is frame 107,892.
+        #expect(document.cues[0].start == MediaTime(value: 107_892 * 1001, timescale: 30000))
+        #expect(document.cues[0].end == document.cues[1].start)
+        #expect(document.cues[0].content.contains { if case .span(let span) = $0 { span.kind == .italic } else { false } })
+    }
+
+    @Test func cyrillicTableAndBrokenBlocks() throws {
+        var file = Self.gsi(table: "01")
+        file += Self.tti(number: 0, start: [0, 0, 1, 0], end: [0, 0, 2, 0], text: [0xBF, 0xE0, 0xD8, 0xD2, 0xD5, 0xE2])  // Привет in ISO 8859-5
+        file += Array(repeating: 0x20, count: 40)  // a torn last block
+        let document = try STLReader().read(file)
+        #expect(document.cues.map(\.plainText) == ["Привет"])
+        #expect(document.diagnostics.map(\.code.rawValue) == ["stl.tti.truncated"])
+        #expect(throws: CaptionsError.self) { try STLReader().read(Array(file.prefix(500))) }
+    }
+
+    static let source = TimedTextDocument(cues: [
+        Cue(start: MediaTime(seconds: 1), end: MediaTime(seconds: 3), content: [
+            .text("Café "), .span(Span(.italic, children: [.text("crème")])), .text(" – ça va"),
+        ]),
+        Cue(start: MediaTime(seconds: 4), end: MediaTime(milliseconds: 6500), content: [
+            .text("A line that is much longer than forty characters is wrapped")
+        ]),
+        Cue(start: MediaTime(seconds: 7), end: MediaTime(seconds: 9), content: [.text("Zażółć ☃")]),
+    ])
+
+    @Test(arguments: [STLWriter.Kind.open, .teletext])
+    func ourSTLReadsBackWithTheSameText(kind: STLWriter.Kind) throws {
+        var document = Self.source
+        let writer = STLWriter(kind: kind)
+        let diagnostics = writer.fit(&document)
+        #expect(diagnostics.contains { $0.code == "stl.character.substituted" && $0.message.contains("☃") })
+        let back = try STLReader().read(writer.write(document))
+        #expect(back.cues.map(\.plainText) == [
+            "Café crème — ça va", "A line that is much longer than forty\ncharacters is wrapped", "Zażółć ?",
+        ])
+        #expect(back.cues.map(\.start) == [MediaTime(seconds: 1), MediaTime(seconds: 4), MediaTime(seconds: 7)])
+        #expect(back.cues[1].end == MediaTime(milliseconds: 6520))  // 6.5 s is frame 162.5, written as frame 163
+        let italic = back.cues[0].content.contains { if case .span(let span) = $0 { span.kind == .italic } else { false } }
+        #expect(italic == (kind == .open))
+    }
+
+    @Test func theCodeTableFollowsTheText() throws {
+        let russian = TimedTextDocument(cues: [Cue(start: .zero, end: MediaTime(seconds: 1), content: [.text("Привет, мир")])])
+        let bytes = STLWriter().write(russian)
+        #expect(Array(bytes[12..<14]) == Array("01".utf8))
+        #expect(try STLReader().read(bytes).cues.map(\.plainText) == ["Привет, мир"])
+    }
+
+    @Test(.enabled(if: Peer.ttconv != nil), arguments: [STLWriter.Kind.open, .teletext])
+    func ttconvReadsOurSTLWithTheSameText(kind: STLWriter.Kind) throws {
+        var document = Self.source
+        let writer = STLWriter(kind: kind)
+        _ = writer.fit(&document)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stl = directory.appendingPathComponent("ours.stl"), srt = directory.appendingPathComponent("back.srt")
+        try Data(writer.write(document)).write(to: stl)
+        #expect(Peer.run(Peer.ttconv!, ["convert", "-i", stl.path, "-o", srt.path]))
+        let back = try SRTReader().read(Array(Data(contentsOf: srt)))
+        func words(_ text: String) -> String { text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        #expect(back.cues.map { words($0.plainText) } == document.cues.map { words($0.plainText) })
+        #expect(back.cues.map(\.start) == document.cues.map(\.start))
+    }
+
+    @Test func spruceTextSTLIsRead() throws {
+        let text = "//comment\n$FontSize = 28\n00:00:01:00 , 00:00:02:12 , ^IHello^I | world\n"
+        let document = try STLReader().read(Array(text.utf8))
+        #expect(document.cues.map(\.plainText) == ["Hello\nworld"])
+        #expect(document.cues.first?.end == MediaTime(value: 2 * 25 + 12, timescale: 25))
+    }
+
+    /// Every STL file of the real-world corpus reads, EBU's binary and Spruce's text.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: TestPaths.shared.appendingPathComponent("realworld").path)))
+    func everyRealWorldSTLFileReads() throws {
+        let root = TestPaths.shared.appendingPathComponent("realworld")
+        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }
+            .filter { $0.pathExtension.lowercased() == "stl" } ?? []
+        #expect(files.count >= 55)
+        for file in files {
+            let document = try STLReader().read(Array(Data(contentsOf: file)))
+            #expect(!document.cues.isEmpty, "\(file.path)")
+        }
+    }
+}
