@@ -71,8 +71,8 @@ public struct ConvertCommand: ParsableCommand {
     @Flag(help: "End SRT lines with CRLF.")
     var crlf = false
 
-    @Option(help: "TTML profile to write: imsc1 (default), dfxp, ebu-tt-d.")
-    var ttmlProfile: TTMLWriter.Profile = .imsc1
+    @Option(help: "TTML profile to write: imsc1 (default), dfxp, ebu-tt-d, itt (the default for .itt files; times in frames, --fps N).")
+    var ttmlProfile: TTMLWriter.Profile?
 
     @Flag(help: "Treat warnings as errors: fail instead of writing a lossy or repaired result.")
     var strict = false
@@ -238,11 +238,14 @@ public struct ConvertCommand: ParsableCommand {
         if let fps {
             let rates = fps.split(separator: ":", omittingEmptySubsequences: false).map { FrameRate(parsing: String($0)) }
             if rates.count == 1, let rate = rates[0] {
-                // One rate: the frame rate of a frame-timed format (MicroDVD, SCC) read or written.
+                // One rate: the frame rate of a frame-timed format (MicroDVD, SCC, EBU STL, iTT) read or written.
                 let frameTimed: Set<CaptionFormat> = [.microdvd, .scc, .stl]
-                guard inputFormat == nil && !inputIsMedia || inputFormat.map(frameTimed.contains) == true || frameTimed.contains(outputFormat) else {
+                let writesITT = outputFormat == .ttml && (ttmlProfile == .itt || ttmlProfile == nil && output.lowercased().hasSuffix(".itt"))
+                guard inputFormat == nil && !inputIsMedia || inputFormat.map(frameTimed.contains) == true || frameTimed.contains(outputFormat)
+                    || writesITT
+                else {
                     throw ValidationError(
-                        "--fps '\(fps)': one rate is the frame rate of a MicroDVD, SCC or EBU STL file; to retime, give FROM:TO rates such as 25:23.976")
+                        "--fps '\(fps)': one rate is the frame rate of a MicroDVD, SCC, EBU STL or iTT file; to retime, give FROM:TO rates such as 25:23.976")
                 }
                 plan.readerOptions.frameRate = Double(rate.numerator) / Double(rate.denominator)
                 plan.writerOptions.frameRate = Double(rate.numerator) / Double(rate.denominator)
@@ -266,7 +269,7 @@ public struct ConvertCommand: ParsableCommand {
             plan.readerOptions.channel = channel
         }
         plan.writerOptions.crlf = crlf
-        plan.writerOptions.ttmlProfile = ttmlProfile
+        plan.writerOptions.ttmlProfile = ttmlProfile ?? (output.lowercased().hasSuffix(".itt") ? .itt : .imsc1)
         plan.writerOptions.sccMode = sccMode
         plan.writerOptions.stlKind = stl
         return plan

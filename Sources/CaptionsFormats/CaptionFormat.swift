@@ -164,7 +164,7 @@ extension CaptionFormat {
             }),
         FormatEntry(
             format: .ttml, displayName: "TTML", extensions: ["ttml", "dfxp", "xml", "itt"], names: ["dfxp", "imsc", "imsc1", "itt"],
-            reader: { _ in TTMLReader() }, writer: { TTMLWriter(profile: $0.ttmlProfile) },
+            reader: { _ in TTMLReader() }, writer: { TTMLWriter(profile: $0.ttmlProfile, frameRate: $0.frameRate) },
             recognises: { _, text in text.first == UInt8(ascii: "<") }),
         FormatEntry(
             format: .json, displayName: "JSON", extensions: ["json"], names: [], reader: { _ in PodcastTranscriptReader() },

@@ -334,3 +334,23 @@ func ttml(_ body: String, parameters: String = "", head: String = "") -> [UInt8]
         #expect(cues == 1)
     }
 }
+
+/// Apple's iTunes Timed Text: TTML timed in SMPTE frames, written and recognised.
+@Suite struct ITTTests {
+    @Test func ittIsWrittenInFramesAndRecognisedWhenRead() throws {
+        let document = TimedTextDocument(cues: [
+            Cue(start: MediaTime(seconds: 4), end: MediaTime(milliseconds: 6500), content: [.text("Did you hear that?")])
+        ])
+        let bytes = TTMLWriter(profile: .itt, frameRate: 24000.0 / 1001).write(document)
+        let xml = String(decoding: bytes, as: UTF8.self)
+        #expect(xml.contains(#"ttp:timeBase="smpte" ttp:frameRate="24" ttp:frameRateMultiplier="1000 1001""#))
+        // 4 s is frame 95.9 at 23.976: label 00:00:04:00 is frame 96.
+        #expect(xml.contains(#"begin="00:00:04:00" end="00:00:06:12""#))
+        let back = try TTMLReader().read(bytes)
+        #expect(back.sourceFormat == "itt")
+        #expect(back.diagnostics.map(\.code.rawValue) == ["ttml.profile.itt"])
+        #expect(back.cues.map(\.plainText) == ["Did you hear that?"])
+        #expect(back.cues[0].start == MediaTime(value: 96 * 1001, timescale: 24000))
+        #expect(back.cues[0].end == MediaTime(value: 156 * 1001, timescale: 24000))
+    }
+}

@@ -50,6 +50,16 @@ public struct TTMLReader: TimedTextReader {
         }
         resolver.resolve()
         var document = TimedTextDocument(cues: resolver.cues, diagnostics: resolver.diagnostics, sourceFormat: "ttml")
+        // Apple's iTunes Timed Text: TTML timed in SMPTE frames, with its own parameter namespace.
+        if root.attribute("timeBase", namespace: TTMLNamespace.parameter) == "smpte",
+            root.attributes.contains(where: { $0.namespace == "http://www.w3.org/ns/ttml/profile/imsc1#parameter" || $0.namespace.contains("itunes") })
+                || root.attribute("dropMode", namespace: TTMLNamespace.parameter) != nil
+        {
+            document.sourceFormat = "itt"
+            let rate = root.attribute("frameRate", namespace: TTMLNamespace.parameter) ?? "30"
+            document.diagnostics.append(Diagnostic(
+                .note, "ttml.profile.itt", "read as iTunes Timed Text (iTT): times in SMPTE frames at \(rate) a second", at: root.location))
+        }
         if let outOfRange = TimeLimits.outOfRange(in: document.cues) { document.diagnostics.append(outOfRange) }
         document.language = root.attribute("lang", namespace: TTMLNamespace.xml).flatMap { $0.isEmpty ? nil : $0 }
         return document

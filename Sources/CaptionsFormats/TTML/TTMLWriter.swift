@@ -1,6 +1,7 @@
 import CaptionsCore
 
-/// Writes TTML: IMSC1 text profile by default, or DFXP or EBU-TT-D.
+/// Writes TTML: IMSC1 text profile by default, or DFXP, EBU-TT-D, or Apple's iTunes Timed Text
+/// (iTT: SMPTE time base, times in frames at `frameRate`, 29.97 when not given).
 ///
 /// Styles are referential (`<style>` elements in the head, referenced by `style=`), which all three
 /// profiles accept; positions become regions (one per distinct cue placement, plus the document's
@@ -16,6 +17,8 @@ public struct TTMLWriter: TimedTextWriter {
         case dfxp
         /// EBU-TT-D (EBU Tech 3380).
         case ebuTTD = "ebu-tt-d"
+        /// Apple iTunes Timed Text (`.itt`): times in SMPTE frames.
+        case itt
     }
 
     /// What TTML carries here.
@@ -25,13 +28,19 @@ public struct TTMLWriter: TimedTextWriter {
     ]
     /// The profile.
     public var profile: Profile
+    /// Frames per second for iTT's SMPTE times; nil: 29.97.
+    public var frameRate: Double?
 
-    /// A writer for a profile.
-    public init(profile: Profile = .imsc1) { self.profile = profile }
+    /// A writer for a profile (`frameRate` for iTT).
+    public init(profile: Profile = .imsc1, frameRate: Double? = nil) {
+        self.profile = profile
+        self.frameRate = frameRate
+    }
 
     /// Writes the document as TTML.
     public func write(_ document: TimedTextDocument, emit: (UnsafeRawBufferPointer) -> Void) {
-        var context = TTMLWriterContext(document: document, profile: profile)
+        let timecode = profile == .itt ? SMPTETimecode(frameRate: frameRate) : nil
+        var context = TTMLWriterContext(document: document, profile: profile, timecode: timecode)
         var output = context.render()
         output.withUTF8 { emit(UnsafeRawBufferPointer($0)) }
     }
@@ -48,10 +57,13 @@ private struct TTMLWriterContext {
     private var agentIDs: [String: String] = [:]
     private var agentOrder: [(id: String, name: String)] = []
     private let tickRate: Int64?
+    /// iTT's frame timing.
+    private let timecode: SMPTETimecode?
 
-    init(document: TimedTextDocument, profile: TTMLWriter.Profile) {
+    init(document: TimedTextDocument, profile: TTMLWriter.Profile, timecode: SMPTETimecode?) {
         self.document = document
         self.profile = profile
+        self.timecode = timecode
         var scale: Int64 = 1000
         var exact = true
         var representable = true
@@ -100,8 +112,15 @@ private struct TTMLWriterContext {
         case .imsc1: root += " ttp:profile=\"http://www.w3.org/ns/ttml/profile/imsc1/text\""
         case .dfxp: root += " ttp:profile=\"http://www.w3.org/ns/ttml/profile/dfxp-presentation\""
         case .ebuTTD: root += " xmlns:ebuttm=\"urn:ebu:tt:metadata\" ttp:cellResolution=\"50 30\""
+        case .itt: root += " xmlns:ittp=\"http://www.w3.org/ns/ttml/profile/imsc1#parameter\" ittp:aspectRatio=\"16 9\""
         }
-        root += " ttp:timeBase=\"media\""
+        if let timecode {
+            root += " ttp:timeBase=\"smpte\" ttp:frameRate=\"\(timecode.framesPerSecondLabel)\""
+            if timecode.denominator == 1001 { root += " ttp:frameRateMultiplier=\"1000 1001\"" }
+            root += " ttp:dropMode=\"nonDrop\""
+        } else {
+            root += " ttp:timeBase=\"media\""
+        }
         if let tickRate { root += " ttp:tickRate=\"\(tickRate)\"" }
         root += " xml:lang=\"\(XMLText.escape(document.language ?? ""))\">\n"
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + root + "  <head>\n" + head + "  </head>\n"
@@ -198,6 +217,10 @@ private struct TTMLWriterContext {
     }
 
     private func time(_ time: MediaTime) -> String {
+        if let timecode {
+            // Non-drop-frame labels count frames: at 29.97 they run slower than the clock, as iTT reads them.
+            return timecode.label(frame: timecode.frame(nearest: time), dropFrame: false)
+        }
         if let tickRate { return "\(time.rounded(toTimescale: tickRate))t" }
         return ClockTime(roundingToMilliseconds: time).formatted(fractionSeparator: ".")
     }
