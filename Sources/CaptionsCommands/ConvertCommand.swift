@@ -8,9 +8,9 @@ public struct ConvertCommand: ParsableCommand {
     /// Names and help.
     public static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert between WebVTT, SRT and the JSON dump of the timed-text model.",
+        abstract: "Convert caption files between formats: WebVTT, SRT, TTML/IMSC/iTT, SCC, EBU STL, ASS, SBV, MicroDVD, SAMI (read), JSON.",
         discussion: """
-            Formats come from the file extensions (.vtt, .srt, .ttml, .dfxp, .xml, .itt, .scc, .stl, .ass, .ssa, .sbv, .json; .sub by its content) or --from/--to; '-' is standard input or output. \
+            Formats come from the file extensions (.vtt, .srt, .ttml, .dfxp, .xml, .itt, .scc, .stl, .ass, .ssa, .sbv, .json; .smi and .sami, read only; .sub by its content) or --from/--to; '-' is standard input or output. \
             From a media file (.mkv, .mp4, .mov, .webm, …) the first text subtitle stream is read (or --stream N). \
             What the target format cannot carry is reported as a warning; --strict makes any warning an error. \
             The output is written to a temporary file and renamed into place, never over the input.
@@ -38,7 +38,7 @@ public struct ConvertCommand: ParsableCommand {
     @Option(help: ArgumentHelp("For a media file: the subtitle stream to read (its number, as ffprobe shows it); default: the first text subtitle stream.", valueName: "index"))
     var stream: Int?
 
-    @Option(help: ArgumentHelp("The output format: \(CaptionFormat.acceptedNames) (default: from the output extension)."))
+    @Option(help: ArgumentHelp("The output format: \(CaptionFormat.writableNames) (default: from the output extension)."))
     var to: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Move every cue by a duration, such as -1.5s, 250ms or 00:00:02.000.", valueName: "duration"))
@@ -101,7 +101,9 @@ public struct ConvertCommand: ParsableCommand {
             if !diagnostics.contains(where: { $0.code == "time.outOfRange" }), let outOfRange = TimeLimits.outOfRange(in: document.cues) {
                 diagnostics.append(outOfRange)
             }
-            let writer = plan.outputFormat.writer(options: plan.writerOptions)
+            guard let writer = plan.outputFormat.writer(options: plan.writerOptions) else {
+                throw ValidationError("\(plan.outputFormat.rawValue) can be read but not written")  // makePlan said so first
+            }
             diagnostics += CapabilityReducer(capabilities: writer.capabilities, formatName: plan.outputFormat.displayName)
                 .reduce(&document)
             diagnostics += writer.fit(&document)
@@ -216,7 +218,7 @@ public struct ConvertCommand: ParsableCommand {
         }
         let outputFormat: CaptionFormat
         if let to {
-            guard let format = CaptionFormat(name: to) else { throw ValidationError("unknown output format '\(to)'; choose one of \(CaptionFormat.acceptedNames)") }
+            guard let format = CaptionFormat(name: to) else { throw ValidationError("unknown output format '\(to)'; choose one of \(CaptionFormat.writableNames)") }
             outputFormat = format
         } else if output != "-", let format = CaptionFormat(fileExtensionOf: output) {
             outputFormat = format
@@ -224,6 +226,9 @@ public struct ConvertCommand: ParsableCommand {
             throw ValidationError("cannot tell the output format: give --to vtt|srt|ttml|json or an output file name with that extension")
         } else {
             outputFormat = .json
+        }
+        if requireOutputFormat, outputFormat.writer() == nil {
+            throw ValidationError("\(outputFormat.displayName) can be read but not written; choose one of \(CaptionFormat.writableNames)")
         }
         if FileAccess.isSameFile(input, output) {
             throw ValidationError("the output is the input file; refusing to overwrite it")

@@ -22,6 +22,8 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
     case scc
     /// EBU STL (Tech 3264) subtitles; Spruce's text `.stl` is read too.
     case stl
+    /// SAMI (`.smi`): Microsoft Synchronized Accessible Media Interchange; read only.
+    case sami
 
     /// Options that change how a writer lays out its output.
     public struct WriterOptions: Sendable {
@@ -87,9 +89,14 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
         return registry.first { $0.recognises?(head[...], trimmed) ?? false }?.format ?? .srt
     }
 
-    /// Every name `--from` or `--to` accepts, for help and errors.
+    /// Every name `--from` accepts, for help and errors.
     public static var acceptedNames: String {
         registry.map(\.format.rawValue).joined(separator: ", ")
+    }
+
+    /// Every name `--to` accepts: the formats that can be written.
+    public static var writableNames: String {
+        registry.filter { $0.writer != nil }.map(\.format.rawValue).joined(separator: ", ")
     }
 
     /// The reader (`nil` for a write-only format).
@@ -98,8 +105,8 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
     /// The reader with `options` (`nil` for a write-only format).
     public func reader(options: ReaderOptions) -> (any TimedTextReader)? { entry.reader?(options) }
 
-    /// The writer, configured with `options`.
-    public func writer(options: WriterOptions = WriterOptions()) -> any TimedTextWriter { entry.writer(options) }
+    /// The writer, configured with `options` (`nil` for a read-only format).
+    public func writer(options: WriterOptions = WriterOptions()) -> (any TimedTextWriter)? { entry.writer?(options) }
 
     /// The name people know the format by.
     public var displayName: String { entry.displayName }
@@ -126,7 +133,8 @@ struct FormatEntry: Sendable {
     /// Other names on the command line (the raw value is always accepted).
     let names: [String]
     let reader: (@Sendable (CaptionFormat.ReaderOptions) -> any TimedTextReader)?
-    let writer: @Sendable (CaptionFormat.WriterOptions) -> any TimedTextWriter
+    /// `nil` for a read-only format.
+    let writer: (@Sendable (CaptionFormat.WriterOptions) -> any TimedTextWriter)?
     /// Whether content is in this format: the first bytes as they are, and after a UTF-8 byte
     /// order mark and leading white space. Checked in registry order.
     let recognises: (@Sendable (_ raw: ArraySlice<UInt8>, _ trimmed: ArraySlice<UInt8>) -> Bool)?
@@ -162,6 +170,10 @@ extension CaptionFormat {
             recognises: { _, text in
                 SBVReader.timing(text.firstLine) != nil || text.firstLine.uppercased().hasPrefix("[INFORMATION]")
             }),
+        // Before TTML, which takes anything that starts with '<'.
+        FormatEntry(
+            format: .sami, displayName: "SAMI", extensions: ["smi", "sami"], names: ["smi"], reader: { _ in SAMIReader() },
+            writer: nil, recognises: { _, text in text.prefix(5).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }.elementsEqual("<sami".utf8) }),
         FormatEntry(
             format: .ttml, displayName: "TTML", extensions: ["ttml", "dfxp", "xml", "itt"], names: ["dfxp", "imsc", "imsc1", "itt"],
             reader: { _ in TTMLReader() }, writer: { TTMLWriter(profile: $0.ttmlProfile, frameRate: $0.frameRate) },

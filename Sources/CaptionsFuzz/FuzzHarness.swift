@@ -116,7 +116,7 @@ public enum FuzzHarness {
     /// document's diagnostics or the reduction include a warning; `document`, what was written.
     static func pass(_ document: TimedTextDocument, output: Output) -> (bytes: [UInt8], warned: Bool, document: TimedTextDocument) {
         var reduced = document
-        let writer = output.format.writer(options: output.options)
+        let writer = output.format.writer(options: output.options)!  // every output is a format with a writer
         let losses = CapabilityReducer(capabilities: writer.capabilities, formatName: output.format.displayName)
             .reduce(&reduced)
         let warned = (document.diagnostics + losses).contains { $0.severity >= .warning }

@@ -15,7 +15,7 @@ import Testing
 
     private func convert(_ document: TimedTextDocument, to format: CaptionFormat) -> String {
         var reduced = document
-        let writer = format.writer()
+        let writer = format.writer()!
         reduced.diagnostics += CapabilityReducer(capabilities: writer.capabilities, formatName: format.displayName)
             .reduce(&reduced)
         return String(decoding: writer.write(reduced), as: UTF8.self)

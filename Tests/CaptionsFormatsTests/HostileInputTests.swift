@@ -11,7 +11,7 @@ import Testing
     static func convert(_ input: String, from: CaptionFormat, to: CaptionFormat) throws -> (String, [Diagnostic]) {
         guard let reader = from.reader else { throw CaptionsError("test.reader", "no reader") }
         var document = try reader.read(Array(input.utf8))
-        let writer = to.writer()
+        guard let writer = to.writer() else { throw CaptionsError("test.writer", "no writer") }
         let losses = CapabilityReducer(capabilities: writer.capabilities, formatName: to.displayName).reduce(&document)
         return (String(decoding: writer.write(document), as: UTF8.self), document.diagnostics + losses)
     }

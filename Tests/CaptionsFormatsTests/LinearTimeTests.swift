@@ -41,7 +41,7 @@ import Testing
             guard let document = try? format.reader?.read(input) else { return }
             for target in [CaptionFormat.webvtt, .srt, .ttml, .json] {
                 var reduced = document
-                let writer = target.writer()
+                let writer = target.writer()!
                 _ = CapabilityReducer(capabilities: writer.capabilities, formatName: target.displayName).reduce(&reduced)
                 _ = writer.write(reduced)
             }

@@ -14,7 +14,7 @@ import Testing
         for reader in readers {
             guard var document = try? reader.read(input) else { continue }
             for format in CaptionFormat.allCases {
-                let writer = format.writer()
+                guard let writer = format.writer() else { continue }
                 _ = CapabilityReducer(capabilities: writer.capabilities, formatName: format.displayName).reduce(&document)
                 _ = writer.write(document)
             }

@@ -38,7 +38,7 @@ import Testing
 
     private static func write(_ document: TimedTextDocument, as format: CaptionFormat) -> [UInt8] {
         var reduced = document
-        let writer = format.writer()
+        let writer = format.writer()!
         _ = CapabilityReducer(capabilities: writer.capabilities, formatName: format.displayName).reduce(&reduced)
         return writer.write(reduced)
     }

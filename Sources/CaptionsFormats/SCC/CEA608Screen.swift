@@ -21,27 +21,37 @@ struct CEA608Memory: Equatable {
         static let empty = Cell(character: nil, style: .plain)
     }
 
-    private(set) var cells = [Cell](repeating: .empty, count: rows * storedColumns)
-    /// False once a cell has shown something (true: certainly empty; kept so that checks are cheap).
-    private(set) var isEmpty = true
+    /// The rows, each as long as its last cell that is not empty (so that empty rows cost nothing
+    /// and equal screens compare equal).
+    private var lines = [[Cell]](repeating: [], count: rows)
 
-    static func == (lhs: CEA608Memory, rhs: CEA608Memory) -> Bool {
-        (lhs.isEmpty && rhs.isEmpty) || lhs.cells == rhs.cells
-    }
+    /// Whether no cell shows anything.
+    var isEmpty: Bool { lines.allSatisfy(\.isEmpty) }
 
     /// The cell at `row` (1–15), `column` (0–159).
     subscript(row: Int, column: Int) -> Cell {
-        cells[(row - 1) * Self.storedColumns + column]
+        let line = lines[row - 1]
+        return column < line.count ? line[column] : .empty
     }
 
     /// Sets a cell; returns whether anything changed.
     @discardableResult
     mutating func set(row: Int, column: Int, to cell: Cell) -> Bool {
-        let index = (row - 1) * Self.storedColumns + column
-        guard cells[index] != cell else { return false }
-        cells[index] = cell
-        if cell.character != nil { isEmpty = false }
+        guard self[row, column] != cell else { return false }
+        if cell == .empty {
+            lines[row - 1][column] = cell
+            trim(row)
+        } else {
+            if lines[row - 1].count <= column {
+                lines[row - 1].append(contentsOf: repeatElement(.empty, count: column + 1 - lines[row - 1].count))
+            }
+            lines[row - 1][column] = cell
+        }
         return true
+    }
+
+    private mutating func trim(_ row: Int) {
+        while lines[row - 1].last == .empty { lines[row - 1].removeLast() }
     }
 
     mutating func clear() {
@@ -52,17 +62,18 @@ struct CEA608Memory: Equatable {
     /// Empties a row from `column` on; returns whether anything changed.
     @discardableResult
     mutating func clear(row: Int, from column: Int = 0) -> Bool {
-        var changed = false
-        for index in column..<Self.storedColumns { changed = set(row: row, column: index, to: .empty) || changed }
-        return changed
+        guard column < lines[row - 1].count else { return false }
+        lines[row - 1].removeSubrange(column...)
+        trim(row)
+        return true
     }
 
     /// Copies a row over another; returns whether anything changed.
     @discardableResult
     mutating func copy(row source: Int, to target: Int) -> Bool {
-        var changed = false
-        for column in 0..<Self.storedColumns { changed = set(row: target, column: column, to: self[source, column]) || changed }
-        return changed
+        guard lines[target - 1] != lines[source - 1] else { return false }
+        lines[target - 1] = lines[source - 1]
+        return true
     }
 }
 
@@ -70,10 +81,9 @@ extension CEA608Memory {
     /// The rows that show something, top to bottom: row number, first column, and the cells
     /// from the first to the last that show a character (empty cells between are spaces).
     var visibleRows: [(row: Int, column: Int, cells: [Cell])] {
-        guard !isEmpty else { return [] }
         var rows: [(Int, Int, [Cell])] = []
-        for row in 1...Self.rows {
-            let line = cells[(row - 1) * Self.storedColumns..<row * Self.storedColumns]
+        for row in 1...Self.rows where !lines[row - 1].isEmpty {
+            let line = lines[row - 1]
             guard let first = line.firstIndex(where: { $0.character.map { $0 != " " } ?? false }),
                 let last = line.lastIndex(where: { $0.character.map { $0 != " " } ?? false })
             else { continue }
