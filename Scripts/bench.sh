@@ -87,6 +87,24 @@ else
   echo "   peer: WITH_TTCONV=1 (after pip install ttconv) also times ttconv on the 10k file (minutes)"
 fi
 
+echo
+echo "== SCC and EBU STL -> WebVTT (the same 10,000 seeded cues, written as SCC and STL by captions)"
+"$captions" convert "$work/big10k.srt" -o "$work/big10k.scc" 2>/dev/null
+"$captions" convert "$work/big10k.srt" -o "$work/big10k.stl" 2>/dev/null
+printf '   input: SCC %s bytes; STL %s bytes\n' "$(stat -c %s "$work/big10k.scc")" "$(stat -c %s "$work/big10k.stl")"
+for format in scc stl; do
+  ours=("$captions" convert "$work/big10k.$format" -o "$work/$format.vtt")
+  peer=()
+  read -r format_s format_rss _ _ < <(versus 5)
+  printf '   captions %s 10k: %6.3f s  %7d KB peak\n' "$format" "$format_s" "$format_rss"
+  if command -v tt >/dev/null && [ -n "${WITH_TTCONV:-}" ]; then
+    peer_s=$(seconds tt convert -i "$work/big10k.$format" -o "$work/ttconv-$format.vtt")
+    printf '   ttconv   %s 10k: %6.3f s (peer, one run)\n' "$format" "$peer_s"
+    printf '   ratio ttconv/captions %s: %s (target >= 20)\n' "$format" "$(ratio "$peer_s" "$format_s")"
+  fi
+done
+[ -n "${WITH_TTCONV:-}" ] || echo "   peer: WITH_TTCONV=1 (after pip install ttconv) also times ttconv on both files (minutes)"
+
 # scan_versus_decode CLIP ROUNDS: times `captions flashes` against ffmpeg decoding the same clip
 # (2 threads, no output), in alternation; sets scan, scan_rss, decode, decode_rss.
 scan_versus_decode() {

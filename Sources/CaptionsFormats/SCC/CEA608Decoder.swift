@@ -24,6 +24,8 @@ struct CEA608Decoder {
 
     /// The channel read, 1–4 (CC1, CC2 on field 1; CC3, CC4 on field 2).
     let channel: Int
+    /// The media time of a clock count (times come in as counts: frames, or ticks).
+    let clock: (Int64) -> MediaTime
     private(set) var cues: [Cue] = []
     private(set) var tally = DiagnosticTally()
 
@@ -37,19 +39,20 @@ struct CEA608Decoder {
     private var field = 1
     private var previousControl: UInt16?
     /// What is on screen since when (the last cue not yet closed).
-    private var shown = CEA608Memory(), shownSince: MediaTime?, shownLocation: SourceLocation?
+    private var shown = CEA608Memory(), shownSince: Int64?, shownLocation: SourceLocation?
     /// Where text went into hidden memory that no End Of Caption has shown yet.
     private var unshownLoad: SourceLocation?
     /// When the displayed memory began to change, for changes shown together later.
-    private var pendingSince: MediaTime?, pendingLocation: SourceLocation?
+    private var pendingSince: Int64?, pendingLocation: SourceLocation?
 
-    init(channel: Int = 1) {
+    init(channel: Int = 1, clock: @escaping (Int64) -> MediaTime) {
         self.channel = channel
+        self.clock = clock
         listening = channel == 1
     }
 
-    /// Decodes one byte pair (parity bits included) received at `time`.
-    mutating func decode(_ first: UInt8, _ second: UInt8, at time: MediaTime, location: SourceLocation) {
+    /// Decodes one byte pair (parity bits included) received at `time` (a clock count).
+    mutating func decode(_ first: UInt8, _ second: UInt8, at time: Int64, location: SourceLocation) {
         let b1 = first & 0x7F, b2 = second & 0x7F
         if first.nonzeroBitCount % 2 == 0 || second.nonzeroBitCount % 2 == 0, first != 0 || second != 0 {
             tally.add(.warning, "scc.parity", "a byte without odd parity (read with its parity bit ignored)", at: location)
@@ -76,14 +79,15 @@ struct CEA608Decoder {
         }
     }
 
-    /// Closes the cue on screen at `time` (nil: it lasts to the end of the media) and returns the cues.
-    mutating func finish(at time: MediaTime?) -> [Cue] {
+    /// Closes the cue on screen at `time` (a clock count; nil: it lasts to the end of the media) and returns the cues.
+    mutating func finish(at time: Int64?) -> [Cue] {
         showPending()
         if let unshownLoad, !buffer.visibleRows.isEmpty {
             tally.add(.warning, "scc.text.neverShown", "text loaded off screen but never shown: no End Of Caption (942f) follows it", at: unshownLoad)
         }
         if let since = shownSince, let (content, settings) = shown.cueParts() {
-            cues.append(Cue(start: since, end: time.map { max($0, since) }, settings: settings, content: content, location: shownLocation))
+            cues.append(Cue(
+                start: clock(since), end: time.map { clock(max($0, since)) }, settings: settings, content: content, location: shownLocation))
         }
         shownSince = nil
         return cues
@@ -91,7 +95,7 @@ struct CEA608Decoder {
 
     // MARK: Control codes
 
-    private mutating func control(_ b1: UInt8, _ b2: UInt8, at time: MediaTime, location: SourceLocation) {
+    private mutating func control(_ b1: UInt8, _ b2: UInt8, at time: Int64, location: SourceLocation) {
         let dataChannel = b1 & 0x08 == 0 ? 1 : 2
         let code = b1 & 0xF7
         // Miscellaneous control codes name the field too: 0x14 field 1, 0x15 field 2.
@@ -127,7 +131,7 @@ struct CEA608Decoder {
         }
     }
 
-    private mutating func miscellaneous(_ b2: UInt8, at time: MediaTime, location: SourceLocation) {
+    private mutating func miscellaneous(_ b2: UInt8, at time: Int64, location: SourceLocation) {
         switch b2 {
         case 0x20:  // RCL: resume caption loading
             setMode(.popOn)
@@ -196,7 +200,7 @@ struct CEA608Decoder {
     }
 
     /// A preamble address code: row, and column or attributes.
-    private mutating func preambleAddress(_ code: UInt8, _ b2: UInt8, at time: MediaTime) {
+    private mutating func preambleAddress(_ code: UInt8, _ b2: UInt8, at time: Int64) {
         let rowPairs: [UInt8: (Int, Int)] = [
             0x11: (1, 2), 0x12: (3, 4), 0x15: (5, 6), 0x16: (7, 8), 0x17: (9, 10), 0x10: (11, 11), 0x13: (12, 13), 0x14: (14, 15),
         ]
@@ -231,7 +235,7 @@ struct CEA608Decoder {
 
     /// A mid-row code: a space, and new attributes from there on (a colour turns italics off;
     /// italics keeps the colour).
-    private mutating func midRow(_ b2: UInt8, at time: MediaTime, location: SourceLocation) {
+    private mutating func midRow(_ b2: UInt8, at time: Int64, location: SourceLocation) {
         let value = (b2 & 0x0E) >> 1
         style = value == 7
             ? CellStyle(color: style.color, italic: true, underline: b2 & 1 == 1)
@@ -241,7 +245,7 @@ struct CEA608Decoder {
 
     // MARK: Memory
 
-    private mutating func write(_ character: Unicode.Scalar, isCodeSpace: Bool = false, at time: MediaTime, location: SourceLocation) {
+    private mutating func write(_ character: Unicode.Scalar, isCodeSpace: Bool = false, at time: Int64, location: SourceLocation) {
         let cell = CEA608Memory.Cell(character: character, style: style, isCodeSpace: isCodeSpace)
         let (row, column) = (row, column)
         // In paint-on, a word that starts shows the words before it as they stand.
@@ -256,7 +260,7 @@ struct CEA608Decoder {
     }
 
     /// Applies `change` to the memory the mode writes to; `change` says whether it changed anything.
-    private mutating func edit(at time: MediaTime, location: SourceLocation?, _ change: (inout CEA608Memory) -> Bool) {
+    private mutating func edit(at time: Int64, location: SourceLocation?, _ change: (inout CEA608Memory) -> Bool) {
         if mode == .popOn {
             if change(&buffer), unshownLoad == nil { unshownLoad = location }
         } else if change(&displayed) {
@@ -264,17 +268,17 @@ struct CEA608Decoder {
         }
     }
 
-    private mutating func clearDisplayed(row: Int, at time: MediaTime, location: SourceLocation? = nil) {
+    private mutating func clearDisplayed(row: Int, at time: Int64, location: SourceLocation? = nil) {
         if displayed.clear(row: row) { markChanged(at: time, location: location) }
     }
 
-    private mutating func copyDisplayed(row source: Int, to target: Int, at time: MediaTime, location: SourceLocation) {
+    private mutating func copyDisplayed(row source: Int, to target: Int, at time: Int64, location: SourceLocation) {
         if displayed.copy(row: source, to: target) { markChanged(at: time, location: location) }
     }
 
     // MARK: Cues
 
-    private mutating func markChanged(at time: MediaTime, location: SourceLocation?) {
+    private mutating func markChanged(at time: Int64, location: SourceLocation?) {
         if pendingSince == nil {
             pendingSince = time
             pendingLocation = location
@@ -289,12 +293,12 @@ struct CEA608Decoder {
     }
 
     /// The screen shows the displayed memory from `time`: the cue on screen until then ends.
-    private mutating func show(at time: MediaTime, location: SourceLocation?) {
+    private mutating func show(at time: Int64, location: SourceLocation?) {
         pendingSince = nil
         pendingLocation = nil
         guard displayed != shown else { return }
         if let since = shownSince, let (content, settings) = shown.cueParts() {
-            cues.append(Cue(start: since, end: max(time, since), settings: settings, content: content, location: shownLocation))
+            cues.append(Cue(start: clock(since), end: clock(max(time, since)), settings: settings, content: content, location: shownLocation))
         }
         shown = displayed
         shownSince = time

@@ -26,7 +26,7 @@ struct CEA608Memory: Equatable {
     private var lines = [[Cell]](repeating: [], count: rows)
 
     /// Whether no cell shows anything.
-    var isEmpty: Bool { lines.allSatisfy(\.isEmpty) }
+    var isEmpty: Bool { lines.allSatisfy { $0.isEmpty } }
 
     /// The cell at `row` (1–15), `column` (0–159).
     subscript(row: Int, column: Int) -> Cell {

@@ -29,42 +29,51 @@ public struct SCCReader: TimedTextReader {
             && fields[1].utf8.count == 4 && UInt16(fields[1], radix: 16) != nil
     }
 
-    /// Parses an SCC file; throws `scc.captions.none` when no caption is shown on channel `channel`.
+    /// Parses an SCC file; throws `scc.captions.none` when it has neither a header nor a caption.
     public func read(_ input: consuming [UInt8]) throws(CaptionsError) -> TimedTextDocument {
-        let text = TextLines(input, codePrefix: "scc")
-        var document = TimedTextDocument(diagnostics: text.diagnostics, sourceFormat: "scc")
+        // SCC is ASCII: lines and words are read as bytes (after a byte order mark or UTF-16 is undone).
+        let (bytes, decoding) = TextDecoding.decode(input, invalidUTF8: .detect, codePrefix: "scc")
+        var document = TimedTextDocument(diagnostics: decoding, sourceFormat: "scc")
         let timecode = SMPTETimecode(frameRate: frameRate)
-        var decoder = CEA608Decoder(channel: channel)
+        var decoder = CEA608Decoder(channel: channel, clock: timecode.time(frame:))
         var tally = DiagnosticTally()
         var lastFrame: Int64?
         var sawHeader = false
-        for (index, line) in text.lines.enumerated() {
-            let trimmed = line.trimmedSpaces
-            guard !trimmed.isEmpty else { continue }
-            if !sawHeader, trimmed.hasPrefix("Scenarist_SCC") {
+        var lineNumber = 0
+        var lineStart = 0
+        while lineStart < bytes.count {
+            var lineEnd = lineStart
+            while lineEnd < bytes.count, bytes[lineEnd] != 0x0A, bytes[lineEnd] != 0x0D { lineEnd += 1 }
+            defer {
+                // CRLF is one line end.
+                lineStart = lineEnd + (lineEnd + 1 < bytes.count && bytes[lineEnd] == 0x0D && bytes[lineEnd + 1] == 0x0A ? 2 : 1)
+                lineNumber += 1
+            }
+            let words = Self.words(bytes[lineStart..<lineEnd])
+            guard let first = words.first else { continue }
+            if !sawHeader, bytes[first].starts(with: "Scenarist_SCC".utf8) {
                 sawHeader = true
                 continue
             }
-            let fields = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard let (start, inRange) = timecode.frame(parsing: fields[0]) else {
-                tally.add(.warning, "scc.line.malformed", "a line that does not start with a timecode (HH:MM:SS:FF) skipped", at: TextLines.location(index))
+            guard let (start, inRange) = timecode.frame(parsing: Substring(decoding: bytes[first], as: UTF8.self)) else {
+                tally.add(.warning, "scc.line.malformed", "a line that does not start with a timecode (HH:MM:SS:FF) skipped", at: TextLines.location(lineNumber))
                 continue
             }
             if !inRange {
-                tally.add(.warning, "scc.timecode.range", "a timecode field past its range (frames past the frame rate) counted on", at: TextLines.location(index))
+                tally.add(.warning, "scc.timecode.range", "a timecode field past its range (frames past the frame rate) counted on", at: TextLines.location(lineNumber))
             }
             if let lastFrame, start < lastFrame {
-                tally.add(.warning, "scc.time.backwards", "a line timed before the codes of the line above end; read at its own time", at: TextLines.location(index))
+                tally.add(.warning, "scc.time.backwards", "a line timed before the codes of the line above end; read at its own time", at: TextLines.location(lineNumber))
             }
             var frame = start
-            for word in fields.dropFirst() {
-                let column = line.distance(from: line.startIndex, to: word.startIndex) + 1
-                let location = TextLines.location(index, column: column)
-                guard word.utf8.count == 4, let value = UInt16(word, radix: 16) else {
-                    tally.add(.warning, "scc.word.malformed", "'\(word.prefix(12))' is not four hex digits; skipped", at: location)
+            for word in words.dropFirst() {
+                let location = TextLines.location(lineNumber, column: word.lowerBound - lineStart + 1)
+                guard let value = Self.hexWord(bytes[word]) else {
+                    let text = String(decoding: bytes[word].prefix(12), as: UTF8.self)
+                    tally.add(.warning, "scc.word.malformed", "'\(text)' is not four hex digits; skipped", at: location)
                     continue
                 }
-                decoder.decode(UInt8(value >> 8), UInt8(value & 0xFF), at: timecode.time(frame: frame), location: location)
+                decoder.decode(UInt8(value >> 8), UInt8(value & 0xFF), at: frame, location: location)
                 frame += 1
             }
             lastFrame = frame
@@ -83,5 +92,35 @@ public struct SCCReader: TimedTextReader {
         }
         document.cues.sort { $0.start < $1.start }
         return document
+    }
+
+    /// The ranges of the words of a line (separated by spaces and tabs).
+    private static func words(_ line: ArraySlice<UInt8>) -> [Range<Int>] {
+        var words: [Range<Int>] = []
+        var index = line.startIndex
+        while index < line.endIndex {
+            while index < line.endIndex, line[index] == 0x20 || line[index] == 0x09 { index += 1 }
+            let start = index
+            while index < line.endIndex, line[index] != 0x20, line[index] != 0x09 { index += 1 }
+            if index > start { words.append(start..<index) }
+        }
+        return words
+    }
+
+    /// Four hex digits as a byte pair.
+    private static func hexWord(_ word: ArraySlice<UInt8>) -> UInt16? {
+        guard word.count == 4 else { return nil }
+        var value: UInt16 = 0
+        for byte in word {
+            let digit: UInt8
+            switch byte {
+            case 0x30...0x39: digit = byte - 0x30
+            case 0x41...0x46: digit = byte - 0x37
+            case 0x61...0x66: digit = byte - 0x57
+            default: return nil
+            }
+            value = value << 4 | UInt16(digit)
+        }
+        return value
     }
 }
