@@ -53,6 +53,12 @@ seed_patterns() {
     srt) echo "*.srt" ;;
     ttml) echo "*.ttml *.dfxp *.xml" ;;
     podcast-json | description-json) echo "*.json" ;;
+    scc) echo "*.scc" ;;
+    stl) echo "*.stl" ;;
+    sami) echo "*.smi *.sami" ;;
+    ass) echo "*.ass *.ssa" ;;
+    sbv) echo "*.sbv *.sub" ;;
+    microdvd) echo "*.sub" ;;
     description-csv) echo "*.csv" ;;
     description-text) echo "*.txt" ;;
   esac

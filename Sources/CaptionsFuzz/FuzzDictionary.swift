@@ -28,6 +28,25 @@ extension FuzzTarget {
                     "tts:displayAlign=\"after\"", "tts:display=\"none\"", "tts:writingMode=\"tbrl\"", "tts:ruby=\"",
                     "ttm:agent=\"", "<ttm:agent ", "<ttm:name ", "10% 90%", "#ff000080", "rgba(", "&amp;", "&#x",
                     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<!DOCTYPE", "<![CDATA["]
+        case .scc:
+            return ["Scenarist_SCC V1.0\n\n", "00:00:01:00\t", "00:00:01;00\t", " 9420", " 942c", " 942f", " 94ae", " 9425", " 9426",
+                    " 9427", " 94ad", " 9429", " 9470", " 94d0", " 91ae", " 9120", " 91b0", " 92a1", " 1320", " 97a1", " 1c20", " 1520",
+                    " 8080", " c8e9"]
+        case .stl:
+            return ["850STL25.01", "850STL30.01", "1", "0", "00", "01", "\u{8A}", "\u{8F}", "\u{80}", "\u{81}", "\u{0D}\u{0B}\u{0B}",
+                    "\u{0A}\u{0A}", "\u{C2}e", "\u{FF}", "\u{FE}", "00:00:01:00 , 00:00:02:00 , ", "//", "$FontSize = 28"]
+        case .sami:
+            return ["<SAMI>", "</SAMI>", "<HEAD>", "<STYLE TYPE=\"text/css\"><!--", "-->", "</STYLE>", ".ENUSCC { Name: English; lang: en-US; }",
+                    "<BODY>", "<SYNC Start=", "<P Class=ENUSCC>", "<BR>", "<I>", "</I>", "<FONT color=\"#ff0000\">", "&nbsp;", "&amp;",
+                    "<SPAN style=\"", "text-align:left", "<!--", "\""]
+        case .ass:
+            return ["[Script Info]\n", "ScriptType: v4.00+\n", "[V4+ Styles]\n", "[V4 Styles]\n", "Format: ", "Style: Default,Arial,20,",
+                    "[Events]\n", "Dialogue: 0,0:00:01.00,0:00:02.00,Default,,0,0,0,,", "{\\i1}", "{\\i0}", "{\\an8}", "{\\pos(",
+                    "{\\c&H0000FF&}", "\\N", "\\n", "\\h", "&H00FFFFFF"]
+        case .sbv:
+            return ["0:00:01.000,0:00:02.000\n", "\n\n", "[br]", "[INFORMATION]\n", "[TITLE]", "[END INFORMATION]\n"]
+        case .microdvd:
+            return ["{1}{1}25\n", "{0}{25}", "{25}{}", "|", "{y:i}", "{Y:b}", "{c:$0000FF}", "{f:Arial}", "/"]
         case .podcastJSON, .descriptionJSON:
             return ["{\"version\": \"1.0.0\", \"segments\": [", "\"segments\"", "\"speaker\"", "\"startTime\"", "\"endTime\"",
                     "\"body\"", "\"descriptions\"", "\"text\"", "\"start\"", "\"end\"", "\"00:01:05.5\"", "1e308", "-0",

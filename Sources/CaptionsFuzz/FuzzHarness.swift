@@ -15,7 +15,7 @@ public enum FuzzHarness {
     /// Runs `bytes` through the checks of `target`.
     public static func fuzzOne(target: FuzzTarget, bytes: [UInt8]) -> [FuzzFinding] {
         switch target {
-        case .webvtt, .srt, .ttml, .podcastJSON:
+        case .webvtt, .srt, .ttml, .podcastJSON, .scc, .stl, .sami, .ass, .sbv, .microdvd:
             guard let format = target.captionFormat, let reader = format.reader else { return [] }
             return checkCaptions(bytes, reader: reader)
         case .descriptionCSV, .descriptionJSON, .descriptionText:
@@ -33,7 +33,7 @@ public enum FuzzHarness {
         var checksRoundTrip: Bool { [.webvtt, .srt, .ttml].contains(format) }
     }
 
-    /// Every text output: each caption format once. The variants of SRT (LF or CRLF) and TTML
+    /// Every text output: each caption format once (SCC and STL in turn). The variants of SRT (LF or CRLF) and TTML
     /// (each profile) are taken in turn by input length, so that every variant is fuzzed without
     /// writing TTML three times per input (the TTML writer is the slowest step).
     static func outputs(variant: Int) -> [Output] {
@@ -48,6 +48,8 @@ public enum FuzzHarness {
             Output(format: .ttml, options: ttml, label: "ttml-\(ttml.ttmlProfile.rawValue)"),
             Output(format: .json, label: "json-dump"),
             Output(format: .podcastJSON, label: "podcast-json"),
+            // The grid formats' writers, one per input in turn.
+            variant % 2 == 0 ? Output(format: .scc, label: "scc") : Output(format: .stl, label: "stl"),
         ]
     }
 
@@ -119,7 +121,8 @@ public enum FuzzHarness {
         let writer = output.format.writer(options: output.options)!  // every output is a format with a writer
         let losses = CapabilityReducer(capabilities: writer.capabilities, formatName: output.format.displayName)
             .reduce(&reduced)
-        let warned = (document.diagnostics + losses).contains { $0.severity >= .warning }
+        let fitted = writer.fit(&reduced)
+        let warned = (document.diagnostics + losses + fitted).contains { $0.severity >= .warning }
         return (writer.write(reduced), warned, reduced)
     }
 

@@ -15,6 +15,18 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case ttml
     /// `PodcastTranscriptReader` (Podcasting 2.0 JSON transcripts).
     case podcastJSON = "podcast-json"
+    /// `SCCReader` (CEA-608).
+    case scc
+    /// `STLReader` (EBU STL, and Spruce's text STL).
+    case stl
+    /// `SAMIReader`.
+    case sami
+    /// `ASSReader` (ASS and SSA).
+    case ass
+    /// `SBVReader` (SBV and SubViewer).
+    case sbv
+    /// `MicroDVDReader`.
+    case microdvd
     /// `DescriptionScript(csv:)`.
     case descriptionCSV = "description-csv"
     /// `DescriptionScript(json:)`.
@@ -29,6 +41,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .srt: .srt
         case .ttml: .ttml
         case .podcastJSON: .podcastJSON
+        case .scc: .scc
+        case .stl: .stl
+        case .sami: .sami
+        case .ass: .ass
+        case .sbv: .sbv
+        case .microdvd: .microdvd
         case .descriptionCSV, .descriptionJSON, .descriptionText: nil
         }
     }

@@ -103,8 +103,8 @@ public struct STLReader: TimedTextReader {
                 at: Self.location(byte: 256)))
         }
         document.diagnostics += tally.diagnostics
-        guard !document.cues.isEmpty || blockCount > 0 else {
-            throw CaptionsError("stl.tti.none", "the file has a GSI block but no subtitle (TTI) block", at: Self.location(byte: 1024))
+        if blockCount == 0 {
+            document.diagnostics.append(Diagnostic(.warning, "stl.tti.none", "the file has a GSI block but no subtitle (TTI) block", at: Self.location(byte: 1024)))
         }
         return document
     }

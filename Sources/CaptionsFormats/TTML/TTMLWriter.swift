@@ -37,6 +37,29 @@ public struct TTMLWriter: TimedTextWriter {
         self.frameRate = frameRate
     }
 
+    /// For iTT, moves every time to the nearest frame (as written) and says how many moved.
+    public func fit(_ document: inout TimedTextDocument) -> [Diagnostic] {
+        guard profile == .itt else { return [] }
+        let timecode = SMPTETimecode(frameRate: frameRate)
+        var moved = 0
+        var first: SourceLocation?
+        for index in document.cues.indices {
+            let cue = document.cues[index]
+            let start = timecode.time(frame: timecode.frame(nearest: cue.start))
+            let end = cue.end.map { timecode.time(frame: timecode.frame(nearest: $0)) }
+            guard start != cue.start || end != cue.end else { continue }
+            moved += 1
+            if first == nil { first = cue.location }
+            document.cues[index].start = start
+            document.cues[index].end = end
+        }
+        guard moved > 0 else { return [] }
+        return [Diagnostic(
+            .note, "itt.time.frames",
+            "\(moved) cue\(moved == 1 ? "" : "s") moved to the nearest frame at \(timecode.framesPerSecondLabel)\(timecode.denominator == 1001 ? "/1.001" : "") frames a second (iTT times are frames)",
+            at: first)]
+    }
+
     /// Writes the document as TTML.
     public func write(_ document: TimedTextDocument, emit: (UnsafeRawBufferPointer) -> Void) {
         let timecode = profile == .itt ? SMPTETimecode(frameRate: frameRate) : nil
