@@ -79,6 +79,7 @@ public struct ASSReader: TimedTextReader {
                 at: firstDrop))
         }
         document.cues.sort { $0.start < $1.start }
+        if let outOfRange = TimeLimits.outOfRange(in: document.cues) { document.diagnostics.append(outOfRange) }
         return document
     }
 

@@ -63,6 +63,7 @@ public struct MicroDVDReader: TimedTextReader {
                 "control codes with no equivalent left out: \(dropped.sorted().joined(separator: ", "))", at: firstDrop))
         }
         document.cues.sort { $0.start < $1.start }
+        if let outOfRange = TimeLimits.outOfRange(in: document.cues) { document.diagnostics.append(outOfRange) }
         return document
     }
 

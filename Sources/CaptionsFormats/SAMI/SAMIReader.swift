@@ -88,6 +88,7 @@ public struct SAMIReader: TimedTextReader {
                 "the file also holds captions in \(named), left out; read \(chosen.map(Self.describe) ?? "?")", at: firstOther))
         }
         document.diagnostics += Self.notes(structure)
+        if let outOfRange = TimeLimits.outOfRange(in: document.cues) { document.diagnostics.append(outOfRange) }
         return document
     }
 

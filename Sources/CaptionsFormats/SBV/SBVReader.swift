@@ -41,6 +41,7 @@ public struct SBVReader: TimedTextReader {
         guard !document.cues.isEmpty else {
             throw CaptionsError("sbv.cues.none", "no cue found: an SBV cue starts with a line such as 0:00:01.000,0:00:03.500", at: .start)
         }
+        if let outOfRange = TimeLimits.outOfRange(in: document.cues) { document.diagnostics.append(outOfRange) }
         return document
     }
 

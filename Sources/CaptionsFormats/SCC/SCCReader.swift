@@ -91,6 +91,7 @@ public struct SCCReader: TimedTextReader {
             return document
         }
         document.cues.sort { $0.start < $1.start }
+        if let outOfRange = TimeLimits.outOfRange(in: document.cues) { document.diagnostics.append(outOfRange) }
         return document
     }
 

@@ -20,8 +20,8 @@ struct STLGSI {
     init(_ block: ArraySlice<UInt8>) {
         func text(_ offset: Int, _ length: Int) -> String {
             let start = block.startIndex + offset
-            // Code page 850 and 437 are ASCII in the range these fields use.
-            let bytes = block[start..<start + length].map { $0 < 0x80 ? $0 : UInt8(ascii: "?") }
+            // Code page 850 and 437 are ASCII in the range these fields use; control bytes are spaces.
+            let bytes = block[start..<start + length].map { $0 < 0x20 || $0 == 0x7F ? 0x20 : $0 < 0x80 ? $0 : UInt8(ascii: "?") }
             return String(decoding: bytes, as: UTF8.self).trimmingSpaces
         }
         diskFormat = text(3, 8)

@@ -106,6 +106,7 @@ public struct STLReader: TimedTextReader {
         if blockCount == 0 {
             document.diagnostics.append(Diagnostic(.warning, "stl.tti.none", "the file has a GSI block but no subtitle (TTI) block", at: Self.location(byte: 1024)))
         }
+        if let outOfRange = TimeLimits.outOfRange(in: document.cues) { document.diagnostics.append(outOfRange) }
         return document
     }
 

@@ -54,6 +54,7 @@ struct SpruceSTLReader: TimedTextReader {
         guard !document.cues.isEmpty else {
             throw CaptionsError("stl.cues.none", "no subtitle found: a Spruce STL line reads 00:00:01:00 , 00:00:03:00 , text", at: .start)
         }
+        if let outOfRange = TimeLimits.outOfRange(in: document.cues) { document.diagnostics.append(outOfRange) }
         return document
     }
 

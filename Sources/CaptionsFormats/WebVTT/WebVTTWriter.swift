@@ -19,7 +19,12 @@ public struct WebVTTWriter: TimedTextWriter {
     public func write(_ document: TimedTextDocument, emit: (UnsafeRawBufferPointer) -> Void) {
         var out = ByteWriter()
         out.write("WEBVTT")
-        if !document.title.isEmpty { out.write(" " + document.title) }
+        if !document.title.isEmpty {
+            // The header is one line of text: line breaks and other control characters become spaces
+            // (a NUL, say, would read back as U+FFFD).
+            let scalars = document.title.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }
+            out.write(" " + String(String.UnicodeScalarView(scalars)))
+        }
         out.write(WebVTTSyntax.lineFeed)
         for line in document.headerLines { out.write(line + "\n") }
         for region in document.regions { writeRegion(region, to: &out) }
