@@ -112,7 +112,7 @@ extension CEA608Memory {
 
     /// Settings for rows at (row, first column, width): the top row sets the line; rows that share
     /// a left edge are left-aligned there, rows that share a centre are centred on it, others
-    /// are left-aligned at the leftmost column.
+    /// are left-aligned at the leftmost column; one row is centred only near the middle.
     static func placement(_ rows: [(row: Int, column: Int, width: Int)]) -> CueSettings {
         let rowHeight = 80.0 / Double(Self.rows), columnWidth = 80.0 / Double(Self.columns)
         var settings = CueSettings()
@@ -120,7 +120,11 @@ extension CEA608Memory {
         settings.line = .value(rounded(10 + Double(rows[0].row - 1) * rowHeight))
         let centres = rows.map { Double($0.column) + Double($0.width) / 2 }
         let lefts = rows.map(\.column)
-        if rows.count > 1, lefts.allSatisfy({ $0 == lefts[0] }) || centres.max()! - centres.min()! > 1 {
+        // One row is centred when it sits about the middle of the screen, else it is placed by its left edge.
+        let leftAligned = rows.count > 1
+            ? lefts.allSatisfy({ $0 == lefts[0] }) || centres.max()! - centres.min()! > 1
+            : abs(centres[0] - Double(Self.columns) / 2) > 1.5
+        if leftAligned {
             let left = lefts.min()!
             settings.align = .left
             settings.position = rounded(10 + Double(left) * columnWidth)
