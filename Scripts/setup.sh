@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 sudo_if_needed() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
-packages=(pkg-config ffmpeg espeak-ng libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libxml2-dev libuchardet-dev)
+packages=(pkg-config ffmpeg espeak-ng libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libxml2-dev libuchardet-dev python3-venv)
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 
 export DEBIAN_FRONTEND=noninteractive
@@ -15,3 +15,15 @@ sudo_if_needed apt-get install -y --no-install-recommends "${packages[@]}"
 
 Scripts/build.sh
 echo "setup: built $(pwd)/.build/release/captions"
+
+# The peer tools the comparison tests read our output with (ttconv, pycaption, pysubs2), in a
+# virtual environment of their own, pinned with hashes. Tests that need them skip when they are
+# missing, so a machine where they cannot be installed still builds and tests.
+if [ ! -x .build/peers/bin/tt ]; then
+  if python3 -m venv .build/peers && .build/peers/bin/pip install -q --disable-pip-version-check --require-hashes --no-deps \
+      -r Scripts/peers-requirements.txt; then
+    echo "setup: peer tools in $(pwd)/.build/peers (ttconv, pycaption, pysubs2)"
+  else
+    echo "setup: warning: the peer tools could not be installed; the tests that compare with them will skip" >&2
+  fi
+fi
