@@ -1,0 +1,187 @@
+import CaptionsCore
+
+/// Resolves a TTML tree: styles, regions and agents from the head, timing over the body, then
+/// cues (in `TTMLResolver+Cues.swift`).
+struct TTMLResolver {
+    let root: XMLElement
+    var timing: TTMLTiming
+    var diagnostics: [Diagnostic] = []
+    var cues: [Cue] = []
+    var styles: [String: XMLElement] = [:]
+    var regions: [String: TimedElement] = [:]
+    var hasRegions = false
+    /// Paragraphs left out because an ancestor names another region (reported once).
+    var prunedByAncestorRegion = 0
+    var reportedDepth = false
+    var agents: [String: String] = [:]
+
+    init(root: XMLElement) {
+        self.root = root
+        var problems: [(Diagnostic.Code, String)] = []
+        timing = TTMLTiming(root: root) { problems.append(($0, $1)) }
+        diagnostics = problems.map { Diagnostic(.warning, $0.0, $0.1, at: root.location) }
+    }
+
+    mutating func resolve() {
+        let documentTime = TimedElement(element: root, parent: nil, begin: .zero, end: nil)
+        for head in root.elements where head.name == "head" { readHead(head, document: documentTime) }
+        reportStyling(root)
+        guard let body = root.elements.first(where: { $0.name == "body" }) else { return }
+        let timedBody = timed(body, parent: documentTime, reference: .zero)
+        documentTime.children.append(timedBody)
+        for paragraph in paragraphs(in: timedBody) {
+            addCues(for: paragraph)
+            // The paragraph is in cues now: let its subtree go, so the trees shrink as the cues grow.
+            paragraph.element.children.removeAll()
+            paragraph.children.removeAll()
+        }
+        cues.sort { $0.start < $1.start }
+        withExtendedLifetime(documentTime) {}
+    }
+
+    // MARK: Head
+
+    private mutating func readHead(_ head: XMLElement, document: TimedElement) {
+        for section in head.elements {
+            switch section.name {
+            case "styling":
+                for style in section.elements where style.name == "style" {
+                    if let id = style.attribute("id", namespace: TTMLNamespace.xml) { styles[id] = style }
+                }
+            case "layout":
+                for region in section.elements where region.name == "region" {
+                    // A region no element can name (xml:id is required) is left out, as ttconv
+                    // does; were it counted, it would hide every paragraph from the default region.
+                    guard let id = region.attribute("id", namespace: TTMLNamespace.xml) else {
+                        diagnostics.append(Diagnostic(
+                            .warning, "ttml.region.noID", "a region without xml:id cannot be used; ignored", at: region.location))
+                        continue
+                    }
+                    hasRegions = true
+                    regions[id] = timed(region, parent: document, reference: .zero)
+                }
+            case "metadata":
+                for agent in section.elements where agent.name == "agent" && agent.namespace == TTMLNamespace.metadata {
+                    guard let id = agent.attribute("id", namespace: TTMLNamespace.xml) else { continue }
+                    let name = agent.elements.first { $0.name == "name" }.map(Self.text(of:))?.trimmingASCIIWhitespace()
+                    agents[id] = name.map(String.init) ?? id
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    /// TTML styling attributes the reader turns into the model.
+    static let usedStyles: Set<String> = [
+        "display", "color", "fontStyle", "fontWeight", "textDecoration", "textAlign", "origin", "extent", "displayAlign",
+        "writingMode",
+    ]
+    /// TTML styling attributes that exist but have no equivalent in the model (reported as notes).
+    static let ignoredStyles: Set<String> = [
+        "backgroundColor", "direction", "fontFamily", "fontSize", "lineHeight", "opacity", "overflow", "padding",
+        "showBackground", "textOutline", "unicodeBidi", "visibility", "wrapOption", "zIndex", "fontVariant", "linePadding",
+        "multiRowAlign", "textCombine", "textEmphasis", "textShadow", "ruby", "rubyAlign", "rubyPosition", "rubyReserve",
+        "shear", "fillLineGap", "luminanceGain", "position", "disparity", "backgroundImage",
+    ]
+
+    /// Reports styling attributes that are dropped (`ttml.style.ignored`, once per attribute) or
+    /// not TTML at all (`ttml.style.unknown`), with the line of their first use.
+    private mutating func reportStyling(_ element: XMLElement) {
+        var first: [String: (line: Int, count: Int)] = [:]
+        func scan(_ element: XMLElement) {
+            for attribute in element.attributes where attribute.namespace == TTMLNamespace.styling {
+                guard !Self.usedStyles.contains(attribute.name) else { continue }
+                let entry = first[attribute.name]
+                first[attribute.name] = (entry?.line ?? element.line, (entry?.count ?? 0) + 1)
+            }
+            for child in element.elements { scan(child) }
+        }
+        scan(element)
+        for (name, entry) in first.sorted(by: { $0.value.line < $1.value.line }) {
+            let known = Self.ignoredStyles.contains(name)
+            diagnostics.append(Diagnostic(
+                known ? .note : .warning, known ? "ttml.style.ignored" : "ttml.style.unknown",
+                known ? "tts:\(name) has no equivalent here and is not kept (\(entry.count) use(s))"
+                    : "tts:\(name) is not a TTML style attribute; ignored (\(entry.count) use(s))",
+                at: SourceLocation(line: entry.line, column: 1)))
+        }
+    }
+
+    // MARK: Timing
+
+    private mutating func time(_ attribute: String, of element: XMLElement) -> MediaTime? {
+        guard let text = element.attribute(attribute) else { return nil }
+        do {
+            return try timing.parse(text)
+        } catch {
+            diagnostics.append(Diagnostic(.warning, error.code, "\(attribute): \(error.message); ignored", at: element.location))
+            return nil
+        }
+    }
+
+    /// Resolves `element`'s interval inside `parent`, with `reference` the time its `begin` counts
+    /// from (the parent's begin in a `par`, the previous sibling's end in a `seq`), then its children.
+    private mutating func timed(_ element: XMLElement, parent: TimedElement, reference: MediaTime) -> TimedElement {
+        let begin = reference + (time("begin", of: element) ?? .zero)
+        var end: MediaTime? = time("end", of: element).map { reference + $0 }
+        if let duration = time("dur", of: element) { end = min(end ?? begin + duration, begin + duration) }
+        let isSeq = element.attribute("timeContainer") == "seq"
+        let contentChildren = element.elements.filter(Self.isTimedContent)
+        if isSeq, end == nil {
+            // A seq without an end lasts until its last child ends.
+            end = Self.sequenceEnd(of: contentChildren, from: begin, resolver: &self)
+        }
+        let clippedBegin = max(begin, parent.begin)
+        var clippedEnd = [end ?? parent.end, parent.end].compactMap { $0 }.min()
+        if let last = clippedEnd, last < clippedBegin { clippedEnd = clippedBegin }
+        let node = TimedElement(element: element, parent: parent, begin: clippedBegin, end: clippedEnd)
+        var childReference: MediaTime? = begin
+        for child in contentChildren {
+            guard let reference = childReference else { break }
+            let timedChild = timed(child, parent: node, reference: reference)
+            if child.name == "set" { node.sets.append(timedChild) } else { node.children.append(timedChild) }
+            if isSeq, child.name != "set" { childReference = Self.end(of: child, timed: timedChild, resolver: &self) }
+        }
+        return node
+    }
+
+    /// TTML elements that take part in timing and presentation; metadata and foreign elements do not.
+    static func isTimedContent(_ element: XMLElement) -> Bool {
+        guard element.namespace == TTMLNamespace.ttml else { return false }
+        switch element.name {
+        case "div", "p", "span", "br", "set": return true
+        default: return false
+        }
+    }
+
+    /// Where the next child of a seq begins: this child's end (an element without an end of its
+    /// own and with no children has the implicit duration 0; one with children lasts indefinitely).
+    static func end(of child: XMLElement, timed: TimedElement, resolver: inout TTMLResolver) -> MediaTime? {
+        let explicit = child.attribute("end") != nil || child.attribute("dur") != nil
+        if explicit || child.attribute("timeContainer") == "seq" { return timed.end }
+        return child.elements.isEmpty ? timed.begin : nil
+    }
+
+    /// The end of a seq container's last child, or nil (indefinite) when one never ends.
+    static func sequenceEnd(of children: [XMLElement], from begin: MediaTime, resolver: inout TTMLResolver) -> MediaTime? {
+        var time: MediaTime? = begin
+        for child in children where child.name != "set" {
+            guard let start = time else { return nil }
+            let childBegin = start + (resolver.time("begin", of: child) ?? .zero)
+            var childEnd = resolver.time("end", of: child).map { start + $0 }
+            if let duration = resolver.time("dur", of: child) { childEnd = min(childEnd ?? childBegin + duration, childBegin + duration) }
+            if childEnd == nil, child.attribute("timeContainer") == "seq" {
+                childEnd = sequenceEnd(of: child.elements.filter(isTimedContent), from: childBegin, resolver: &resolver)
+            } else if childEnd == nil, child.elements.isEmpty {
+                childEnd = childBegin
+            }
+            time = childEnd
+        }
+        return time
+    }
+
+    private func paragraphs(in node: TimedElement) -> [TimedElement] {
+        node.element.name == "p" ? [node] : node.children.flatMap { paragraphs(in: $0) }
+    }
+}
