@@ -49,6 +49,19 @@ import Testing
         #expect(document.cues[0].settings == NumpadPosition(rawValue: 7)?.settings)
     }
 
+    /// A speaker held on the cue (TTML's `ttm:agent`), not in a voice span, is reported when dropped.
+    @Test func aSpeakerOutsideTheTextIsReportedWhenDropped() {
+        var spoken = cue(0, 1000, "Hello")
+        spoken.speaker = "Mara"
+        var document = TimedTextDocument(cues: [spoken, cue(1000, 2000, "again")])
+        let diagnostics = CapabilityReducer(capabilities: [.basicStyles], formatName: "SRT").reduce(&document)
+        #expect(diagnostics.map(\.code.rawValue) == ["convert.lost.voices"])
+        #expect(document.cues.allSatisfy { $0.speaker == nil })
+        var kept = TimedTextDocument(cues: [spoken])
+        #expect(CapabilityReducer(capabilities: [.voices], formatName: "TTML").reduce(&kept).isEmpty)
+        #expect(kept.cues[0].speaker == "Mara")
+    }
+
     @Test func placementOffTheKeypadGridIsReportedAsMoved() {
         var document = TimedTextDocument(cues: [cue(0, 1000, "x")])
         document.cues[0].settings.position = 30

@@ -95,7 +95,11 @@ public struct CapabilityReducer: Sendable {
                 cue.settings = CueSettings()
             }
         }
-        if !capabilities.contains(.voices) { cue.speaker = nil }
+        if !capabilities.contains(.voices), let speaker = cue.speaker {
+            // A speaker held outside the text (TTML's ttm:agent): lost like a voice span, and said so.
+            if !speaker.isEmpty, Cue.firstVoice(in: cue.content) == nil { tally.add(.voices, at: location) }
+            cue.speaker = nil
+        }
         if !capabilities.contains(.controlCharacters), let speaker = cue.speaker,
             let normalized = CueTextSanitizer.normalizedName(speaker)
         {

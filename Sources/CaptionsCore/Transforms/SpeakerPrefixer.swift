@@ -6,7 +6,7 @@ public struct SpeakerPrefixer: Sendable {
     /// A prefixer.
     public init() {}
 
-    /// The document with voice spans replaced by name prefixes.
+    /// The document with voice spans and speakers replaced by name prefixes.
     public func apply(to document: TimedTextDocument) -> TimedTextDocument {
         var prefixed = document
         for index in prefixed.cues.indices {
@@ -16,6 +16,8 @@ public struct SpeakerPrefixer: Sendable {
             if !hadVoice, let speaker = cue.speaker, !speaker.isEmpty {
                 cue.content.insert(.text(speaker + ": "), at: 0)
             }
+            // The name is in the text now: nothing of the speaker is left to lose.
+            cue.speaker = nil
             prefixed.cues[index] = cue
         }
         return prefixed
