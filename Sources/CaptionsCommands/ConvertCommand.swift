@@ -62,6 +62,9 @@ public struct ConvertCommand: ParsableCommand {
     @Option(help: ArgumentHelp("For SCC and captions in video: the CEA-608 channel to read, 1–4 (CC1–CC4; default 1).", valueName: "n"))
     var channel: Int?
 
+    @Option(help: ArgumentHelp("For a SAMI file with several languages: the one to read, by code (fr-FR) or class name (default: the first).", valueName: "lang"))
+    var language: String?
+
     @Option(help: ArgumentHelp("SCC output: pop-on (default) or roll-up.", valueName: "mode"))
     var sccMode: SCCWriter.Mode = .popOn
 
@@ -273,6 +276,7 @@ public struct ConvertCommand: ParsableCommand {
             guard (1...4).contains(channel) else { throw ValidationError("--channel \(channel): CEA-608 channels are 1 to 4 (CC1–CC4)") }
             plan.readerOptions.channel = channel
         }
+        plan.readerOptions.language = language
         plan.writerOptions.crlf = crlf
         plan.writerOptions.ttmlProfile = ttmlProfile ?? (output.lowercased().hasSuffix(".itt") ? .itt : .imsc1)
         plan.writerOptions.sccMode = sccMode

@@ -48,6 +48,8 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
         public var frameRate: Double?
         /// The CEA-608 channel to read, 1–4.
         public var channel = 1
+        /// The language to read from a file that holds several (SAMI): a code such as `fr-FR`, or a class name.
+        public var language: String?
 
         /// The defaults.
         public init(frameRate: Double? = nil, channel: Int = 1) {
@@ -172,7 +174,7 @@ extension CaptionFormat {
             }),
         // Before TTML, which takes anything that starts with '<'.
         FormatEntry(
-            format: .sami, displayName: "SAMI", extensions: ["smi", "sami"], names: ["smi"], reader: { _ in SAMIReader() },
+            format: .sami, displayName: "SAMI", extensions: ["smi", "sami"], names: ["smi"], reader: { SAMIReader(language: $0.language) },
             writer: nil, recognises: { _, text in text.prefix(5).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }.elementsEqual("<sami".utf8) }),
         FormatEntry(
             format: .ttml, displayName: "TTML", extensions: ["ttml", "dfxp", "xml", "itt"], names: ["dfxp", "imsc", "imsc1", "itt"],

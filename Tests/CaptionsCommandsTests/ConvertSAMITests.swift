@@ -13,6 +13,24 @@ import Testing
         #expect(io.outputText == "1\n00:00:01,000 --> 00:00:02,000\nHello\nworld\n")
     }
 
+    /// `--language` picks one language of several.
+    @Test func aLanguageIsChosenByCodeOrClass() {
+        let twoLanguages = """
+            <SAMI><HEAD><STYLE TYPE="text/css"><!--
+            .ENUSCC { Name: English; lang: en-US; }
+            .FRFRCC { Name: French; lang: fr-FR; }
+            --></STYLE></HEAD><BODY>
+            <SYNC Start=1000><P Class=ENUSCC>Hello<P Class=FRFRCC>Bonjour
+            <SYNC Start=2000><P Class=ENUSCC>&nbsp;<P Class=FRFRCC>&nbsp;
+            </BODY></SAMI>
+            """
+        for (arguments, text) in [([], "Hello"), (["--language", "fr-FR"], "Bonjour"), (["--language", "FRFRCC"], "Bonjour")] {
+            let io = MemoryIO(input: twoLanguages)
+            #expect(run(["convert", "-", "--to", "srt"] + arguments, io: io) == 0)
+            #expect(io.outputText == "1\n00:00:01,000 --> 00:00:02,000\n\(text)\n", "\(arguments)")
+        }
+    }
+
     @Test func samiCannotBeWritten() throws {
         let io = MemoryIO(input: sampleSRT)
         #expect(run(["convert", "-", "--to", "sami"], io: io) == 64)
