@@ -157,16 +157,8 @@ import Testing
         var document = Self.source
         let writer = SCCWriter()
         _ = writer.fit(&document)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scc-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let scc = directory.appendingPathComponent("ours.scc"), srt = directory.appendingPathComponent("back.srt")
-        try Data(writer.write(document)).write(to: scc)
-        #expect(Peer.run(Peer.ttconv!, ["convert", "-i", scc.path, "-o", srt.path]))
-        let back = try SRTReader().read(Array(Data(contentsOf: srt)))
-        #expect(back.cues.map { $0.plainText.split(whereSeparator: \.isWhitespace).joined(separator: " ") } == document.cues.map {
-            $0.plainText.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        })
+        let back = try #require(try Peer.ttconvReading(writer.write(document), fileExtension: "scc"))
+        #expect(back.cues.map { Peer.words($0.plainText) } == document.cues.map { Peer.words($0.plainText) })
         for (theirs, ours) in zip(back.cues, document.cues) {
             #expect(abs(theirs.start.seconds - ours.start.seconds) <= 1001.0 / 30000)
         }

@@ -112,15 +112,8 @@ import Testing
         var document = Self.source
         let writer = STLWriter(kind: kind)
         _ = writer.fit(&document)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stl-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let stl = directory.appendingPathComponent("ours.stl"), srt = directory.appendingPathComponent("back.srt")
-        try Data(writer.write(document)).write(to: stl)
-        #expect(Peer.run(Peer.ttconv!, ["convert", "-i", stl.path, "-o", srt.path]))
-        let back = try SRTReader().read(Array(Data(contentsOf: srt)))
-        func words(_ text: String) -> String { text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
-        #expect(back.cues.map { words($0.plainText) } == document.cues.map { words($0.plainText) })
+        let back = try #require(try Peer.ttconvReading(writer.write(document), fileExtension: "stl"))
+        #expect(back.cues.map { Peer.words($0.plainText) } == document.cues.map { Peer.words($0.plainText) })
         #expect(back.cues.map(\.start) == document.cues.map(\.start))
     }
 

@@ -117,6 +117,21 @@ enum Peer {
         return places.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// ttconv's reading of `bytes` (a file of extension `fileExtension`), as the SRT it converts
+    /// them to; nil when ttconv fails.
+    static func ttconvReading(_ bytes: [UInt8], fileExtension: String) throws -> TimedTextDocument? {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("peer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("ours.\(fileExtension)"), srt = directory.appendingPathComponent("back.srt")
+        try Data(bytes).write(to: input)
+        guard let ttconv, run(ttconv, ["convert", "-i", input.path, "-o", srt.path]) else { return nil }
+        return try SRTReader().read(Array(Data(contentsOf: srt)))
+    }
+
+    /// Text with every run of white space as one space, as peers' text is compared.
+    static func words(_ text: String) -> String { text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+
     /// Runs `tool` with `arguments`, its output discarded; true when it succeeded.
     static func run(_ tool: String, _ arguments: [String]) -> Bool {
         let process = Process()

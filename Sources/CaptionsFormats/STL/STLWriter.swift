@@ -42,50 +42,20 @@ public struct STLWriter: TimedTextWriter {
 
     /// Fits rows to the width, the characters to one code table, the looks to the kind.
     public func fit(_ document: inout TimedTextDocument) -> [Diagnostic] {
-        var tally = DiagnosticTally()
         let table = Self.table(for: document)
-        var substituted: Set<Character> = []
-        var cues: [Cue] = []
-        for cue in CharacterGrid.flattened(document.cues, tally: &tally, code: "stl.cues.overlap") {
-            var lostBold = false
-            var rows: [[StyledCharacter]] = []
-            for row in CharacterGrid.styledRows(of: cue.content, lostBold: &lostBold) {
-                var mapped = row
-                for index in mapped.indices {
-                    let character = mapped[index].character
-                    guard table.bytes(for: character) == nil else { continue }
-                    substituted.insert(character)
-                    mapped[index].character = LatinLetters.nearest(to: character) { table.bytes(for: $0) != nil }
-                    if kind == .teletext { mapped[index].style.italic = false }
+        let teletext = kind == .teletext
+        let rules = CharacterGrid.Rules(
+            prefix: "stl", formatName: "EBU STL", characterSetName: "the \(table.code) code table", width: width,
+            maximumRows: maximumRows, has: { table.bytes(for: $0) != nil },
+            checkLooks: { row, location, tally in
+                if teletext, row.contains(where: { $0.style.italic || $0.style.underline }) {
+                    tally.add(.warning, "convert.lost.italics", "italics and underline written plain: teletext has neither", at: location)
                 }
-                if kind == .teletext, mapped.contains(where: { $0.style.italic || $0.style.underline }) {
-                    tally.add(.warning, "convert.lost.italics", "italics and underline written plain: teletext has neither", at: cue.location ?? .start)
+                if !teletext, row.contains(where: { $0.style.color != 0 }) {
+                    tally.add(.warning, "convert.lost.colors", "colours written plain: open subtitles carry none (--stl teletext does)", at: location)
                 }
-                if kind == .open, mapped.contains(where: { $0.style.color != 0 }) {
-                    tally.add(.warning, "convert.lost.colors", "colours written plain: open subtitles carry none (--stl teletext does)", at: cue.location ?? .start)
-                }
-                let wrapped = CharacterGrid.wrap(mapped, limit: width)
-                if wrapped.count > 1 { tally.add(.note, "stl.row.wrapped", "a line longer than \(width) characters re-wrapped", at: cue.location ?? .start) }
-                rows += wrapped
-            }
-            if lostBold { tally.add(.warning, "convert.lost.bold", "bold text written plain: EBU STL has no bold", at: cue.location ?? .start) }
-            let chunks = stride(from: 0, to: max(rows.count, 1), by: maximumRows).map {
-                Array(rows[min($0, rows.count)..<min($0 + maximumRows, rows.count)])
-            }
-            if chunks.count > 1 {
-                tally.add(.warning, "stl.rows.split", "a cue of more than \(maximumRows) rows shown in parts", at: cue.location ?? .start)
-            }
-            cues += CharacterGrid.split(cue, into: chunks, content: CharacterGrid.content(of:))
-        }
-        document.cues = cues
-        var diagnostics = tally.diagnostics
-        if !substituted.isEmpty {
-            let list = substituted.map { String($0) }.sorted().joined(separator: " ")
-            diagnostics.append(Diagnostic(
-                .warning, "stl.character.substituted", "characters outside the \(table.code) code table written as the nearest it has: \(list)",
-                at: nil))
-        }
-        return diagnostics
+            })
+        return CharacterGrid.fit(&document, to: rules)
     }
 
     /// Writes the document as EBU STL bytes.

@@ -171,4 +171,68 @@ enum CharacterGrid {
         }
         return builder.finish()
     }
+
+    /// What a grid format allows, for ``fit(_:to:)``.
+    struct Rules {
+        /// The diagnostic code prefix (`scc`, `stl`).
+        var prefix: String
+        /// The format's name in messages.
+        var formatName: String
+        /// The character set's name in messages ("the CEA-608 set").
+        var characterSetName: String
+        var width: Int
+        var maximumRows: Int
+        /// Whether the character set holds a character.
+        var has: (Character) -> Bool
+        /// Reports the looks of a row the format cannot show (the row is written plain there).
+        var checkLooks: ([StyledCharacter], SourceLocation, inout DiagnosticTally) -> Void = { _, _, _ in }
+    }
+
+    /// Fits a document to a grid: overlapping cues shown together, characters the set lacks
+    /// written as the nearest it has, rows broken at the width, cues of more rows split in time.
+    /// Returns one diagnostic per kind of change.
+    static func fit(_ document: inout TimedTextDocument, to rules: Rules) -> [Diagnostic] {
+        var tally = DiagnosticTally()
+        var substituted: Set<Character> = []
+        var firstSubstitution: SourceLocation?
+        var cues: [Cue] = []
+        for cue in flattened(document.cues, tally: &tally, code: Diagnostic.Code(rawValue: rules.prefix + ".cues.overlap")) {
+            let location = cue.location ?? .start
+            var lostBold = false
+            var rows: [[StyledCharacter]] = []
+            for row in styledRows(of: cue.content, lostBold: &lostBold) {
+                var mapped = row
+                for index in mapped.indices where !rules.has(mapped[index].character) {
+                    substituted.insert(mapped[index].character)
+                    if firstSubstitution == nil { firstSubstitution = location }
+                    mapped[index].character = LatinLetters.nearest(to: mapped[index].character, where: rules.has)
+                }
+                rules.checkLooks(mapped, location, &tally)
+                let wrapped = wrap(mapped, limit: rules.width)
+                if wrapped.count > 1 {
+                    tally.add(.note, Diagnostic.Code(rawValue: rules.prefix + ".row.wrapped"), "a line longer than \(rules.width) characters re-wrapped", at: location)
+                }
+                rows += wrapped
+            }
+            if lostBold { tally.add(.warning, "convert.lost.bold", "bold text written plain: \(rules.formatName) has no bold", at: location) }
+            let chunks = stride(from: 0, to: max(rows.count, 1), by: rules.maximumRows).map {
+                Array(rows[min($0, rows.count)..<min($0 + rules.maximumRows, rows.count)])
+            }
+            if chunks.count > 1 {
+                tally.add(
+                    .warning, Diagnostic.Code(rawValue: rules.prefix + ".rows.split"),
+                    "a cue of more than \(rules.maximumRows) rows shown in parts, its time shared by their lengths", at: location)
+            }
+            cues += split(cue, into: chunks, content: content(of:))
+        }
+        document.cues = cues
+        var diagnostics = tally.diagnostics
+        if let firstSubstitution {
+            let list = substituted.map { String($0) }.sorted().joined(separator: " ")
+            diagnostics.append(Diagnostic(
+                .warning, Diagnostic.Code(rawValue: rules.prefix + ".character.substituted"),
+                "characters outside \(rules.characterSetName) written as the nearest it has: \(list)", at: firstSubstitution))
+        }
+        return diagnostics
+    }
 }
