@@ -70,7 +70,9 @@ let package = Package(
         .testTarget(name: "CaptionsFuzzTests", dependencies: ["CaptionsFuzz"], exclude: ["Regressions"]),
         .testTarget(
             name: "CaptionsCommandsTests",
-            dependencies: ["CaptionsCommands", "CaptionsCore", "CaptionsFormats", "CaptionsFlash", "CaptionsMedia"],
+            dependencies: [
+                "CaptionsCommands", "CaptionsCore", "CaptionsFormats", "CaptionsFlash", "CaptionsMedia", "CCaptionsFFmpeg",
+            ],
             exclude: ["Goldens"]
         ),
     ]

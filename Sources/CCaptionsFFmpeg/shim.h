@@ -126,6 +126,7 @@ CCAPTIONS_FORWARD(int, av_frame_make_writable, (AVFrame *frame), (frame))
 CCAPTIONS_FORWARD(int, av_dict_set, (AVDictionary **dictionary, const char *key, const char *value, int flags), (dictionary, key, value, flags))
 CCAPTIONS_FORWARD(void, av_dict_free, (AVDictionary **dictionary), (dictionary))
 CCAPTIONS_FORWARD(uint8_t *, av_stream_new_side_data, (AVStream *stream, enum AVPacketSideDataType type, size_t size), (stream, type, size))
+CCAPTIONS_FORWARD(AVFrameSideData *, av_frame_new_side_data, (AVFrame *frame, enum AVFrameSideDataType type, size_t size), (frame, type, size))
 
 // The demuxer's own error messages. Some demuxers (Matroska above all) skip damaged data and
 // carry on without returning an error: the message they log is the only sign of it. While a

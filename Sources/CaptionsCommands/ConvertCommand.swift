@@ -11,12 +11,14 @@ public struct ConvertCommand: ParsableCommand {
         abstract: "Convert caption files between formats: WebVTT, SRT, TTML/IMSC/iTT, SCC, EBU STL, ASS, SBV, MicroDVD, SAMI (read), JSON.",
         discussion: """
             Formats come from the file extensions (.vtt, .srt, .ttml, .dfxp, .xml, .itt, .scc, .stl, .ass, .ssa, .sbv, .json; .smi and .sami, read only; .sub by its content) or --from/--to; '-' is standard input or output. \
-            From a media file (.mkv, .mp4, .mov, .webm, …) the first text subtitle stream is read (or --stream N). \
+            From a media file (.mkv, .mp4, .mov, .webm, .ts, …) the first text subtitle stream is read (or --stream N); \
+            without one, or with --channel, the CEA-608 closed captions carried in its video (H.264, HEVC, MPEG-2). \
             What the target format cannot carry is reported as a warning; --strict makes any warning an error. \
             The output is written to a temporary file and renamed into place, never over the input.
 
             Examples:
               captions convert talk.srt -o talk.vtt
+              captions convert news.ts -o news.vtt
               captions convert talk.vtt --to json | jq .
               cat in.vtt | captions convert - --to srt > out.srt
               captions convert pal.srt -o film.srt --fps 25:23.976 --shift -1.5s
@@ -156,8 +158,7 @@ public struct ConvertCommand: ParsableCommand {
             do {
                 // Damage in the file (cues that may be missing) comes back as warnings, so that
                 // it is printed and `--strict` writes nothing.
-                let contents = try SubtitleStreamReader.read(path: input, stream: stream)
-                return SubtitlePacketReader.document(from: contents.packets, format: "media", diagnostics: contents.diagnostics)
+                return try readMedia()
             } catch {
                 throw CaptionsError(Diagnostic.Code(rawValue: error.code), error.message)
             }
@@ -174,6 +175,30 @@ public struct ConvertCommand: ParsableCommand {
             return try file.withBytes { bytes throws(CaptionsError) in try inPlace.read(borrowing: bytes) }
         }
         return try reader.read(file.takeBytes())
+    }
+
+    /// The captions of the media input: its text subtitle stream (`--stream`, or the first), or,
+    /// with `--channel` or when it has none, the CEA-608 captions its video carries.
+    private func readMedia() throws(MediaError) -> TimedTextDocument {
+        if channel == nil {
+            do {
+                let contents = try SubtitleStreamReader.read(path: input, stream: stream)
+                return SubtitlePacketReader.document(from: contents.packets, format: "media", diagnostics: contents.diagnostics)
+            } catch where error.code == "media.subtitle.none" && stream == nil {
+                // No text subtitle stream: the closed captions in the video, if any.
+            }
+        }
+        let captions: ClosedCaptionContents
+        do {
+            captions = try ClosedCaptionReader.read(path: input)
+        } catch where error.code == "media.video.none" {
+            throw MediaError("media.subtitle.none", "\(input) has neither a text subtitle stream nor a video that could carry captions")
+        }
+        guard !captions.pictures.isEmpty || channel != nil else {
+            throw MediaError("media.subtitle.none", "\(input) has no text subtitle stream, and its video carries no closed captions")
+        }
+        return ClosedCaptionDecoder.document(
+            from: captions.pictures, end: captions.end, channel: channel ?? 1, diagnostics: captions.diagnostics)
     }
 
     /// `bytes` in `encoding` as UTF-8; throws naming the first byte that is not in it.

@@ -37,6 +37,9 @@ struct CEA608Decoder {
     private var listening: Bool
     /// The field the last miscellaneous control code named (1 until one names 2).
     private var field = 1
+    /// The field every pair comes from, when the transport says (A/53 `cc_type`); nil when only
+    /// the codes tell (SCC).
+    private let knownField: Int?
     private var previousControl: UInt16?
     /// What is on screen since when (the last cue not yet closed).
     private var shown = CEA608Memory(), shownSince: Int64?, shownLocation: SourceLocation?
@@ -45,10 +48,14 @@ struct CEA608Decoder {
     /// When the displayed memory began to change, for changes shown together later.
     private var pendingSince: Int64?, pendingLocation: SourceLocation?
 
-    init(channel: Int = 1, clock: @escaping (Int64) -> MediaTime) {
+    /// A decoder of `channel`; `field` is the field every pair comes from when the transport says
+    /// (then field 2's miscellaneous codes are read whichever first byte an encoder used).
+    init(channel: Int = 1, field: Int? = nil, clock: @escaping (Int64) -> MediaTime) {
         self.channel = channel
         self.clock = clock
-        listening = channel == 1
+        knownField = field
+        self.field = field ?? 1
+        listening = channel == (field == 2 ? 3 : 1)
     }
 
     /// Decodes one byte pair (parity bits included) received at `time` (a clock count).
@@ -100,7 +107,7 @@ struct CEA608Decoder {
         let code = b1 & 0xF7
         // Miscellaneous control codes name the field too: 0x14 field 1, 0x15 field 2.
         if (code == 0x14 || code == 0x15), (0x20...0x2F).contains(b2) {
-            field = code == 0x14 ? 1 : 2
+            field = knownField ?? (code == 0x14 ? 1 : 2)
             listening = dataChannel + (field - 1) * 2 == channel
             guard listening else { return }
             miscellaneous(b2, at: time, location: location)
