@@ -61,6 +61,10 @@ public struct FlashesCommand: ParsableCommand {
     @Flag(help: "Run H.264/HEVC deblocking on every picture. By default it is skipped only on pictures no other picture is predicted from, so no difference carries over (on Apple's test clip the picture level moves by 1e-5).")
     var exact = false
 
+    /// Skips Apple's model, so that `Scripts/bench.sh` can measure what it adds to a scan.
+    @Flag(name: .customLong("bench-without-dfl"), help: .hidden)
+    var benchWithoutDFL = false
+
     @Flag(name: .shortAndLong, help: "No progress bar.")
     var quiet = false
 
@@ -98,6 +102,7 @@ public struct FlashesCommand: ParsableCommand {
         var analyzer = FlashAnalyzer(
             width: decoder.info.width, height: decoder.info.height, criteria: criteria, hdrPeak: hdrPeak, display: display,
             frameRate: decoder.info.framesPerSecond)
+        analyzer.runsDimFlashingLights = !benchWithoutDFL
         var progress = ProgressBar(io: io, enabled: !quiet && io.standardErrorIsTerminal, duration: decoder.info.duration)
         let info = decoder.info
         let outcome = decoder.decode { frame in

@@ -26,6 +26,8 @@ public struct FlashAnalyzer {
     public let display: DimFlashingLights.Display
     /// Apple's model on the whole frame and on each 10° field.
     private var dimFlashingLights: DimFlashingLightsRun
+    /// Whether Apple's model runs (off only to measure what it costs: `Scripts/bench.sh`).
+    public var runsDimFlashingLights = true
     /// The duration the current frame carries, if any.
     private var frameDuration: Double?
     /// Apple's model's figures for the last frame analysed; nil until the model has run (the
@@ -192,8 +194,10 @@ public struct FlashAnalyzer {
             generalScreenShare: Double(measure.generalArea.screen), redScreenShare: Double(measure.redArea.screen),
             flashesPerSecond: rate, averagePictureLevel: measure.averagePictureLevel, dflRisk: 0,
             dflMitigation: 0, dflLocalRisk: 0, fails: anyFailure))
-        fill(dimFlashingLights.next(
-            time: time, duration: frameDuration, level: measure.averagePictureLevel, fieldLevels: measure.fieldLevels))
+        if runsDimFlashingLights {
+            fill(dimFlashingLights.next(
+                time: time, duration: frameDuration, level: measure.averagePictureLevel, fieldLevels: measure.fieldLevels))
+        }
         for kind in FlashReport.Kind.allCases {
             let measured = kind == .general ? measure.generalArea : measure.redArea
             let failing = kind == .general ? generalFails : redFails
