@@ -21,7 +21,7 @@ let package = Package(
         // every run of `captions`, media or not (50 ms and 25 MB each time).
         .systemLibrary(
             name: "CCaptionsFFmpeg",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
         ),
         // libxml2 for TTML, hardened in XMLTree.swift (no network, no DTD, no entity expansion).
         .systemLibrary(name: "CCaptionsXML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
@@ -39,11 +39,13 @@ let package = Package(
             name: "CaptionsFlash", dependencies: ["CaptionsCore", "CCaptionsKernels"],
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
+        // Speech recognition: the helper process (faster-whisper) and everything after its words.
+        .target(name: "CaptionsSpeech", dependencies: ["CaptionsCore", "CaptionsMedia"]),
         .target(name: "CaptionsFormats", dependencies: ["CaptionsCore", "CCaptionsXML", "CCaptionsCharset"]),
         .target(
             name: "CaptionsCommands",
             dependencies: [
-                "CaptionsCore", "CaptionsFormats", "CaptionsMedia", "CaptionsFlash",
+                "CaptionsCore", "CaptionsFormats", "CaptionsMedia", "CaptionsFlash", "CaptionsSpeech",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -67,6 +69,7 @@ let package = Package(
             name: "CaptionsFlashTests",
             dependencies: ["CaptionsFlash", "CaptionsCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .testTarget(name: "CaptionsSpeechTests", dependencies: ["CaptionsSpeech", "CaptionsCore", "CaptionsMedia"]),
         .testTarget(name: "CaptionsFuzzTests", dependencies: ["CaptionsFuzz"], exclude: ["Regressions"]),
         .testTarget(
             name: "CaptionsCommandsTests",

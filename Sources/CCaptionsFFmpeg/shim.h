@@ -22,6 +22,8 @@
 #include <libavutil/pixdesc.h>
 #include <libavutil/mastering_display_metadata.h>
 #include <libswscale/swscale.h>
+#include <libswresample/swresample.h>
+#include <libavutil/channel_layout.h>
 
 /// AVERROR(EAGAIN): the decoder needs more input or has no output yet.
 static inline int ccaptions_averror_eagain(void) { return AVERROR(EAGAIN); }
@@ -44,6 +46,7 @@ static inline const char *ccaptions_ffmpeg_load(void) {
         "libswscale.so." CCAPTIONS_STRINGIFY(LIBSWSCALE_VERSION_MAJOR),
         "libavcodec.so." CCAPTIONS_STRINGIFY(LIBAVCODEC_VERSION_MAJOR),
         "libavformat.so." CCAPTIONS_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR),
+        "libswresample.so." CCAPTIONS_STRINGIFY(LIBSWRESAMPLE_VERSION_MAJOR),
     };
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (!dlopen(names[i], RTLD_NOW | RTLD_GLOBAL)) {
@@ -127,6 +130,38 @@ CCAPTIONS_FORWARD(int, av_dict_set, (AVDictionary **dictionary, const char *key,
 CCAPTIONS_FORWARD(void, av_dict_free, (AVDictionary **dictionary), (dictionary))
 CCAPTIONS_FORWARD(uint8_t *, av_stream_new_side_data, (AVStream *stream, enum AVPacketSideDataType type, size_t size), (stream, type, size))
 CCAPTIONS_FORWARD(AVFrameSideData *, av_frame_new_side_data, (AVFrame *frame, enum AVFrameSideDataType type, size_t size), (frame, type, size))
+
+CCAPTIONS_FORWARD(int, swr_alloc_set_opts2, (struct SwrContext **context, AVChannelLayout *outLayout, enum AVSampleFormat outFormat, int outRate, AVChannelLayout *inLayout, enum AVSampleFormat inFormat, int inRate, int logOffset, void *logContext), (context, outLayout, outFormat, outRate, inLayout, inFormat, inRate, logOffset, logContext))
+CCAPTIONS_FORWARD(int, swr_init, (struct SwrContext *context), (context))
+CCAPTIONS_FORWARD(void, swr_free, (struct SwrContext **context), (context))
+CCAPTIONS_FORWARD(int, swr_convert, (struct SwrContext *context, uint8_t **out, int outCount, const uint8_t **in, int inCount), (context, out, outCount, in, inCount))
+CCAPTIONS_FORWARD(void, av_channel_layout_default, (AVChannelLayout *layout, int channels), (layout, channels))
+CCAPTIONS_FORWARD(void, av_channel_layout_uninit, (AVChannelLayout *layout), (layout))
+CCAPTIONS_FORWARD(int, av_channel_layout_copy, (AVChannelLayout *target, const AVChannelLayout *source), (target, source))
+
+/// A resampler from what `codec` decodes to float planar samples at `rate`, keeping its channels
+/// (a layout the stream leaves unspecified becomes the default one for its channel count); its
+/// channel count in `channels`. NULL on failure.
+static inline struct SwrContext *ccaptions_resampler(const AVCodecContext *codec, int rate, int *channels) {
+    AVChannelLayout layout = {0};
+    int count = codec->ch_layout.nb_channels > 0 ? codec->ch_layout.nb_channels : 1;
+    if (codec->ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || codec->ch_layout.nb_channels <= 0) {
+        ccaptions_av_channel_layout_default(&layout, count);
+    } else if (ccaptions_av_channel_layout_copy(&layout, &codec->ch_layout) < 0) {
+        return NULL;
+    }
+    struct SwrContext *resampler = NULL;
+    int result = ccaptions_swr_alloc_set_opts2(&resampler, &layout, AV_SAMPLE_FMT_FLTP, rate, &layout,
+                                               codec->sample_fmt, codec->sample_rate, 0, NULL);
+    ccaptions_av_channel_layout_uninit(&layout);
+    if (result < 0 || !resampler) return NULL;
+    if (ccaptions_swr_init(resampler) < 0) {
+        ccaptions_swr_free(&resampler);
+        return NULL;
+    }
+    *channels = count;
+    return resampler;
+}
 
 // The demuxer's own error messages. Some demuxers (Matroska above all) skip damaged data and
 // carry on without returning an error: the message they log is the only sign of it. While a

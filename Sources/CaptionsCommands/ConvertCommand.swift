@@ -106,29 +106,41 @@ public struct ConvertCommand: ParsableCommand {
             if !diagnostics.contains(where: { $0.code == "time.outOfRange" }), let outOfRange = TimeLimits.outOfRange(in: document.cues) {
                 diagnostics.append(outOfRange)
             }
-            guard let writer = plan.outputFormat.writer(options: plan.writerOptions) else {
-                throw ValidationError("\(plan.outputFormat.rawValue) can be read but not written")  // makePlan said so first
-            }
-            diagnostics += CapabilityReducer(capabilities: writer.capabilities, formatName: plan.outputFormat.displayName)
-                .reduce(&document)
-            diagnostics += writer.fit(&document)
-            diagnostics.sort { ($0.location ?? .start) < ($1.location ?? .start) }
-            document.diagnostics = diagnostics
-            printer.print(diagnostics, to: io)
-            if diagnostics.contains(where: { $0.severity == .error }) {
-                io.writeStandardError("captions: \(printer.path): invalid input; nothing written\n")
-                throw ExitCode(1)
-            }
-            if strict, diagnostics.contains(where: { $0.severity == .warning }) {
-                io.writeStandardError("captions: \(printer.path): warnings are errors under --strict; nothing written\n")
-                throw ExitCode(1)
-            }
-            try FileAccess.write(to: output, io: io) { emit in writer.write(document, emit: emit) }
+            try Self.write(
+                document, diagnostics: diagnostics, as: plan.outputFormat, options: plan.writerOptions, to: output,
+                strict: strict, printer: printer, io: io)
             io.discard(document)
         } catch let error as CaptionsError {
             printer.print([error.diagnostic], to: io)
             throw ExitCode(1)
         }
+    }
+
+    /// Writes `document` as `format` to `output` (a temporary file renamed into place): what the
+    /// format cannot carry is reduced and fitted, and reported with `diagnostics`; throws `ExitCode`
+    /// 1, writing nothing, when there is an error, or a warning under `strict`.
+    static func write(
+        _ document: TimedTextDocument, diagnostics: [Diagnostic], as format: CaptionFormat, options: CaptionFormat.WriterOptions,
+        to output: String, strict: Bool, printer: DiagnosticPrinter, io: CommandIO
+    ) throws {
+        var document = document, diagnostics = diagnostics
+        guard let writer = format.writer(options: options) else {
+            throw ValidationError("\(format.rawValue) can be read but not written")
+        }
+        diagnostics += CapabilityReducer(capabilities: writer.capabilities, formatName: format.displayName).reduce(&document)
+        diagnostics += writer.fit(&document)
+        diagnostics.sort { ($0.location ?? .start) < ($1.location ?? .start) }
+        document.diagnostics = diagnostics
+        printer.print(diagnostics, to: io)
+        if diagnostics.contains(where: { $0.severity == .error }) {
+            io.writeStandardError("captions: \(printer.path): invalid input; nothing written\n")
+            throw ExitCode(1)
+        }
+        if strict, diagnostics.contains(where: { $0.severity == .warning }) {
+            io.writeStandardError("captions: \(printer.path): warnings are errors under --strict; nothing written\n")
+            throw ExitCode(1)
+        }
+        try FileAccess.write(to: output, io: io) { emit in writer.write(document, emit: emit) }
     }
 
     /// Reads the input as `convert` would (format from the name, the content or `--from`; media
