@@ -1,3 +1,5 @@
+import ArgumentParser
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -93,4 +95,10 @@ enum FileDescriptorIO {
         }
         return true
     }
+}
+
+/// A subcommand that runs against a ``CommandIO`` (the process's, or a test's in memory).
+public protocol IOCommand: ParsableCommand {
+    /// Runs the command, reading and writing through `io`.
+    func execute(io: CommandIO) throws
 }

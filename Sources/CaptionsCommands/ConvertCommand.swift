@@ -4,7 +4,7 @@ import CaptionsFormats
 import CaptionsMedia
 
 /// `captions convert`: reads one caption file, optionally retimes it, and writes another format.
-public struct ConvertCommand: ParsableCommand {
+public struct ConvertCommand: IOCommand {
     /// Names and help.
     public static let configuration = CommandConfiguration(
         commandName: "convert",

@@ -4,7 +4,7 @@ import CaptionsFormats
 import CaptionsMedia
 
 /// `captions describe`: audio-description cues placed in the pauses of the dialogue.
-public struct DescribeCommand: ParsableCommand {
+public struct DescribeCommand: IOCommand {
     /// Names and help.
     public static let configuration = CommandConfiguration(
         commandName: "describe",

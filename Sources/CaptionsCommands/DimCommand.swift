@@ -4,7 +4,7 @@ import CaptionsFlash
 import CaptionsMedia
 
 /// `captions dim`: writes a video with its flashing reduced.
-public struct DimCommand: ParsableCommand {
+public struct DimCommand: IOCommand {
     /// Names and help.
     public static let configuration = CommandConfiguration(
         commandName: "dim",

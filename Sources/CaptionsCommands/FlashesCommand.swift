@@ -12,7 +12,7 @@ extension FlashCriteria.RedRule: ExpressibleByArgument {}
 extension FlashReportFormat: ExpressibleByArgument {}
 
 /// `captions flashes`: scans a video for flashing hazards.
-public struct FlashesCommand: ParsableCommand {
+public struct FlashesCommand: IOCommand {
     /// Names and help.
     public static let configuration = CommandConfiguration(
         commandName: "flashes",

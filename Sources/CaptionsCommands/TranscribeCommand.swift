@@ -5,7 +5,7 @@ import CaptionsMedia
 import CaptionsSpeech
 
 /// `captions transcribe`: captions and transcripts from the sound itself, offline.
-public struct TranscribeCommand: ParsableCommand {
+public struct TranscribeCommand: IOCommand {
     /// Names and help.
     public static let configuration = CommandConfiguration(
         commandName: "transcribe",

@@ -5,7 +5,7 @@ import CaptionsFormats
 extension TranscriptFormat: ExpressibleByArgument {}
 
 /// `captions transcript`: captions as a readable transcript for podcasts and articles.
-public struct TranscriptCommand: ParsableCommand {
+public struct TranscriptCommand: IOCommand {
     /// Names and help.
     public static let configuration = CommandConfiguration(
         commandName: "transcript",

@@ -16,6 +16,11 @@ public struct DecodedAudio: Sendable {
     /// Why decoding stopped early, when it did (damaged or cut-short data).
     public var partialReason: String?
 
+    /// Sound as decoded.
+    public init(mono: [Float], channelLevels: [[Float]], partialReason: String? = nil) {
+        (self.mono, self.channelLevels, self.partialReason) = (mono, channelLevels, partialReason)
+    }
+
     /// The duration in seconds.
     public var duration: Double { Double(mono.count) / Double(Self.sampleRate) }
 

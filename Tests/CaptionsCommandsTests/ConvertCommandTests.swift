@@ -25,16 +25,8 @@ final class MemoryIO: CommandIO {
 func run(_ arguments: [String], io: MemoryIO) -> Int32 {
     do {
         var command = try CaptionsCommand.parseAsRoot(arguments)
-        if let convert = command as? ConvertCommand {
-            try convert.execute(io: io)
-        } else if let flashes = command as? FlashesCommand {
-            try flashes.execute(io: io)
-        } else if let transcript = command as? TranscriptCommand {
-            try transcript.execute(io: io)
-        } else if let describe = command as? DescribeCommand {
-            try describe.execute(io: io)
-        } else if let dim = command as? DimCommand {
-            try dim.execute(io: io)
+        if let command = command as? any IOCommand {
+            try command.execute(io: io)
         } else {
             try command.run()
         }

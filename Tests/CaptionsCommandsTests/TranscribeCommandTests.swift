@@ -1,0 +1,126 @@
+import CaptionsCommands
+import CaptionsCore
+import CaptionsMedia
+import CaptionsSpeech
+import Foundation
+import Testing
+
+/// `captions transcribe` on real read speech: LibriVox recordings that ship in Debian's
+/// `pocketsphinx-testdata`, with their reference transcriptions.
+@Suite(.serialized)
+struct TranscribeCommandTests {
+    static let librivox = URL(fileURLWithPath: "/usr/share/pocketsphinx/test/data/librivox")
+    static var speechInstalled: Bool { if case .success = SpeechInstallation.find() { true } else { false } }
+    static var available: Bool {
+        speechInstalled && FileManager.default.fileExists(atPath: librivox.appendingPathComponent("transcription").path)
+            && FlashSamples.available
+    }
+
+    /// The utterances and their reference words, in file order.
+    static func utterances() throws -> [(file: String, words: [String])] {
+        try String(contentsOf: librivox.appendingPathComponent("transcription"), encoding: .utf8)
+            .split(separator: "\n").compactMap { line in
+                guard let open = line.lastIndex(of: "("), let close = line.lastIndex(of: ")") else { return nil }
+                let id = line[line.index(after: open)..<close]
+                let words = line[..<open].split(separator: " ").filter { $0 != "<s>" && $0 != "</s>" }.map(String.init)
+                return (librivox.appendingPathComponent(id + ".wav").path, words)
+            }
+    }
+
+    /// Lower case, letters, digits and apostrophes only; hyphenated words split.
+    static func normalised(_ text: String) -> [String] {
+        text.lowercased().replacing("mr.", with: "mister").split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "'" }).map(String.init)
+    }
+
+    /// Word error rate: word edits (substitutions, insertions, deletions) over reference words.
+    static func wordErrorRate(_ hypothesis: [String], _ reference: [String]) -> Double {
+        var previous = Array(0...hypothesis.count)
+        for (i, word) in reference.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: hypothesis.count)
+            for (j, other) in hypothesis.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (word == other ? 0 : 1))
+            }
+            previous = current
+        }
+        return Double(previous[hypothesis.count]) / Double(max(reference.count, 1))
+    }
+
+    @Test func theWordErrorRateMeasureCounts() {
+        #expect(Self.wordErrorRate(["a", "b", "c"], ["a", "b", "c"]) == 0)
+        #expect(Self.wordErrorRate(["a", "x", "c", "d"], ["a", "b", "c"]) == 2.0 / 3)
+    }
+
+    @Test(.enabled(if: available, "needs the speech recogniser (Scripts/install-speech.sh), pocketsphinx-testdata and ffmpeg"))
+    func readSpeechIsTranscribedWithinEightPercentWordErrors() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let utterances = try Self.utterances()
+        #expect(utterances.count == 5)
+        let list = folder.appendingPathComponent("list.txt")
+        try utterances.map { "file '\($0.file)'" }.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
+        let episode = folder.appendingPathComponent("episode.m4a").path
+        #expect(FlashSamples.ffmpeg(["-f", "concat", "-safe", "0", "-i", list.path, "-c:a", "aac", episode]))
+        let output = folder.appendingPathComponent("episode.vtt").path
+        let io = MemoryIO()
+        #expect(run(["transcribe", episode, "-o", output, "-q"], io: io) == 0, "\(io.errors)")
+        let vtt = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(vtt.hasPrefix("WEBVTT"))
+        #expect(vtt.contains("NOTE Machine-generated"))
+        let text = vtt.split(separator: "\n").filter { !$0.contains("-->") && !$0.hasPrefix("WEBVTT") && !$0.hasPrefix("NOTE") }.joined(separator: " ")
+        let reference = utterances.flatMap(\.words)
+        let rate = Self.wordErrorRate(Self.normalised(text), Self.normalised(reference.joined(separator: " ")))
+        #expect(rate <= 0.08, "word error rate \(rate): \(text)")
+        print("transcribe: word error rate \(rate) on \(reference.count) words of LibriVox (Whisper base, beam 5)")
+    }
+
+    /// Two voices, each on its own channel, at different times: each cue is named after its channel.
+    @Test(.enabled(if: available, "needs the speech recogniser, pocketsphinx-testdata and ffmpeg"))
+    func speakersAreToldApartByChannel() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let utterances = try Self.utterances()
+        let stereo = folder.appendingPathComponent("interview.wav").path
+        // Utterance 2 ("he was not an ill disposed young man") on the left from 0 s, utterance 5
+        // ("he might even have been made amiable himself") on the right from 4.5 s.
+        #expect(FlashSamples.ffmpeg([
+            "-i", utterances[1].file, "-i", utterances[4].file, "-filter_complex",
+            "[0]apad=whole_dur=9[a];[1]adelay=4500,apad=whole_dur=9[b];[a][b]join=inputs=2:channel_layout=stereo",
+            stereo,
+        ]))
+        let io = MemoryIO()
+        let names = folder.appendingPathComponent("names.json")
+        try #"{"Speaker 1": "Ann", "Speaker 2": "Bob"}"#.write(to: names, atomically: true, encoding: .utf8)
+        #expect(run(["transcribe", stereo, "--to", "json", "--speaker-per-channel", "--speakers", names.path, "-q"], io: io) == 0, "\(io.errors)")
+        #expect(!io.outputText.isEmpty, "no output; errors: \(io.errors)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(io.outputText.utf8)) as? [String: Any])
+        let cues = try #require(json["cues"] as? [[String: Any]])
+        let spoken = cues.map { ($0["speaker"] as? String ?? "", Self.normalised(($0["text"] as? String) ?? "").joined(separator: " ")) }
+        #expect(spoken.contains { $0.0 == "Ann" && $0.1.contains("ill disposed") }, "\(spoken)")
+        #expect(spoken.contains { $0.0 == "Bob" && $0.1.contains("amiable himself") }, "\(spoken)")
+        #expect(!spoken.contains { $0.0 == "Bob" && $0.1.contains("ill disposed") })
+    }
+
+    /// The decoder resamples to 16 kHz and keeps each channel's level apart.
+    @Test(.enabled(if: FlashSamples.available, "needs ffmpeg"))
+    func soundIsResampledTo16kHzWithItsChannels() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let path = folder.appendingPathComponent("tone.mka").path
+        // 3 s at 44.1 kHz: a 440 Hz tone at half scale on the left, silence on the right.
+        #expect(FlashSamples.ffmpeg([
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=3", "-f", "lavfi",
+            "-i", "anullsrc=r=44100:cl=mono", "-filter_complex", "[0]volume=0.5[l];[l][1]join=inputs=2:channel_layout=stereo", "-t", "3",
+            "-c:a", "flac", path,
+        ]))
+        let audio = try AudioDecoder.decode(path: path)
+        #expect(abs(audio.duration - 3) < 0.05, "\(audio.duration)")
+        #expect(audio.channelLevels.count == 2)
+        let left: Float = audio.channelLevels[0][10..<140].reduce(0, +) / 130
+        let right: Float = audio.channelLevels[1][10..<140].reduce(0, +) / 130
+        // A sine at amplitude a has RMS a/√2; ffmpeg's sine source is at 1/8 scale.
+        let expected: Float = 0.5 / 8 / Float(2).squareRoot()
+        #expect(abs(left - expected) < 0.01, "\(left)")
+        #expect(right < 1e-4)
+        #expect(audio.partialReason == nil)
+    }
+}

@@ -1,0 +1,127 @@
+import CaptionsCore
+import CaptionsMedia
+@testable import CaptionsSpeech
+import Testing
+
+/// Words into cues, and the guards against the recogniser's failures, without a recogniser.
+struct TranscriptShaperTests {
+    /// Words of a paragraph, one every 0.3 s, with a pause of 1 s after the sentence ending at `pauseAfter`.
+    static func words(_ text: String, pauseAfter: Int? = nil) -> [RecognisedWord] {
+        var time = 0.0
+        return text.split(separator: " ").enumerated().map { index, word in
+            defer { time += 0.3 + (index == pauseAfter ? 1 : 0) }
+            return RecognisedWord(start: time, end: time + 0.25, word: " " + word)
+        }
+    }
+
+    static let paragraph = """
+        And Mr. John Dashwood had then leisure to consider how much there might be prudently in his power to do for \
+        them. He was not an ill disposed young man, unless to be rather cold hearted and rather selfish is to be ill \
+        disposed. Had he married a more amiable woman, he might have been made still more respectable than he was.
+        """
+
+    @Test func captionsKeepEveryWordInOrderWithinTheLimits() {
+        let words = TranscriptShaper.words(of: [RecognisedSegment(start: 0, end: 30, text: Self.paragraph, words: Self.words(Self.paragraph))])
+        let cues = TranscriptShaper.captions.cues(for: words)
+        #expect(cues.count >= 5)
+        let text = cues.map(\.plainText).joined(separator: " ").replacing("\n", with: " ")
+        #expect(text == Self.paragraph)
+        for cue in cues {
+            let lines = cue.plainText.split(separator: "\n")
+            #expect(lines.count <= 2, "\(cue.plainText)")
+            #expect(lines.allSatisfy { $0.count <= 42 }, "\(cue.plainText)")
+            let duration = (cue.end ?? cue.start).seconds - cue.start.seconds
+            #expect(duration <= 7 + 1e-9 && duration >= 1 - 1e-9, "\(cue.plainText): \(duration) s")
+        }
+        for (cue, next) in zip(cues, cues.dropFirst()) { #expect(cue.end! <= next.start) }
+        // A sentence that starts inside a cue of some length starts the next cue instead.
+        #expect(cues.contains { $0.plainText.hasPrefix("He was not") })
+    }
+
+    @Test func twoLinesAreBalanced() {
+        let shaper = TranscriptShaper.captions
+        let line = "one two three four five six seven eight nine ten eleven twelve"
+        let words = line.split(separator: " ").map { TranscriptShaper.Word(text: String($0), start: 0, end: 0) }
+        let lines = shaper.wrap(words).map { $0.map(\.text).joined(separator: " ") }
+        #expect(lines.count == 2)
+        #expect(abs(lines[0].count - lines[1].count) <= 6, "\(lines)")
+    }
+
+    @Test func aPauseStartsANewCue() {
+        let text = "First we talk. Then after a break we talk again"
+        let words = TranscriptShaper.words(of: [RecognisedSegment(start: 0, end: 5, text: text, words: Self.words(text, pauseAfter: 2))])
+        let cues = TranscriptShaper.captions.cues(for: words)
+        #expect(cues.first?.plainText == "First we talk.")
+    }
+
+    @Test func wordPiecesJoinTheWordBefore() {
+        let words = TranscriptShaper.words(of: [RecognisedSegment(start: 0, end: 1, text: " an ill-disposed man", words: [
+            RecognisedWord(start: 0, end: 0.2, word: " an"), RecognisedWord(start: 0.2, end: 0.4, word: " ill"),
+            RecognisedWord(start: 0.4, end: 0.7, word: "-disposed"), RecognisedWord(start: 0.7, end: 1, word: " man"),
+        ])])
+        #expect(words.map(\.text) == ["an", "ill-disposed", "man"])
+        #expect(words[1].end == 0.7)
+    }
+
+    @Test func wordTimesBecomeInlineTimestamps() {
+        var shaper = TranscriptShaper.captions
+        shaper.wordTimes = true
+        let cues = shaper.cues(for: TranscriptShaper.words(of: [RecognisedSegment(start: 0, end: 1, text: " Hello there", words: Self.words("Hello there"))]))
+        #expect(cues.count == 1)
+        #expect(cues[0].content == [.text("Hello"), .text(" "), .timestamp(MediaTime(milliseconds: 300)), .text("there")]
+            || cues[0].content == [.text("Hello "), .timestamp(MediaTime(milliseconds: 300)), .text("there")])
+    }
+
+    // MARK: Guards
+
+    @Test func repeatedSegmentsCollapseAndAreReported() {
+        let line = RecognisedSegment(start: 0, end: 2, text: " Thank you for watching.", words: Self.words("Thank you for watching."))
+        var again = line
+        (again.start, again.end) = (2, 4)
+        let (kept, diagnostics) = RecognitionGuards.apply(to: [line, again, again, RecognisedSegment(start: 5, end: 6, text: " Bye.", words: [])], level: nil)
+        #expect(kept.map(\.text) == [" Thank you for watching.", " Bye."])
+        #expect(diagnostics.map(\.code.rawValue) == ["transcribe.repeated"])
+    }
+
+    @Test func aSentenceSaidThreeTimesInARowIsSaidOnce() {
+        let text = " I see. We go on. We go on. We go on. The end."
+        let segment = RecognisedSegment(start: 0, end: 6, text: text, words: Self.words(text))
+        let collapsed = RecognitionGuards.collapsingRepeatedSentences(segment)
+        #expect(collapsed?.text == " I see. We go on. The end.")
+        #expect(collapsed?.words.map(\.word).joined() == " I see. We go on. The end.")
+        // Twice is speech, not a loop.
+        #expect(RecognitionGuards.collapsingRepeatedSentences(RecognisedSegment(start: 0, end: 3, text: " No. No. Fine.", words: [])) == nil)
+    }
+
+    @Test func textOverSilenceIsDroppedAndReported() {
+        let speech = RecognisedSegment(start: 0, end: 2, text: " Hello.", words: [])
+        let madeUp = RecognisedSegment(start: 3, end: 5, text: " Thanks for watching!", words: [])
+        let level: (Double, Double) -> Float = { start, _ in start < 2.5 ? 0.1 : 0.0001 }
+        let (kept, diagnostics) = RecognitionGuards.apply(to: [speech, madeUp], level: level)
+        #expect(kept.map(\.text) == [" Hello."])
+        #expect(diagnostics.count == 1 && diagnostics[0].code.rawValue == "transcribe.silence")
+        #expect(diagnostics[0].message.contains("0:03"))
+        // The recogniser's own verdict counts too.
+        let unsure = RecognisedSegment(start: 0, end: 2, text: " Hmm.", avgLogprob: -1.5, noSpeechProb: 0.9, words: [])
+        #expect(RecognitionGuards.apply(to: [unsure], level: nil).segments.isEmpty)
+    }
+
+    @Test func speakersAreNamedByTheLoudestChannel() {
+        // Channel 1 speaks in the first second, channel 2 in the second.
+        let windows = DecodedAudio.sampleRate / DecodedAudio.levelWindow
+        let left = (0..<2 * windows).map { $0 < windows ? Float(0.3) : 0.01 }
+        let right = (0..<2 * windows).map { $0 < windows ? Float(0.01) : 0.3 }
+        let audio = DecodedAudio(mono: [Float](repeating: 0.1, count: 2 * DecodedAudio.sampleRate), channelLevels: [left, right])
+        let segments = [
+            RecognisedSegment(start: 0, end: 0.9, text: " Hi Bob.", words: [RecognisedWord(start: 0, end: 0.4, word: " Hi"), RecognisedWord(start: 0.4, end: 0.9, word: " Bob.")]),
+            RecognisedSegment(start: 1.1, end: 1.9, text: " Hi Ann.", words: [RecognisedWord(start: 1.1, end: 1.5, word: " Hi"), RecognisedWord(start: 1.5, end: 1.9, word: " Ann.")]),
+        ]
+        let document = TranscriptDocument.make(
+            from: Recognition(language: "en", languageProbability: 1, segments: segments), audio: audio,
+            shaper: .captions, speakerPerChannel: true, model: "base")
+        #expect(document.cues.map(\.speaker) == ["Speaker 1", "Speaker 2"])
+        #expect(document.cues.map(\.plainText) == ["Hi Bob.", "Hi Ann."])
+        #expect(document.comments.first?.text.contains("Machine-generated") == true)
+        #expect(document.language == "en")
+    }
+}
