@@ -3,13 +3,14 @@
 #   Scripts/bench.sh            # build release, then every benchmark
 #   Scripts/bench.sh captions   # only the caption formats (SRT, TTML, SCC, STL)
 #   Scripts/bench.sh flash      # only the flash scan and dim
+#   Scripts/bench.sh speech     # only transcribe (needs Scripts/install-speech.sh, pocketsphinx-testdata)
 #   WITH_TTCONV=1 Scripts/bench.sh captions   # also ttconv on the 10k files (minutes)
 # Prints the best wall time (runs alternate between the tools) and peak memory of each, and the
 # ratios the project's targets use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-sections=${1:-captions flash}
+sections=${*:-captions flash speech}
 want() { [[ " $sections " == *" $1 "* ]]; }
 # The peers Scripts/setup.sh installs (ttconv) come first.
 [ -d .build/peers/bin ] && PATH="$(pwd)/.build/peers/bin:$PATH"
@@ -130,7 +131,7 @@ print_scan_versus_decode() {
   printf '   ratio scan/decode wall: %s (target <= %s)\n' "$(ratio "$scan" "$decode")" "$1"
 }
 
-want flash || exit 0
+if want flash; then
 echo
 echo "== Flash scan vs decoding alone (60 s, 1920x1080, 30 fps, H.264 testsrc2)"
 if command -v ffmpeg >/dev/null; then
@@ -178,4 +179,30 @@ if command -v ffmpeg >/dev/null; then
   done
 else
   echo "   ffmpeg not found: skipped"
+fi
+fi
+
+if want speech; then
+echo
+echo "== transcribe vs faster-whisper alone (LibriVox read speech from pocketsphinx-testdata, 8 rounds of its 5 utterances)"
+librivox=/usr/share/pocketsphinx/test/data/librivox
+if [ -x .build/speech/bin/python ] && [ -d "$librivox" ] && command -v ffmpeg >/dev/null; then
+  for _ in 1 2 3 4 5 6 7 8; do for f in "$librivox"/*.wav; do echo "file '$f'"; done; done > "$work/speech.txt"
+  ffmpeg -v error -y -f concat -safe 0 -i "$work/speech.txt" "$work/speech.wav"
+  length=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$work/speech.wav")
+  printf '   input: %.1f s of speech\n' "$length"
+  for beam in 5 1; do
+    ours=("$captions" transcribe -q --beam "$beam" "$work/speech.wav" -o "$work/speech.vtt")
+    peer=(.build/speech/bin/python -c "import sys; from faster_whisper import WhisperModel
+m = WhisperModel('.build/speech/models/base', device='cpu', compute_type='int8', cpu_threads=$(nproc))
+segments, _ = m.transcribe(sys.argv[1], beam_size=$beam, vad_filter=True, word_timestamps=True, condition_on_previous_text=False)
+list(segments)" "$work/speech.wav")
+    read -r ours_s ours_kb peer_s peer_kb < <(versus 1)
+    target=$([ "$beam" = 5 ] && echo 0.15 || echo 0.08)
+    printf '   beam %s: captions %6.2f s (real-time factor %s, target <= %s) %7d KB peak; faster-whisper alone %6.2f s (%s) %7d KB\n' \
+      "$beam" "$ours_s" "$(ratio "$ours_s" "$length")" "$target" "$ours_kb" "$peer_s" "$(ratio "$peer_s" "$length")" "$peer_kb"
+  done
+else
+  echo "   skipped: needs Scripts/install-speech.sh, pocketsphinx-testdata and ffmpeg"
+fi
 fi
