@@ -41,6 +41,9 @@ def main() -> int:
         beam_size=options.beam,
         language=options.language,
         vad_filter=not options.no_vad,
+        # Pauses of half a second or more are cut out before recognition and put back in the times:
+        # Whisper times words badly across a silence it has to listen through.
+        vad_parameters={"min_silence_duration_ms": 500},
         word_timestamps=True,
         condition_on_previous_text=False,
     )

@@ -11,7 +11,7 @@ public struct CaptionsCommand: ParsableCommand {
             Diagnostics go to standard error as path:line:column: severity: message [code].
             """,
         version: "0.1.0",
-        subcommands: [ConvertCommand.self, TranscriptCommand.self, TranscribeCommand.self, DescribeCommand.self, FlashesCommand.self, DimCommand.self]
+        subcommands: [ConvertCommand.self, TranscriptCommand.self, TranscribeCommand.self, AlignCommand.self, DescribeCommand.self, FlashesCommand.self, DimCommand.self]
     )
 
     /// Used by ArgumentParser.

@@ -32,14 +32,7 @@ public struct TranscribeCommand: IOCommand {
     @Option(name: [.customLong("to"), .customLong("format")], help: ArgumentHelp("The output format: \(CaptionFormat.writableNames), or a transcript: txt, md, html, podcast-json (default: from the output's extension, else vtt).", valueName: "format"))
     var to: String?
 
-    @Option(help: ArgumentHelp("The recognition model: base (better) or tiny.en (faster, English only).", valueName: "name"))
-    var model: String = "base"
-
-    @Option(help: ArgumentHelp("The beam size: 5 (default) is more accurate, 1 (greedy) about twice as fast.", valueName: "n"))
-    var beam: Int = 5
-
-    @Option(help: ArgumentHelp("The language spoken, such as en or fr (default: detected).", valueName: "code"))
-    var language: String?
+    @OptionGroup var speech: SpeechOptions
 
     @Flag(help: "Keep each word's time in the cues (WebVTT inline timestamps; in --to json).")
     var words = false
@@ -50,9 +43,6 @@ public struct TranscribeCommand: IOCommand {
     @Option(help: ArgumentHelp("Rename speakers with a JSON map such as {\"Speaker 1\": \"Ann\"}.", valueName: "map.json"))
     var speakers: String?
 
-    @Flag(name: .shortAndLong, help: "No progress bar.")
-    var quiet = false
-
     @Flag(help: "Treat warnings (text over silence, repeats removed, lost formatting) as errors: write nothing.")
     var strict = false
 
@@ -62,101 +52,29 @@ public struct TranscribeCommand: IOCommand {
         try execute(io: ProcessIO())
     }
 
-    private enum Target {
-        case captions(CaptionFormat)
-        case transcript(TranscriptFormat)
-    }
-
-    private func target() throws -> Target {
-        let name = to ?? (output == "-" ? "vtt" : String(output.split(separator: ".").last ?? "vtt")).lowercased()
-        if let transcript = TranscriptFormat(rawValue: name == "markdown" ? "md" : name == "txt" ? "txt" : name) { return .transcript(transcript) }
-        if let format = CaptionFormat(name: name), format.writer() != nil { return .captions(format) }
-        if to == nil, output != "-", let format = CaptionFormat(fileExtensionOf: output), format.writer() != nil { return .captions(format) }
-        throw ValidationError("unknown output format '\(name)'; choose one of \(CaptionFormat.writableNames), txt, md, html, podcast-json")
-    }
-
     /// Runs against `io`; exit 1 when the recogniser is missing or fails.
     public func execute(io: CommandIO) throws {
-        let target = try target()
-        guard SpeechInstallation.models.contains(model) else {
-            throw ValidationError("--model \(model): choose one of \(SpeechInstallation.models.joined(separator: ", "))")
-        }
-        guard (1...20).contains(beam) else { throw ValidationError("--beam \(beam): choose 1 (greedy) to 20") }
+        let target = try CaptionsOrTranscript(to: to, output: output)
         let printer = DiagnosticPrinter(path: input, showNotes: false)
-        func fail(_ code: String, _ message: String) -> ExitCode {
-            printer.print([Diagnostic(.error, Diagnostic.Code(rawValue: code), message, at: .start)], to: io)
-            return ExitCode(1)
-        }
         do {
             try FileAccess.checkWritable(output, input: input)
         } catch {
-            throw fail(error.code.rawValue, error.message)
+            printer.print([error.diagnostic], to: io)
+            throw ExitCode(1)
         }
-        let installation: SpeechInstallation
-        switch SpeechInstallation.find() {
-        case .success(let found): installation = found
-        case .failure(let error): throw fail(error.code, error.message)
-        }
-        let showProgress = !quiet && io.standardErrorIsTerminal
-        let audio: DecodedAudio
-        do {
-            audio = try AudioDecoder.decode(path: input) { seconds in
-                if showProgress { io.writeStandardError("\rdecoding the sound: \(Self.clock(seconds))  ") }
-            }
-        } catch {
-            throw fail(error.code, error.message)
-        }
-        let duration = audio.duration
-        let recogniser = SpeechRecogniser(installation: installation, model: model, beam: beam, language: language)
-        let recognition: Recognition
-        do {
-            recognition = try recogniser.recognise(audio.mono) { segment in
-                guard showProgress, duration > 0 else { return }
-                let fraction = min(1, segment.end / duration)
-                let filled = Int(fraction * 30)
-                io.writeStandardError("\r[\(String(repeating: "█", count: filled))\(String(repeating: "·", count: 30 - filled))] \(Self.clock(segment.end)) of \(Self.clock(duration))  ")
-            }
-        } catch {
-            if showProgress { io.writeStandardError("\r" + String(repeating: " ", count: 60) + "\r") }
-            throw fail(error.code, error.message)
-        }
-        if showProgress { io.writeStandardError("\r" + String(repeating: " ", count: 60) + "\r") }
-
-        var shaper: TranscriptShaper
-        switch target {
-        case .captions(let format) where format != .podcastJSON: shaper = .captions
-        default: shaper = .podcastSegments
-        }
+        let (audio, recognition) = try speech.listen(to: input, printer: printer, io: io)
+        var shaper = target.shaper
         shaper.wordTimes = words
         var document = TranscriptDocument.make(
-            from: recognition, audio: audio, shaper: shaper, speakerPerChannel: speakerPerChannel, model: model)
+            from: recognition, audio: audio, shaper: shaper, speakerPerChannel: speakerPerChannel, model: speech.model)
         if let speakers {
             do {
                 document = SpeakerRenamer(names: try JSONFiles.decode([String: String].self, from: speakers, io: io)).apply(to: document)
             } catch {
-                throw fail(error.code.rawValue, error.message)
-            }
-        }
-        switch target {
-        case .captions(let format):
-            try ConvertCommand.write(
-                document, diagnostics: document.diagnostics, as: format, options: CaptionFormat.WriterOptions(), to: output,
-                strict: strict, printer: printer, io: io)
-        case .transcript(let format):
-            printer.print(document.diagnostics, to: io)
-            if strict, document.diagnostics.contains(where: { $0.severity == .warning }) {
-                io.writeStandardError("captions: \(input): warnings are errors under --strict; nothing written\n")
+                printer.print([error.diagnostic], to: io)
                 throw ExitCode(1)
             }
-            let title = String(input.split(separator: "/").last ?? "Transcript")
-            try FileAccess.writeText(format.render(document, title: title), to: output, io: io)
         }
-    }
-
-    /// `M:SS` or `H:MM:SS`.
-    static func clock(_ seconds: Double) -> String {
-        let total = Int(max(0, seconds))
-        let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
-        return h > 0 ? "\(h):\(m < 10 ? "0" : "")\(m):\(s < 10 ? "0" : "")\(s)" : "\(m):\(s < 10 ? "0" : "")\(s)"
+        try target.write(document, to: output, title: String(input.split(separator: "/").last ?? "Transcript"), strict: strict, printer: printer, io: io)
     }
 }

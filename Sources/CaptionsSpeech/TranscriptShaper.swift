@@ -35,10 +35,14 @@ public struct TranscriptShaper: Sendable {
         public var start: Double
         public var end: Double
         public var speaker: String?
+        /// Whether a new paragraph starts with it (a cue never runs across).
+        public var startsParagraph: Bool
+        /// Whether the recogniser started a segment with it (its start is the least sure).
+        public var startsSegment = false
 
         /// A word.
-        public init(text: String, start: Double, end: Double, speaker: String? = nil) {
-            (self.text, self.start, self.end, self.speaker) = (text, start, end, speaker)
+        public init(text: String, start: Double, end: Double, speaker: String? = nil, startsParagraph: Bool = false) {
+            (self.text, self.start, self.end, self.speaker, self.startsParagraph) = (text, start, end, speaker, startsParagraph)
         }
     }
 
@@ -60,7 +64,9 @@ public struct TranscriptShaper: Sendable {
                     result[last].end = max(result[last].end, word.end)
                     continue
                 }
-                result.append(Word(text: text, start: word.start, end: max(word.end, word.start)))
+                var made = Word(text: text, start: word.start, end: max(word.end, word.start))
+                made.startsSegment = index == 0
+                result.append(made)
             }
         }
         return result
@@ -75,6 +81,7 @@ public struct TranscriptShaper: Sendable {
             if let last = current.last, let first = current.first {
                 let wouldBe = length(current + [word])
                 let breakHere = word.start - last.end >= pause
+                    || word.startsParagraph
                     || word.speaker != last.speaker
                     || word.end - first.start > maximumDuration
                     || !fits(current + [word])

@@ -100,6 +100,60 @@ struct TranscribeCommandTests {
         #expect(!spoken.contains { $0.0 == "Bob" && $0.1.contains("ill disposed") })
     }
 
+    /// `align`: the five utterances placed at known offsets, the script their reference words (one
+    /// paragraph each, plus a sentence nobody says): each paragraph starts within 200 ms on average
+    /// of where its speech starts (found from the sound's level in each file), the unsaid sentence is
+    /// reported, and the author's words come out exactly.
+    @Test(.enabled(if: available, "needs the speech recogniser, pocketsphinx-testdata and ffmpeg"))
+    func aScriptIsAlignedToWithinTwoHundredMilliseconds() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let utterances = try Self.utterances()
+        let offsets = [0.0, 9.5, 14.0, 21.5, 29.0]
+        var arguments: [String] = []
+        var filters: [String] = []
+        for (index, utterance) in utterances.enumerated() {
+            arguments += ["-i", utterance.file]
+            filters.append("[\(index)]adelay=\(Int(offsets[index] * 1000))[d\(index)]")
+        }
+        let labels = (0..<utterances.count).map { "[d\($0)]" }.joined()
+        let recording = folder.appendingPathComponent("reading.wav").path
+        #expect(FlashSamples.ffmpeg(arguments + [
+            "-filter_complex", filters.joined(separator: ";") + ";\(labels)amix=inputs=\(utterances.count):normalize=0", recording,
+        ]))
+        // Where speech starts in each file: the first 20 ms window within 20 dB of the file's loudest
+        // (LibriVox's noise floor is some 30 dB down).
+        let onsets = try utterances.enumerated().map { index, utterance -> Double in
+            let levels = try AudioDecoder.decode(path: utterance.file).channelLevels[0]
+            let loudest = levels.max() ?? 0
+            let first = levels.firstIndex { $0 > loudest / 10 } ?? 0
+            return offsets[index] + Double(first * DecodedAudio.levelWindow) / Double(DecodedAudio.sampleRate)
+        }
+        var paragraphs = utterances.map { $0.words.joined(separator: " ") }
+        paragraphs.insert("The butler brought the tea.", at: 3)
+        let script = folder.appendingPathComponent("script.txt")
+        try paragraphs.joined(separator: "\n\n").write(to: script, atomically: true, encoding: .utf8)
+        let io = MemoryIO()
+        #expect(run(["align", recording, "--text", script.path, "--to", "json", "-q"], io: io) == 0, "\(io.errors)")
+        #expect(io.errors.contains("[align.notHeard]") && io.errors.contains("butler"), "\(io.errors)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(io.outputText.utf8)) as? [String: Any])
+        let cues = try #require(json["cues"] as? [[String: Any]])
+        let texts = cues.map { ($0["text"] as? String ?? "").replacing("\n", with: " ") }
+        #expect(texts.joined(separator: " ") == paragraphs.joined(separator: " "), "the author's words, exactly")
+        var errors: [Double] = []
+        for (index, utterance) in utterances.enumerated() {
+            let first = utterance.words.prefix(4).joined(separator: " ")
+            guard let cue = cues.first(where: { ($0["text"] as? String ?? "").hasPrefix(first) }), let start = cue["startTime"] as? Double else {
+                Issue.record("no cue starts with \(first)")
+                continue
+            }
+            errors.append(abs(start - onsets[index]))
+        }
+        let mean = errors.reduce(0, +) / Double(max(errors.count, 1))
+        #expect(errors.count == 5 && mean <= 0.2, "word-start errors \(errors)")
+        print("align: mean paragraph-start error \((mean * 1000).rounded()) ms over \(errors.count) utterances")
+    }
+
     /// The decoder resamples to 16 kHz and keeps each channel's level apart.
     @Test(.enabled(if: FlashSamples.available, "needs ffmpeg"))
     func soundIsResampledTo16kHzWithItsChannels() throws {

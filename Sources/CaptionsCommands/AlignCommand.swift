@@ -1,0 +1,78 @@
+import ArgumentParser
+import CaptionsCore
+import CaptionsFormats
+import CaptionsSpeech
+
+/// `captions align`: an untimed script timed word by word against its recording.
+public struct AlignCommand: IOCommand {
+    /// Names and help.
+    public static let configuration = CommandConfiguration(
+        commandName: "align",
+        abstract: "Time a script (plain text, Markdown or a transcript page) against its recording, word by word, keeping the author's words.",
+        discussion: """
+            The recording is transcribed offline (as `captions transcribe` does) and the script's words are matched to \
+            the words heard, so each of the author's words takes the time it is said; misheard words still take their \
+            time. Words of the script the audio lacks are reported and timed between their neighbours. Paragraphs of \
+            the script start new cues; `**Name**` or `<cite>` before a paragraph names its speaker.
+
+            Examples:
+              captions align episode.mp3 --text script.txt -o episode.vtt
+              captions align episode.mp3 --text show-notes.md -o episode.json --words
+            """
+    )
+
+    @Argument(help: "The recording (any audio or video file).")
+    var input: String
+
+    @Option(help: ArgumentHelp("The script: plain text (a blank line between paragraphs), Markdown, or HTML.", valueName: "file"))
+    var text: String
+
+    @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default: WebVTT).")
+    var output: String = "-"
+
+    @Option(name: [.customLong("to"), .customLong("format")], help: ArgumentHelp("The output format: \(CaptionFormat.writableNames), or a transcript: txt, md, html, podcast-json (default: from the output's extension, else vtt).", valueName: "format"))
+    var to: String?
+
+    @OptionGroup var speech: SpeechOptions
+
+    @Flag(help: "Keep each word's time in the cues (WebVTT inline timestamps; in --to json).")
+    var words = false
+
+    @Flag(help: "Treat warnings (words not heard, lost formatting) as errors: write nothing.")
+    var strict = false
+
+    public init() {}
+
+    public func run() throws {
+        try execute(io: ProcessIO())
+    }
+
+    /// Runs against `io`; exit 1 when the script or the recording cannot be read.
+    public func execute(io: CommandIO) throws {
+        let target = try CaptionsOrTranscript(to: to, output: output)
+        let printer = DiagnosticPrinter(path: input, showNotes: false)
+        let script: [ScriptAligner.ScriptWord]
+        do {
+            try FileAccess.checkWritable(output, input: input)
+            let bytes = try FileAccess.read(text, io: io)
+            script = ScriptAligner.words(ofScript: String(decoding: bytes, as: UTF8.self))
+        } catch {
+            printer.print([error.diagnostic], to: io)
+            throw ExitCode(1)
+        }
+        guard !script.isEmpty else {
+            io.writeStandardError("\(text): error: the script has no words [align.script.empty]\n")
+            throw ExitCode(1)
+        }
+        let (audio, recognition) = try speech.listen(to: input, printer: printer, io: io)
+        let (segments, guardDiagnostics) = RecognitionGuards.apply(to: recognition.segments) { audio.level(from: $0, to: $1) }
+        let heard = WordTiming.snap(TranscriptShaper.words(of: segments), to: audio)
+        let (timed, alignDiagnostics) = ScriptAligner.align(script, to: heard)
+        var shaper = target.shaper
+        shaper.wordTimes = words
+        let document = TranscriptDocument.document(
+            words: timed, diagnostics: guardDiagnostics + alignDiagnostics, language: recognition.language, shaper: shaper,
+            note: "The author's script, timed by captions align against the recording (OpenAI Whisper \(speech.model) through faster-whisper).")
+        try target.write(document, to: output, title: String(text.split(separator: "/").last ?? "Transcript"), strict: strict, printer: printer, io: io)
+    }
+}

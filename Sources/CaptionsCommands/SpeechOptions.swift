@@ -1,0 +1,117 @@
+import ArgumentParser
+import CaptionsCore
+import CaptionsFormats
+import CaptionsMedia
+import CaptionsSpeech
+
+/// The options of the commands that listen to speech (`transcribe`, `align`), and the run they
+/// share: find the recogniser, decode the sound, recognise it with a progress bar.
+struct SpeechOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The recognition model: base (better) or tiny.en (faster, English only).", valueName: "name"))
+    var model: String = "base"
+
+    @Option(help: ArgumentHelp("The beam size: 5 (default) is more accurate, 1 (greedy) about twice as fast.", valueName: "n"))
+    var beam: Int = 5
+
+    @Option(help: ArgumentHelp("The language spoken, such as en or fr (default: detected).", valueName: "code"))
+    var language: String?
+
+    @Flag(name: .shortAndLong, help: "No progress bar.")
+    var quiet = false
+
+    func validate() throws {
+        guard SpeechInstallation.models.contains(model) else {
+            throw ValidationError("--model \(model): choose one of \(SpeechInstallation.models.joined(separator: ", "))")
+        }
+        guard (1...20).contains(beam) else { throw ValidationError("--beam \(beam): choose 1 (greedy) to 20") }
+    }
+
+    /// The sound of `input` and what the recogniser heard in it; failures are printed as
+    /// diagnostics of `input` and thrown as exit code 1.
+    func listen(to input: String, printer: DiagnosticPrinter, io: CommandIO) throws -> (DecodedAudio, Recognition) {
+        func fail(_ code: String, _ message: String) -> ExitCode {
+            printer.print([Diagnostic(.error, Diagnostic.Code(rawValue: code), message, at: .start)], to: io)
+            return ExitCode(1)
+        }
+        let installation: SpeechInstallation
+        switch SpeechInstallation.find() {
+        case .success(let found): installation = found
+        case .failure(let error): throw fail(error.code, error.message)
+        }
+        let showProgress = !quiet && io.standardErrorIsTerminal
+        let clear = "\r" + String(repeating: " ", count: 60) + "\r"
+        let audio: DecodedAudio
+        do {
+            audio = try AudioDecoder.decode(path: input) { seconds in
+                if showProgress { io.writeStandardError("\rdecoding the sound: \(Self.clock(seconds))  ") }
+            }
+        } catch {
+            if showProgress { io.writeStandardError(clear) }
+            throw fail(error.code, error.message)
+        }
+        let duration = audio.duration
+        do {
+            let recogniser = SpeechRecogniser(installation: installation, model: model, beam: beam, language: language)
+            let recognition = try recogniser.recognise(audio.mono) { segment in
+                guard showProgress, duration > 0 else { return }
+                let filled = Int(min(1, segment.end / duration) * 30)
+                io.writeStandardError("\r[\(String(repeating: "█", count: filled))\(String(repeating: "·", count: 30 - filled))] \(Self.clock(segment.end)) of \(Self.clock(duration))  ")
+            }
+            if showProgress { io.writeStandardError(clear) }
+            return (audio, recognition)
+        } catch {
+            if showProgress { io.writeStandardError(clear) }
+            throw fail(error.code, error.message)
+        }
+    }
+
+    /// `M:SS` or `H:MM:SS`.
+    static func clock(_ seconds: Double) -> String {
+        let total = Int(max(0, seconds))
+        let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
+        return h > 0 ? "\(h):\(m < 10 ? "0" : "")\(m):\(s < 10 ? "0" : "")\(s)" : "\(m):\(s < 10 ? "0" : "")\(s)"
+    }
+}
+
+/// Where a command that makes captions or a transcript writes, and in which format.
+enum CaptionsOrTranscript {
+    case captions(CaptionFormat)
+    case transcript(TranscriptFormat)
+
+    /// The format `to` names, else the one of `output`'s extension, else WebVTT.
+    init(to: String?, output: String) throws {
+        let name = (to ?? (output == "-" ? "vtt" : String(output.split(separator: "/").last?.split(separator: ".").last ?? "vtt"))).lowercased()
+        if let transcript = TranscriptFormat(rawValue: name == "markdown" ? "md" : name) {
+            self = .transcript(transcript)
+        } else if let format = CaptionFormat(name: name), format.writer() != nil {
+            self = .captions(format)
+        } else if to == nil, output != "-", let format = CaptionFormat(fileExtensionOf: output), format.writer() != nil {
+            self = .captions(format)
+        } else {
+            throw ValidationError("unknown output format '\(name)'; choose one of \(CaptionFormat.writableNames), txt, md, html, podcast-json")
+        }
+    }
+
+    /// The cue shape for this output: captions, or podcast segments for JSON and transcripts.
+    var shaper: TranscriptShaper {
+        if case .captions(let format) = self, format != .podcastJSON { return .captions }
+        return .podcastSegments
+    }
+
+    /// Writes `document` (its diagnostics printed first) to `output`.
+    func write(_ document: TimedTextDocument, to output: String, title: String, strict: Bool, printer: DiagnosticPrinter, io: CommandIO) throws {
+        switch self {
+        case .captions(let format):
+            try ConvertCommand.write(
+                document, diagnostics: document.diagnostics, as: format, options: CaptionFormat.WriterOptions(), to: output,
+                strict: strict, printer: printer, io: io)
+        case .transcript(let format):
+            printer.print(document.diagnostics, to: io)
+            if strict, document.diagnostics.contains(where: { $0.severity == .warning }) {
+                io.writeStandardError("captions: \(printer.path): warnings are errors under --strict; nothing written\n")
+                throw ExitCode(1)
+            }
+            try FileAccess.writeText(format.render(document, title: title), to: output, io: io)
+        }
+    }
+}
