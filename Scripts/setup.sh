@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 sudo_if_needed() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 packages=(pkg-config ffmpeg espeak-ng libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libxml2-dev libuchardet-dev python3-venv
-  libswresample-dev pocketsphinx-testdata)
+  libswresample-dev pocketsphinx-testdata chromium)
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 
 export DEBIAN_FRONTEND=noninteractive

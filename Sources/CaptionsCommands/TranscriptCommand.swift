@@ -22,8 +22,14 @@ public struct TranscriptCommand: IOCommand {
     @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default).")
     var output: String = "-"
 
-    @Option(help: "txt (default), md, html, podcast-json.")
-    var format: TranscriptFormat = .txt
+    @Option(name: [.customLong("format"), .customLong("to")], help: "txt, md, html, podcast-json (default: from the output's extension, else txt).")
+    var format: TranscriptFormat?
+
+    @Option(help: ArgumentHelp("For --format html: the episode's audio or video, linked (not embedded) as given, relative to the page; the page plays it and follows along.", valueName: "file"))
+    var media: String?
+
+    @Option(help: ArgumentHelp("Audio descriptions (WebVTT, SRT, TTML…) to merge in as marked passages of what is seen.", valueName: "file"))
+    var descriptions: String?
 
     @Option(help: ArgumentHelp("A silence this long starts a new paragraph, such as 2s.", valueName: "duration"))
     var pause: String = "2s"
@@ -89,7 +95,15 @@ public struct TranscriptCommand: IOCommand {
                 throw ExitCode(1)
             }
         }
-        let text = format.render(document, title: name, options: options, timestamps: !noTimestamps, chapters: headings)
+        var seen: TimedTextDocument?
+        if let descriptions { seen = try ConvertCommand.parse([descriptions]).readDocument(io: io) }
+        let extensionFormat = output == "-" ? nil : TranscriptFormat(rawValue: String(output.split(separator: ".").last ?? "").lowercased() == "markdown" ? "md" : String(output.split(separator: ".").last ?? "").lowercased())
+        let chosen = format ?? extensionFormat ?? .txt
+        if media != nil, chosen != .html {
+            io.writeStandardError("warning: --media is used by the HTML page only (--format html) [usage.media.ignored]\n")
+        }
+        let text = chosen.render(
+            document, title: name, options: options, timestamps: !noTimestamps, chapters: headings, media: media, descriptions: seen)
         try FileAccess.writeText(text, to: output, io: io)
     }
 }

@@ -14,6 +14,16 @@ public struct Transcript: Sendable, Equatable {
         public var start: MediaTime
         /// The text, as prose.
         public var text: String
+        /// The text in timed pieces: a cue each, or a word each where the cue times its words.
+        public var pieces: [Piece] = []
+        /// Whether this is a description of what is seen (from `--descriptions`), not speech.
+        public var isDescription = false
+    }
+
+    /// A stretch of a paragraph's text and when it is said.
+    public struct Piece: Sendable, Equatable {
+        public var start: MediaTime
+        public var text: String
     }
 
     /// How cues are grouped.
@@ -71,23 +81,54 @@ public struct Transcript: Sendable, Equatable {
         return sections
     }
 
-    /// Groups the cues of `document` into paragraphs.
-    public init(_ document: TimedTextDocument, options: Options = Options()) {
+    /// Groups the cues of `document` into paragraphs; the cues of `descriptions` (audio
+    /// descriptions: what is seen) become paragraphs of their own, marked, in time order.
+    public init(_ document: TimedTextDocument, options: Options = Options(), descriptions: TimedTextDocument? = nil) {
         paragraphs = []
         var lastEnd: MediaTime?
-        for cue in document.cues.sorted(by: { $0.start < $1.start }) {
-            var text = Self.prose(cue.plainText)
-            if !options.keepSoundTags { text = Self.withoutSoundTags(text) }
-            guard !text.isEmpty else { continue }
-            let speaker = cue.speaker ?? Cue.firstVoice(in: cue.content)
-            let paused = lastEnd.map { cue.start - $0 >= options.pause } ?? true
-            if let last = paragraphs.last, last.speaker == speaker, !paused {
-                paragraphs[paragraphs.count - 1].text += " " + text
-            } else {
-                paragraphs.append(Paragraph(speaker: speaker, start: cue.start, text: text))
+        let spoken = document.cues.map { ($0, false) }, seen = (descriptions?.cues ?? []).map { ($0, true) }
+        for (cue, isDescription) in (spoken + seen).sorted(by: { $0.0.start < $1.0.start }) {
+            var pieces = Self.pieces(of: cue)
+            if !options.keepSoundTags, !isDescription {
+                pieces = pieces.map { Piece(start: $0.start, text: Self.withoutSoundTags($0.text)) }.filter { !$0.text.isEmpty }
             }
-            lastEnd = max(lastEnd ?? cue.start, cue.end ?? cue.start)
+            let text = pieces.map(\.text).joined(separator: " ")
+            guard !text.isEmpty else { continue }
+            let speaker = isDescription ? nil : cue.speaker ?? Cue.firstVoice(in: cue.content)
+            let paused = lastEnd.map { cue.start - $0 >= options.pause } ?? true
+            if let last = paragraphs.last, !isDescription, !last.isDescription, last.speaker == speaker, !paused {
+                paragraphs[paragraphs.count - 1].text += " " + text
+                paragraphs[paragraphs.count - 1].pieces += pieces
+            } else {
+                paragraphs.append(Paragraph(speaker: speaker, start: cue.start, text: text, pieces: pieces, isDescription: isDescription))
+            }
+            if !isDescription { lastEnd = max(lastEnd ?? cue.start, cue.end ?? cue.start) }
         }
+    }
+
+    /// The cue's text as prose pieces: one from the cue's start, and one from each inline
+    /// timestamp (WebVTT `<00:00:01.500>`, a word's time) on.
+    static func pieces(of cue: Cue) -> [Piece] {
+        var pieces: [Piece] = []
+        var start = cue.start, text = ""
+        func walk(_ nodes: [InlineNode]) {
+            for node in nodes {
+                switch node {
+                case .text(let value): text += value
+                case .timestamp(let time):
+                    let prose = Self.prose(text)
+                    if !prose.isEmpty { pieces.append(Piece(start: start, text: prose)) }
+                    (start, text) = (max(time, start), "")
+                case .span(let span):
+                    if span.kind == .rubyText { continue }
+                    walk(span.children)
+                }
+            }
+        }
+        walk(cue.content)
+        let prose = Self.prose(text)
+        if !prose.isEmpty { pieces.append(Piece(start: start, text: prose)) }
+        return pieces
     }
 
     /// Caption lines joined into one line of prose, spaces collapsed, dialogue dashes removed.

@@ -7,22 +7,25 @@ public enum TranscriptFormat: String, Sendable, CaseIterable {
     case txt
     /// `**Speaker** · M:SS` then the paragraph.
     case md
-    /// One page: `lang`, a title, `<p>` with `<cite>` and `<time datetime>`, light and dark CSS.
+    /// One page that follows the media (``TranscriptPage``): `lang`, a title, a player when a
+    /// media file is given, `<p>` with `<cite>` and `<time datetime>`, links that seek, search.
     case html
     /// `{"version": "1.0.0", "segments": [{"speaker", "startTime", "endTime", "body"}]}`.
     case podcastJSON = "podcast-json"
 
     /// Renders `document` (grouped with `options` for the prose formats), titled `title`, with a
-    /// heading at each of `chapters` (the prose formats).
+    /// heading at each of `chapters` (the prose formats); `descriptions` (what is seen) are merged
+    /// in as marked passages, and the HTML page plays `media` (a link, as given).
     public func render(_ document: TimedTextDocument, title: String, options: Transcript.Options = Transcript.Options(),
-                       timestamps: Bool = true, chapters: [Transcript.Chapter] = []) -> String {
-        let transcript = Transcript(document, options: options)
+                       timestamps: Bool = true, chapters: [Transcript.Chapter] = [], media: String? = nil,
+                       descriptions: TimedTextDocument? = nil) -> String {
+        let transcript = Transcript(document, options: options, descriptions: descriptions)
         switch self {
         case .txt:
             return transcript.sections(chapters).map { section in
                 let heading = section.title.map { $0 + "\n" + String(repeating: "=", count: $0.count) + "\n\n" } ?? ""
                 return heading + section.paragraphs.map { paragraph in
-                    let heading = [paragraph.speaker, timestamps ? "(\(Transcript.stamp(paragraph.start)))" : nil]
+                    let heading = [paragraph.isDescription ? "Seen" : paragraph.speaker, timestamps ? "(\(Transcript.stamp(paragraph.start)))" : nil]
                         .compactMap { $0 }.joined(separator: " ")
                     return (heading.isEmpty ? "" : heading + "\n") + paragraph.text
                 }.joined(separator: "\n\n")
@@ -31,57 +34,18 @@ public enum TranscriptFormat: String, Sendable, CaseIterable {
             return "# \(title)\n\n" + transcript.sections(chapters).map { section in
                 let heading = section.title.map { "## \($0)\n\n" } ?? ""
                 return heading + section.paragraphs.map { paragraph in
-                    let parts = [paragraph.speaker.map { "**\($0)**" }, timestamps ? Transcript.stamp(paragraph.start) : nil]
-                        .compactMap { $0 }
-                    return (parts.isEmpty ? "" : parts.joined(separator: " · ") + "\n\n") + paragraph.text
+                    let who = paragraph.isDescription ? "*Seen*" : paragraph.speaker.map { "**\($0)**" }
+                    let parts = [who, timestamps ? Transcript.stamp(paragraph.start) : nil].compactMap { $0 }
+                    let text = paragraph.isDescription ? "> " + paragraph.text : paragraph.text
+                    return (parts.isEmpty ? "" : parts.joined(separator: " · ") + "\n\n") + text
                 }.joined(separator: "\n\n")
             }.joined(separator: "\n\n") + "\n"
         case .html:
-            return html(transcript, title: title, language: document.language ?? "en", timestamps: timestamps, chapters: chapters)
+            return TranscriptPage.render(
+                transcript.sections(chapters), title: title, language: document.language ?? "en", timestamps: timestamps, media: media)
         case .podcastJSON:
             return podcastJSON(document)
         }
-    }
-
-    private func html(
-        _ transcript: Transcript, title: String, language: String, timestamps: Bool, chapters: [Transcript.Chapter]
-    ) -> String {
-        let paragraphs = transcript.sections(chapters).map { section -> String in
-            let body = section.paragraphs.map { paragraph -> String in
-                var heading = ""
-                if let speaker = paragraph.speaker { heading += "<cite>\(XMLText.escape(speaker))</cite> " }
-                if timestamps {
-                    let seconds = paragraph.start.rounded(toTimescale: 1)
-                    heading += "<time datetime=\"PT\(seconds)S\">\(Transcript.stamp(paragraph.start))</time> "
-                }
-                return "<p>\(heading)\(XMLText.escape(paragraph.text))</p>"
-            }.joined(separator: "\n")
-            guard let title = section.title else { return body }
-            return "<section>\n<h2>\(XMLText.escape(title))</h2>\n\(body)\n</section>"
-        }.joined(separator: "\n")
-        return """
-            <!doctype html>
-            <html lang="\(XMLText.escape(language))">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(XMLText.escape(title))</title>
-            <style>
-            :root { color-scheme: light dark; }
-            body { font: 18px/1.6 Georgia, serif; max-width: 40rem; margin: 2rem auto; padding: 0 1rem; }
-            cite { font-style: normal; font-weight: 700; font-family: system-ui, sans-serif; }
-            time { color: GrayText; font: 0.85em system-ui, sans-serif; margin: 0 .3em; }
-            </style>
-            </head>
-            <body>
-            <main>
-            <h1>\(XMLText.escape(title))</h1>
-            \(paragraphs)
-            </main>
-            </body>
-            </html>
-
-            """
     }
 
     private func podcastJSON(_ document: TimedTextDocument) -> String {
