@@ -14,6 +14,9 @@ struct TTMLResolver {
     var prunedByAncestorRegion = 0
     var reportedDepth = false
     var agents: [String: String] = [:]
+    /// The document's `ttm:title` and `ttm:desc` texts (the head's metadata).
+    var title = ""
+    var descriptions: [String] = []
 
     init(root: XMLElement) {
         self.root = root
@@ -66,10 +69,22 @@ struct TTMLResolver {
                     let name = agent.elements.first { $0.name == "name" }.map(Self.text(of:))?.trimmingASCIIWhitespace()
                     agents[id] = name.map(String.init) ?? id
                 }
+                for element in section.elements { readMetadataText(element) }
+            case "title", "desc":
+                readMetadataText(section)
             default:
                 break
             }
         }
+    }
+
+    /// A `ttm:title` (the document's title) or `ttm:desc` (a description, read as a comment).
+    private mutating func readMetadataText(_ element: XMLElement) {
+        guard element.namespace == TTMLNamespace.metadata else { return }
+        let text = String(Self.text(of: element).trimmingASCIIWhitespace())
+        guard !text.isEmpty else { return }
+        if element.name == "title", title.isEmpty { title = text }
+        if element.name == "desc" { descriptions.append(text) }
     }
 
     /// TTML styling attributes the reader turns into the model.

@@ -24,7 +24,7 @@ public struct TTMLWriter: TimedTextWriter {
     /// What TTML carries here.
     public let capabilities: FormatCapabilities = [
         .regions, .placement, .voices, .basicStyles, .colors, .languages, .blankLinesInText, .openEnds, .literalMarkup,
-        .trailingSpaces,
+        .trailingSpaces, .comments,
     ]
     /// The profile.
     public var profile: Profile
@@ -113,6 +113,18 @@ private struct TTMLWriterContext {
             body += paragraph(cues[index])
         }
         var head = ""
+        // The title and the comments (as descriptions of the document: TTML has no comment
+        // placed between paragraphs that a processor keeps).
+        // As an XML reader gives them back: line ends as LF, no spaces around, nothing XML forbids.
+        func metadata(_ text: String) -> String {
+            String(XMLText.escape(text.replacing("\r\n", with: "\n").replacing("\r", with: "\n")).trimmingASCIIWhitespace())
+        }
+        let title = metadata(document.title)
+        if !title.trimmingASCIIWhitespace().isEmpty { head += "    <ttm:title>\(title)</ttm:title>\n" }
+        for comment in document.comments {
+            let text = metadata(comment.text)
+            if !text.trimmingASCIIWhitespace().isEmpty { head += "    <ttm:desc>\(text)</ttm:desc>\n" }
+        }
         if !agentOrder.isEmpty {
             head += "    <metadata>\n"
             for agent in agentOrder {
