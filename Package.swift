@@ -69,7 +69,7 @@ let package = Package(
             name: "CaptionsFlashTests",
             dependencies: ["CaptionsFlash", "CaptionsCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "CaptionsSpeechTests", dependencies: ["CaptionsSpeech", "CaptionsCore", "CaptionsMedia"]),
+        .testTarget(name: "CaptionsSpeechTests", dependencies: ["CaptionsSpeech", "CaptionsCore", "CaptionsMedia", "CaptionsFormats"]),
         .testTarget(name: "CaptionsFuzzTests", dependencies: ["CaptionsFuzz"], exclude: ["Regressions"]),
         .testTarget(
             name: "CaptionsCommandsTests",

@@ -139,20 +139,20 @@ CCAPTIONS_FORWARD(void, av_channel_layout_default, (AVChannelLayout *layout, int
 CCAPTIONS_FORWARD(void, av_channel_layout_uninit, (AVChannelLayout *layout), (layout))
 CCAPTIONS_FORWARD(int, av_channel_layout_copy, (AVChannelLayout *target, const AVChannelLayout *source), (target, source))
 
-/// A resampler from what `codec` decodes to float planar samples at `rate`, keeping its channels
-/// (a layout the stream leaves unspecified becomes the default one for its channel count); its
-/// channel count in `channels`. NULL on failure.
-static inline struct SwrContext *ccaptions_resampler(const AVCodecContext *codec, int rate, int *channels) {
+/// A resampler from `frame`'s sound (its own layout, sample format and rate: streams change them
+/// mid-way) to float planar samples at `rate`, keeping its channels (a layout left unspecified
+/// becomes the default one for its channel count); its channel count in `channels`. NULL on failure.
+static inline struct SwrContext *ccaptions_resampler(const AVFrame *frame, int rate, int *channels) {
     AVChannelLayout layout = {0};
-    int count = codec->ch_layout.nb_channels > 0 ? codec->ch_layout.nb_channels : 1;
-    if (codec->ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || codec->ch_layout.nb_channels <= 0) {
+    int count = frame->ch_layout.nb_channels > 0 ? frame->ch_layout.nb_channels : 1;
+    if (frame->ch_layout.order == AV_CHANNEL_ORDER_UNSPEC || frame->ch_layout.nb_channels <= 0) {
         ccaptions_av_channel_layout_default(&layout, count);
-    } else if (ccaptions_av_channel_layout_copy(&layout, &codec->ch_layout) < 0) {
+    } else if (ccaptions_av_channel_layout_copy(&layout, &frame->ch_layout) < 0) {
         return NULL;
     }
     struct SwrContext *resampler = NULL;
     int result = ccaptions_swr_alloc_set_opts2(&resampler, &layout, AV_SAMPLE_FMT_FLTP, rate, &layout,
-                                               codec->sample_fmt, codec->sample_rate, 0, NULL);
+                                               (enum AVSampleFormat)frame->format, frame->sample_rate, 0, NULL);
     ccaptions_av_channel_layout_uninit(&layout);
     if (result < 0 || !resampler) return NULL;
     if (ccaptions_swr_init(resampler) < 0) {

@@ -58,7 +58,10 @@ public enum AudioDecoder {
         try FFmpegCall.check(ccaptions_avcodec_parameters_to_context(codec, stream.pointee.codecpar), "media.decoder", "cannot set up the audio decoder")
         try FFmpegCall.check(ccaptions_avcodec_open2(codec, decoder, nil), "media.decoder", "cannot open the \(String(cString: decoder.pointee.name)) decoder")
 
-        var run = Run()
+        // The media's time 0: the container's start (where the first video frame usually is), so
+        // that transcript times match a player's; sound that starts later is preceded by silence.
+        let containerStart = format.map { $0.pointee.start_time != FFmpegCall.noTimestamp ? Double($0.pointee.start_time) / Double(AV_TIME_BASE) : 0 } ?? 0
+        var run = Run(timeBase: stream.pointee.time_base, origin: containerStart)
         var packet = ccaptions_av_packet_alloc()
         defer { ccaptions_av_packet_free(&packet) }
         var frame = ccaptions_av_frame_alloc()
@@ -77,7 +80,7 @@ public enum AudioDecoder {
             guard packet.pointee.stream_index == index else { continue }
             if ccaptions_avcodec_send_packet(codec, packet) < 0 { run.damagedPackets += 1 }
             try run.drain(codec, frame)
-            let seconds = Double(run.sampleCount) / Double(DecodedAudio.sampleRate)
+            let seconds = Double(run.mono.count) / Double(DecodedAudio.sampleRate)
             if seconds - lastReport >= 5 {
                 lastReport = seconds
                 progress(seconds)
@@ -85,20 +88,34 @@ public enum AudioDecoder {
         }
         ccaptions_avcodec_send_packet(codec, nil)
         try run.drain(codec, frame)
-        try run.flush()
+        run.flush()
         return run.result()
     }
 
-    /// The state of one decoding: the resampler (made for the first frame's format) and what it gave.
+    /// The state of one decoding. Each frame is resampled (the resampler made anew when the
+    /// stream's layout, sample format or rate changes), placed on the timeline by its timestamp
+    /// (a gap, from damage or a dropout, is filled with silence and reported), mixed into the mono
+    /// samples, and measured per channel; the channels' own samples are not kept.
     private struct Run {
+        let timeBase: AVRational
+        let origin: Double
         var resampler: OpaquePointer?
+        var resamplerKey: (format: Int32, rate: Int32, channels: Int32, mask: UInt64)?
         var channels = 0
-        var planes: [[Float]] = []
+        var mono: [Float] = []
         var partialReason: String?
         var damagedPackets = 0
-        var sampleCount: Int { planes.first?.count ?? 0 }
+        var gaps: [(start: Double, end: Double)] = []
+        /// Per channel: the finished 20 ms levels, and the running sum of squares of the window being filled.
+        private var levels: [[Float]] = []
+        private var windowSums: [Float] = []
         private var output: [UnsafeMutablePointer<Float>] = []
         private var outputCapacity = 0
+
+        init(timeBase: AVRational, origin: Double) {
+            self.timeBase = timeBase
+            self.origin = origin
+        }
 
         mutating func release() {
             if resampler != nil { ccaptions_swr_free(&resampler) }
@@ -115,63 +132,108 @@ public enum AudioDecoder {
                     return
                 }
                 defer { ccaptions_av_frame_unref(frame) }
-                if resampler == nil {
+                let key = (frame.pointee.format, frame.pointee.sample_rate, frame.pointee.ch_layout.nb_channels,
+                           frame.pointee.ch_layout.order == AV_CHANNEL_ORDER_NATIVE ? frame.pointee.ch_layout.u.mask : 0)
+                if resampler == nil || resamplerKey.map({ $0 != key }) ?? true {
+                    flush()
+                    if resampler != nil { ccaptions_swr_free(&resampler) }
                     var count: Int32 = 0
-                    resampler = ccaptions_resampler(codec, Int32(DecodedAudio.sampleRate), &count)
+                    resampler = ccaptions_resampler(frame, Int32(DecodedAudio.sampleRate), &count)
                     guard resampler != nil else { throw MediaError("media.decoder", "cannot resample this sound to 16 kHz") }
-                    channels = Int(count)
-                    planes = Array(repeating: [], count: channels)
+                    resamplerKey = key
+                    setChannels(Int(count))
                 }
-                let input = frame.pointee.extended_data.map { UnsafeRawPointer($0).assumingMemoryBound(to: UnsafePointer<UInt8>?.self) }
-                convert(input, count: Int(frame.pointee.nb_samples), inputRate: Int(codec.pointee.sample_rate))
+                place(frame)
+                let input = UnsafeMutableRawPointer(frame.pointee.extended_data).map {
+                    UnsafeMutablePointer<UnsafePointer<UInt8>?>($0.assumingMemoryBound(to: UnsafePointer<UInt8>?.self))
+                }
+                convert(input, count: Int(frame.pointee.nb_samples), inputRate: Int(frame.pointee.sample_rate))
+            }
+        }
+
+        /// Silence up to the frame's time when it starts later than the samples so far reach
+        /// (by more than 50 ms: a gap in the stream); frames without a timestamp follow on.
+        private mutating func place(_ frame: UnsafeMutablePointer<AVFrame>) {
+            let stamp = frame.pointee.best_effort_timestamp != FFmpegCall.noTimestamp ? frame.pointee.best_effort_timestamp : frame.pointee.pts
+            guard stamp != FFmpegCall.noTimestamp, timeBase.den > 0 else { return }
+            let time = Double(stamp) * Double(timeBase.num) / Double(timeBase.den) - origin
+            let reached = Double(mono.count) / Double(DecodedAudio.sampleRate)
+            guard time - reached > 0.05, time - reached < 6 * 3600 else { return }
+            if !mono.isEmpty { gaps.append((reached, time)) }
+            append(silence: Int((time - reached) * Double(DecodedAudio.sampleRate)))
+        }
+
+        private mutating func setChannels(_ count: Int) {
+            channels = count
+            while levels.count < count {
+                // A channel that appears mid-way was silent until then.
+                levels.append([Float](repeating: 0, count: levels.first?.count ?? 0))
+                windowSums.append(0)
             }
         }
 
         /// What the resampler still holds.
-        mutating func flush() throws(MediaError) {
+        mutating func flush() {
             guard resampler != nil else { return }
             convert(nil, count: 0, inputRate: DecodedAudio.sampleRate)
         }
 
-        private mutating func convert(_ input: UnsafePointer<UnsafePointer<UInt8>?>?, count: Int, inputRate: Int) {
-            let capacity = count * DecodedAudio.sampleRate / max(inputRate, 1) + 256
-            if capacity > outputCapacity {
-                for buffer in output { buffer.deallocate() }
-                output = (0..<channels).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: capacity) }
-                outputCapacity = capacity
+        private mutating func append(silence count: Int) {
+            guard count > 0 else { return }
+            for _ in 0..<count { appendSample { _ in 0 } }
+        }
+
+        /// Adds one sample to the mix and to each channel's level; `value` gives channel c's sample.
+        @inline(__always) private mutating func appendSample(_ value: (Int) -> Float) {
+            var sum: Float = 0
+            for channel in 0..<levels.count {
+                let sample = channel < channels ? value(channel) : 0
+                sum += sample
+                windowSums[channel] += sample * sample
             }
-            var pointers: [UnsafeMutablePointer<UInt8>?] = output.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: UInt8.self) }
-            let made = pointers.withUnsafeMutableBufferPointer { buffer in
-                ccaptions_swr_convert(resampler, buffer.baseAddress, Int32(outputCapacity), UnsafeMutablePointer(mutating: input), Int32(count))
-            }
-            guard made > 0 else { return }
-            for channel in 0..<channels {
-                planes[channel].append(contentsOf: UnsafeBufferPointer(start: output[channel], count: Int(made)))
+            mono.append(channels > 0 ? sum / Float(channels) : 0)
+            if mono.count % DecodedAudio.levelWindow == 0 { closeWindow(DecodedAudio.levelWindow) }
+        }
+
+        private mutating func closeWindow(_ size: Int) {
+            for channel in 0..<levels.count {
+                levels[channel].append((windowSums[channel] / Float(max(size, 1))).squareRoot())
+                windowSums[channel] = 0
             }
         }
 
-        func result() -> DecodedAudio {
-            let count = sampleCount
-            var mono = [Float](repeating: 0, count: count)
-            let scale = 1 / Float(max(channels, 1))
-            for plane in planes {
-                for index in 0..<count { mono[index] += plane[index] * scale }
+        private mutating func convert(_ input: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int, inputRate: Int) {
+            let capacity = count * DecodedAudio.sampleRate / max(inputRate, 1) + 256
+            if capacity > outputCapacity || output.count != channels {
+                for buffer in output { buffer.deallocate() }
+                output = (0..<channels).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: max(capacity, outputCapacity)) }
+                outputCapacity = max(capacity, outputCapacity)
             }
-            let window = DecodedAudio.levelWindow
-            let levels = planes.map { plane in
-                stride(from: 0, to: count, by: window).map { start in
-                    let end = min(count, start + window)
-                    var sum: Float = 0
-                    for index in start..<end { sum += plane[index] * plane[index] }
-                    return (sum / Float(end - start)).squareRoot()
-                }
+            var pointers: [UnsafeMutablePointer<UInt8>?] = output.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: UInt8.self) }
+            let made = pointers.withUnsafeMutableBufferPointer { buffer in
+                ccaptions_swr_convert(resampler, buffer.baseAddress, Int32(outputCapacity), input, Int32(count))
             }
+            guard made > 0 else { return }
+            let planes = output
+            for index in 0..<Int(made) { appendSample { planes[$0][index] } }
+        }
+
+        mutating func result() -> DecodedAudio {
+            let remainder = mono.count % DecodedAudio.levelWindow
+            if remainder > 0 { closeWindow(remainder) }
             var reason = partialReason
-            if damagedPackets > 0 {
-                let sentence = "\(damagedPackets) damaged audio packet(s) could not be decoded"
-                reason = reason.map { $0 + "; " + sentence } ?? sentence
+            func add(_ sentence: String) { reason = reason.map { $0 + "; " + sentence } ?? sentence }
+            if damagedPackets > 0 { add("\(damagedPackets) damaged audio packet(s) could not be decoded") }
+            if !gaps.isEmpty {
+                let seconds = gaps.reduce(0) { $0 + $1.end - $1.start }
+                add("\(gaps.count) stretch(es) of the sound, \((seconds * 10).rounded() / 10) s in all, are missing (from \(Self.clock(gaps[0].start)) on) and were read as silence")
             }
             return DecodedAudio(mono: mono, channelLevels: levels, partialReason: reason)
+        }
+
+        static func clock(_ seconds: Double) -> String {
+            let total = Int(seconds)
+            return "\(total / 60):\(total % 60 < 10 ? "0" : "")\(total % 60)"
         }
     }
 }

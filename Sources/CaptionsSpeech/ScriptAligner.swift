@@ -84,19 +84,67 @@ public enum ScriptAligner {
         return (words, diagnostics)
     }
 
-    /// For each of `a`, the index of `b` it is aligned with (nil: inserted), by a banded edit
-    /// distance: row i covers the columns around i × |b| / |a|.
+    /// For each of `a`, the index of `b` it is aligned with (nil: not heard). Words found once in
+    /// each, in the same order (the longest increasing run of such pairs), anchor the alignment;
+    /// between anchors, an edit distance aligns the rest (banded when a stretch is long), so an
+    /// hour-long script stays fast and small, and a recording of half a script aligns that half.
     static func alignTokens(_ a: [String], _ b: [String], band: Int) -> [Int?] {
+        var countA: [String: Int] = [:], countB: [String: Int] = [:], positionB: [String: Int] = [:]
+        for word in a { countA[word, default: 0] += 1 }
+        for (index, word) in b.enumerated() {
+            countB[word, default: 0] += 1
+            positionB[word] = index
+        }
+        let pairs = a.enumerated().compactMap { index, word -> (Int, Int)? in
+            guard countA[word] == 1, countB[word] == 1, !word.isEmpty, let j = positionB[word] else { return nil }
+            return (index, j)
+        }
+        var match = [Int?](repeating: nil, count: a.count)
+        var (fromA, fromB) = (0, 0)
+        for (i, j) in longestIncreasing(pairs) + [(a.count, b.count)] {
+            let part = alignStretch(Array(a[fromA..<i]), Array(b[fromB..<j]), band: band)
+            for (offset, found) in part.enumerated() { match[fromA + offset] = found.map { $0 + fromB } }
+            if i < a.count { match[i] = j }
+            (fromA, fromB) = (i + 1, j + 1)
+        }
+        return match
+    }
+
+    /// The longest run of `pairs` (in order of their first index) whose second indices increase.
+    private static func longestIncreasing(_ pairs: [(Int, Int)]) -> [(Int, Int)] {
+        var tails: [Int] = [], previous = [Int](repeating: -1, count: pairs.count)
+        for (index, pair) in pairs.enumerated() {
+            var low = 0, high = tails.count
+            while low < high {
+                let middle = (low + high) / 2
+                if pairs[tails[middle]].1 < pair.1 { low = middle + 1 } else { high = middle }
+            }
+            if low > 0 { previous[index] = tails[low - 1] }
+            if low == tails.count { tails.append(index) } else { tails[low] = index }
+        }
+        var result: [(Int, Int)] = []
+        var index = tails.last ?? -1
+        while index >= 0 {
+            result.append(pairs[index])
+            index = previous[index]
+        }
+        return result.reversed()
+    }
+
+    /// Edit-distance alignment of one stretch: two rows of costs and a byte per cell for the way
+    /// back; rows cover the columns around i × |b| / |a| (± `band`, or all when that is small).
+    private static func alignStretch(_ a: [String], _ b: [String], band: Int) -> [Int?] {
         let n = a.count, m = b.count
-        let width = max(band, abs(n - m) + 8)
+        guard n > 0, m > 0 else { return [Int?](repeating: nil, count: n) }
+        let width = n * m <= 4_000_000 ? max(n, m) : max(band, 2_000)
         func range(_ i: Int) -> ClosedRange<Int> {
-            let centre = Int((Double(i) * Double(m) / Double(max(n, 1))).rounded())
+            let centre = Int((Double(i) * Double(m) / Double(n)).rounded())
             return max(0, centre - width)...min(m, centre + width)
         }
         let infinity = Int.max / 4
-        var cost: [[Int]] = [], move: [[UInt8]] = []  // 0 diagonal, 1 up (a word unheard), 2 left (an extra heard word)
-        cost.reserveCapacity(n + 1)
+        var move: [[UInt8]] = []  // 0 diagonal, 1 up (a word unheard), 2 left (an extra heard word)
         move.reserveCapacity(n + 1)
+        var previousRow: [Int] = [], previousRange = 0...0
         for i in 0...n {
             let columns = range(i)
             var row = [Int](repeating: infinity, count: columns.count)
@@ -105,17 +153,19 @@ public enum ScriptAligner {
                 let k = j - columns.lowerBound
                 if i == 0 && j == 0 { row[k] = 0; continue }
                 var best = infinity, step: UInt8 = 2
-                if i > 0, j > 0, let previous = value(cost, range, i - 1, j - 1) {
-                    let candidate = previous + (a[i - 1] == b[j - 1] ? 0 : 1)
+                if i > 0, j > 0, previousRange.contains(j - 1) {
+                    let candidate = previousRow[j - 1 - previousRange.lowerBound] + (a[i - 1] == b[j - 1] ? 0 : 1)
                     if candidate < best { (best, step) = (candidate, 0) }
                 }
-                if i > 0, let previous = value(cost, range, i - 1, j), previous + 1 < best { (best, step) = (previous + 1, 1) }
+                if i > 0, previousRange.contains(j), previousRow[j - previousRange.lowerBound] + 1 < best {
+                    (best, step) = (previousRow[j - previousRange.lowerBound] + 1, 1)
+                }
                 if k > 0, row[k - 1] + 1 < best { (best, step) = (row[k - 1] + 1, 2) }
                 row[k] = best
                 moves[k] = step
             }
-            cost.append(row)
             move.append(moves)
+            (previousRow, previousRange) = (row, columns)
         }
         var match = [Int?](repeating: nil, count: n)
         var (i, j) = (n, m)
@@ -133,36 +183,23 @@ public enum ScriptAligner {
         return match
     }
 
-    private static func value(_ cost: [[Int]], _ range: (Int) -> ClosedRange<Int>, _ i: Int, _ j: Int) -> Int? {
-        let columns = range(i)
-        guard columns.contains(j) else { return nil }
-        return cost[i][j - columns.lowerBound]
-    }
 
     /// Lower case letters and digits only.
     static func normalised(_ word: String) -> String {
         String(word.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil }.map(Character.init))
     }
 
-    /// The words of a script: plain text (a blank line between paragraphs), Markdown (headings,
-    /// emphasis and links reduced to their words; `**Name** · 1:23` or `Name:` at a paragraph's
-    /// start names its speaker) or HTML (the text of its `<p>` elements, `<cite>` naming the speaker).
+    /// The words of a script: plain text (a blank line between paragraphs), Markdown (a heading
+    /// line is left out, emphasis and links reduced to their words; a paragraph of only
+    /// `**Name**` or `**Name** · 1:23`, as our Markdown transcripts write it, names the speaker of
+    /// the next, as `Name (1:23)` on a paragraph's first line does in our plain-text ones; `*Seen*` passages and `>` quotes are descriptions, not speech, and left out), or
+    /// HTML (the text of its `<p>` elements; `<cite>` names the speaker; time stamps and passages
+    /// marked as seen are left out, as are paragraphs outside `<main>` when there is one).
     public static func words(ofScript text: String) -> [ScriptWord] {
         let isHTML = text.contains("<p") && text.contains("</p>")
-        let paragraphs = isHTML ? htmlParagraphs(text) : text.replacing("\r\n", with: "\n").split(separator: "\n\n", omittingEmptySubsequences: true).map(String.init)
+        let paragraphs = isHTML ? htmlParagraphs(text) : markdownParagraphs(text)
         var result: [ScriptWord] = []
-        var speaker: String?
-        for var paragraph in paragraphs {
-            paragraph = paragraph.trimmingCharacters(in: .whitespaces)
-            if paragraph.hasPrefix("#") { continue }  // a Markdown heading
-            // `**Name** · 1:23` (our Markdown transcripts) on a line of its own names the speaker.
-            if let match = paragraph.firstMatch(of: /^\*\*([^*]+)\*\*(?: · [0-9:]+)?\n/) {
-                speaker = String(match.1)
-                paragraph = String(paragraph[match.range.upperBound...])
-            } else if let match = paragraph.firstMatch(of: /^<cite>([^<]+)<\/cite>/) {
-                speaker = String(match.1)
-                paragraph = String(paragraph[match.range.upperBound...])
-            }
+        for (paragraph, speaker) in paragraphs {
             let plain = paragraph.replacing(/<[^>]+>/, with: " ").replacing(/\[([^\]]*)\]\([^)]*\)/) { String($0.1) }
                 .replacing("**", with: "").replacing("__", with: "")
             let tokens = plain.split(whereSeparator: { $0.isWhitespace }).map(String.init).filter { !normalised($0).isEmpty || $0.count > 1 }
@@ -173,9 +210,62 @@ public enum ScriptAligner {
         return result
     }
 
-    private static func htmlParagraphs(_ text: String) -> [String] {
-        text.matches(of: /<p[^>]*>([\s\S]*?)<\/p>/).map { match in
-            String(match.1).replacing(/<time[^>]*>[^<]*<\/time>/, with: "")
+    /// Paragraphs of plain text or Markdown, each with its speaker.
+    private static func markdownParagraphs(_ text: String) -> [(String, String?)] {
+        var result: [(String, String?)] = []
+        var speaker: String?
+        var seen = false
+        for block in text.replacing("\r\n", with: "\n").split(separator: "\n\n", omittingEmptySubsequences: true) {
+            // Heading lines go; the lines after one stay.
+            let lines = block.split(separator: "\n").filter { !String($0).trimmingCharacters(in: .whitespaces).hasPrefix("#") }
+            var paragraph = lines.joined(separator: "\n").trimmingCharacters(in: .whitespaces)
+            guard !paragraph.isEmpty else { continue }
+            if let match = paragraph.wholeMatch(of: /\*\*([^*\n]+)\*\*(?: · [0-9:]+)?/) {
+                speaker = String(match.1)
+                seen = false
+                continue
+            }
+            if paragraph.wholeMatch(of: /\*Seen\*(?: · [0-9:]+)?/) != nil {
+                seen = true
+                continue
+            }
+            if paragraph.hasPrefix(">") || seen {
+                seen = false
+                continue
+            }
+            if let match = paragraph.firstMatch(of: /^\*\*([^*\n]+)\*\*(?: · [0-9:]+)?\n/) {
+                speaker = String(match.1)
+                paragraph = String(paragraph[match.range.upperBound...])
+            } else if let match = paragraph.firstMatch(of: /^([^\n]{1,60}) \(([0-9]+:)?[0-9]+:[0-9]{2}\)\n/) {
+                // `Name (1:23)` on a line of its own: our plain-text transcripts.
+                if match.1 == "Seen" { continue }
+                speaker = String(match.1)
+                paragraph = String(paragraph[match.range.upperBound...])
+            }
+            result.append((paragraph, speaker))
+        }
+        return result
+    }
+
+    /// The `<p>` paragraphs of HTML (those in `<main>` when there is one), without time stamps and
+    /// passages marked as seen, each with its `<cite>` speaker.
+    private static func htmlParagraphs(_ text: String) -> [(String, String?)] {
+        var scope = Substring(text)
+        if let open = text.firstMatch(of: /<main[^>]*>/), let close = text[open.range.upperBound...].firstMatch(of: /<\/main>/) {
+            scope = text[open.range.upperBound..<close.range.lowerBound]
+        }
+        return scope.matches(of: /<p([^>]*)>([\s\S]*?)<\/p>/).compactMap { match in
+            if match.1.contains("seen") { return nil }
+            var body = String(match.2)
+                .replacing(/<a[^>]*class="stamp"[^>]*>[\s\S]*?<\/a>/, with: "")
+                .replacing(/<time[^>]*>[^<]*<\/time>/, with: "")
+                .replacing(/<span class="seen-label">[^<]*<\/span>/, with: "")
+            var speaker: String?
+            if let cite = body.firstMatch(of: /<cite>([^<]+)<\/cite>/) {
+                speaker = decodeEntities(String(cite.1))
+                body.removeSubrange(cite.range)
+            }
+            return (body, speaker)
         }
     }
 

@@ -177,4 +177,33 @@ struct TranscribeCommandTests {
         #expect(right < 1e-4)
         #expect(audio.partialReason == nil)
     }
+
+    /// A stream that changes from stereo 44.1 kHz to mono 48 kHz mid-way (two transport streams
+    /// joined, as at an ad break) is decoded whole, and a dropout keeps later sound at its time.
+    @Test(.enabled(if: FlashSamples.available, "needs ffmpeg"))
+    func layoutChangesAndDropoutsKeepTheTimeline() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let first = folder.appendingPathComponent("a.ts").path, second = folder.appendingPathComponent("b.ts").path
+        #expect(FlashSamples.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=3", "-ac", "2", "-c:a", "aac", first]))
+        #expect(FlashSamples.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=660:sample_rate=48000:duration=2", "-ac", "1", "-c:a", "aac", second]))
+        let joined = folder.appendingPathComponent("joined.ts")
+        try (Data(contentsOf: URL(fileURLWithPath: first)) + Data(contentsOf: URL(fileURLWithPath: second))).write(to: joined)
+        let audio = try AudioDecoder.decode(path: joined.path)
+        #expect(abs(audio.duration - 5) < 0.2, "\(audio.duration) s")
+        #expect(audio.channelLevels.count == 2)
+        #expect(audio.level(from: 3.5, to: 4.5) > 0.01, "the mono part is heard")
+
+        // Ten seconds with the middle two lost: the sound after the loss stays at its time.
+        let whole = folder.appendingPathComponent("long.ts")
+        #expect(FlashSamples.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=10", "-c:a", "aac", whole.path]))
+        var bytes = try Data(contentsOf: whole)
+        let perSecond = bytes.count / 188 / 10
+        bytes.removeSubrange(188 * perSecond * 4..<188 * perSecond * 6)
+        try bytes.write(to: whole)
+        let damaged = try AudioDecoder.decode(path: whole.path)
+        #expect(abs(damaged.duration - 10) < 0.3, "\(damaged.duration) s: the lost stretch is silence, not skipped")
+        #expect(damaged.level(from: 4.4, to: 5.6) < 0.001, "the lost stretch is silent")
+        #expect(damaged.partialReason?.contains("missing") == true, "\(damaged.partialReason ?? "no reason")")
+    }
 }

@@ -1,0 +1,60 @@
+import CaptionsCore
+import CaptionsFormats
+@testable import CaptionsSpeech
+import Testing
+
+/// Scripts read as words, and words aligned to what was heard.
+struct ScriptAlignerTests {
+    static let episode = """
+        WEBVTT
+
+        00:01.000 --> 00:03.000
+        <v Ann>Welcome to the show.
+
+        00:04.000 --> 00:06.000
+        <v Bob>Thanks for having me.
+
+        """
+
+    /// Our own transcripts (Markdown and the HTML page, with a description merged in) read back as
+    /// the spoken words with their speakers: no time stamps, names or seen passages as words.
+    @Test(arguments: [TranscriptFormat.md, .html, .txt])
+    func ourTranscriptsReadBackAsTheirWords(format: TranscriptFormat) throws {
+        let document = try WebVTTReader().read(Array(Self.episode.utf8))
+        let seen = try WebVTTReader().read(Array("WEBVTT\n\n00:03.500 --> 00:03.900\nBob sits down.\n".utf8))
+        let text = format.render(document, title: "Episode 1", media: "episode.mp3", descriptions: seen)
+        let words = ScriptAligner.words(ofScript: text)
+        let expected = "Welcome to the show. Thanks for having me."
+        #expect(words.map(\.text).joined(separator: " ") == expected, "\(text)")
+        #expect(words.first?.speaker == "Ann" && words.last?.speaker == "Bob")
+        #expect(words.filter(\.startsParagraph).count == 2)
+    }
+
+    @Test func markdownHeadingsGoButTheTextAfterThemStays() {
+        let words = ScriptAligner.words(ofScript: "# Title\nFirst sentence here.\n\nSecond [link](http://x) and **bold**.")
+        #expect(words.map(\.text) == ["First", "sentence", "here.", "Second", "link", "and", "bold."])
+    }
+
+    /// Words heard differently still take their times; hyphenated words match their parts; a
+    /// word never heard is reported and timed between its neighbours.
+    @Test func wordsAreMatchedByEditDistance() {
+        let script = ["Mister", "Smith", "is", "ill-disposed", "today", "indeed."].map { ScriptAligner.ScriptWord(text: $0) }
+        let heard = [("Mr.", 0.0), ("Smith", 0.5), ("is", 1.0), ("ill", 1.5), ("disposed", 1.8), ("indeed.", 3.0)].map {
+            TranscriptShaper.Word(text: $0.0, start: $0.1, end: $0.1 + 0.3)
+        }
+        let (words, diagnostics) = ScriptAligner.align(script, to: heard)
+        #expect(words.map(\.text) == script.map(\.text), "the author's words")
+        #expect(words.map(\.start) == [0, 0.5, 1.0, 1.5, 2.1, 3.0])
+        #expect(words[3].end == 2.1, "ill-disposed spans both parts")
+        #expect(diagnostics.count == 1 && diagnostics[0].message.contains("\"today\""))
+    }
+
+    /// A long script against a recording of half of it stays within memory and aligns the half.
+    @Test func aLongScriptAgainstHalfItsRecording() {
+        let script = (0..<20_000).map { ScriptAligner.ScriptWord(text: "w\($0 % 997)x\($0 / 997)") }
+        let heard = script.prefix(10_000).enumerated().map { TranscriptShaper.Word(text: $1.text, start: Double($0), end: Double($0) + 0.5) }
+        let (words, diagnostics) = ScriptAligner.align(script, to: Array(heard))
+        #expect(words.prefix(10_000).enumerated().allSatisfy { $1.start == Double($0) })
+        #expect(diagnostics.count == 1 && diagnostics[0].message.contains("10000 word(s)"))
+    }
+}
