@@ -65,7 +65,7 @@ public struct AlignCommand: IOCommand {
             throw ExitCode(1)
         }
         let (audio, recognition) = try speech.listen(to: input, printer: printer, io: io)
-        let (segments, guardDiagnostics) = RecognitionGuards.apply(to: recognition.segments) { audio.level(from: $0, to: $1) }
+        let (segments, guardDiagnostics) = RecognitionGuards.apply(to: recognition.segments, level: RecognitionGuards.loudness(of: audio))
         let heard = WordTiming.snap(TranscriptShaper.words(of: segments), to: audio)
         let (timed, alignDiagnostics) = ScriptAligner.align(script, to: heard)
         var shaper = target.shaper

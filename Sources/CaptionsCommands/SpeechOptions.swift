@@ -80,7 +80,9 @@ enum CaptionsOrTranscript {
 
     /// The format `to` names, else the one of `output`'s extension, else WebVTT.
     init(to: String?, output: String) throws {
-        let name = (to ?? (output == "-" ? "vtt" : String(output.split(separator: "/").last?.split(separator: ".").last ?? "vtt"))).lowercased()
+        let file = output.split(separator: "/").last.map(String.init) ?? output
+        let fileExtension = output != "-" && file.contains(".") ? String(file.split(separator: ".").last ?? "vtt") : "vtt"
+        let name = (to ?? fileExtension).lowercased()
         if let transcript = TranscriptFormat(rawValue: name == "markdown" ? "md" : name) {
             self = .transcript(transcript)
         } else if let format = CaptionFormat(name: name), format.writer() != nil {

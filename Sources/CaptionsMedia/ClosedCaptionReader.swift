@@ -54,10 +54,12 @@ public enum ClosedCaptionReader {
                 kind: .damaged, start: time(span.start), end: time(span.end),
                 message: "the video is damaged from \(SubtitleStreamReader.clock(time(span.start))) to \(SubtitleStreamReader.clock(time(span.end))); captions there may be missing or wrong"))
         }
-        if let reason = outcome.partialReason, damage.isEmpty {
+        // A stop before the end (reading failed, or the file is shorter than it says), beside any gaps.
+        if let reason = outcome.partialReason, damage.isEmpty || reason.contains("stops at") || reason.contains("ends or breaks off") {
+            let sentence = reason.split(separator: ";").first { $0.contains("stops at") || $0.contains("ends or breaks off") }.map(String.init) ?? reason
             damage.append(SubtitleDamage(
-                kind: outcome.frameCount == 0 ? .damaged : .truncated, start: pictures.last?.time ?? .zero, end: nil,
-                message: "\(reason); captions after the last picture read may be missing"))
+                kind: outcome.frameCount == 0 ? .damaged : .truncated, start: end, end: nil,
+                message: "\(sentence); captions after \(SubtitleStreamReader.clock(end)) may be missing"))
         }
         return ClosedCaptionContents(
             pictures: pictures, pictureCount: outcome.frameCount, end: end, framesPerSecond: decoder.info.framesPerSecond,

@@ -1,11 +1,32 @@
 import CaptionsCore
+import CaptionsMedia
 
 /// Checks on what a recogniser wrote, for its known failures: the same line over and over (a
 /// decoder stuck in a loop), and words over silence (text made up where nobody speaks). What
 /// they remove is reported with its time, never dropped silently.
 public enum RecognitionGuards {
-    /// The mix's level below which a stretch counts as silence: −50 dBFS.
+    /// The level below which a stretch counts as silence: −50 dBFS, and never less than 40 dB
+    /// below the recording's loud speech (a quiet recording's speech is not silence).
     public static let silenceLevel: Float = 0.0032
+
+    /// How loud the recording is from one time to another, on a scale where 1 is its loud speech
+    /// (the 95th percentile of its loudest channel's 20 ms levels) scaled to full scale, so that
+    /// ``silenceLevel`` means the same in a quiet or a 5.1 recording (dialogue in one channel).
+    public static func loudness(of audio: DecodedAudio) -> (Double, Double) -> Float {
+        let levels = WordTiming.loudest(audio.channelLevels)
+        let sorted = levels.sorted()
+        let speech = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, sorted.count * 95 / 100)]
+        // Scaled up to full scale at most 40 dB: below that, a recording is silence.
+        let gain = speech > 0 ? min(100, max(1, 0.5 / speech)) : 1
+        let window = Double(DecodedAudio.levelWindow) / Double(DecodedAudio.sampleRate)
+        return { start, end in
+            let first = max(0, Int(start / window)), last = min(levels.count, Int((end / window).rounded(.up)))
+            guard last > first else { return 0 }
+            var sum: Float = 0
+            for index in first..<last { sum += levels[index] * levels[index] }
+            return (sum / Float(last - first)).squareRoot() * gain
+        }
+    }
 
     /// `segments` with repeats collapsed and text over silence dropped, and a warning for each
     /// kind of removal (codes `transcribe.repeated`, `transcribe.silence`).

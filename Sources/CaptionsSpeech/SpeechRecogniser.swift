@@ -91,7 +91,10 @@ public struct SpeechRecogniser: Sendable {
         if let language { arguments += ["--language", language] }
 
         var pipeEnds: [Int32] = [0, 0]
+        // Close-on-exec: the helper gets only the write end, as its standard output.
         guard pipe(&pipeEnds) == 0 else { throw SpeechError("speech.helper.failed", "cannot start the speech recogniser: no pipe") }
+        _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -117,6 +120,9 @@ public struct SpeechRecogniser: Sendable {
             if count < 0, errno == EINTR { continue }
             if count <= 0 { break }
             pending.append(contentsOf: chunk[..<count])
+            // The helper has read the samples once it answers: they need not wait on disk (230 MB an
+            // hour) for the rest of the run, or stay behind if it is interrupted.
+            audio.remove()
             while let newline = pending.firstIndex(of: 0x0A) {
                 let line = Data(pending[..<newline])
                 pending.removeSubrange(...newline)

@@ -11,9 +11,7 @@ public enum TranscriptDocument {
     public static func make(
         from recognition: Recognition, audio: DecodedAudio?, shaper: TranscriptShaper, speakerPerChannel: Bool, model: String
     ) -> TimedTextDocument {
-        let (segments, guardDiagnostics) = RecognitionGuards.apply(to: recognition.segments, level: audio.map { audio in
-            { audio.level(from: $0, to: $1) }
-        })
+        let (segments, guardDiagnostics) = RecognitionGuards.apply(to: recognition.segments, level: audio.map(RecognitionGuards.loudness(of:)))
         var diagnostics = guardDiagnostics
         var words = TranscriptShaper.words(of: segments)
         if let audio { words = WordTiming.snap(words, to: audio) }

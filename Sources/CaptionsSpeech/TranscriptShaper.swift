@@ -39,6 +39,11 @@ public struct TranscriptShaper: Sendable {
         public var startsParagraph: Bool
         /// Whether the recogniser started a segment with it (its start is the least sure).
         public var startsSegment = false
+        /// Whether a space comes before it (not between the words of Chinese or Japanese).
+        public var spaceBefore = true
+
+        /// The width it adds after another word on a line.
+        var width: Int { text.count + (spaceBefore ? 1 : 0) }
 
         /// A word.
         public init(text: String, start: Double, end: Double, speaker: String? = nil, startsParagraph: Bool = false) {
@@ -58,14 +63,19 @@ public struct TranscriptShaper: Sendable {
             for (index, word) in segment.words.enumerated() {
                 let text = word.word.trimmingCharacters(in: .whitespaces)
                 guard !text.isEmpty else { continue }
-                // A piece without the space before it continues the word before ("ill" "-disposed").
-                if index > 0, word.word.first.map({ !$0.isWhitespace }) ?? false, let last = result.indices.last {
+                // A piece without the space before it continues the word before when it is a
+                // hyphen's or an apostrophe's ("ill" "-disposed", "don" "'t"); otherwise it is a word
+                // of a language written without spaces.
+                let spaced = word.word.first?.isWhitespace ?? true
+                if index > 0, !spaced, let last = result.indices.last,
+                    "-'’".contains(text.first ?? " ") || result[last].text.hasSuffix("-") {
                     result[last].text += text
                     result[last].end = max(result[last].end, word.end)
                     continue
                 }
                 var made = Word(text: text, start: word.start, end: max(word.end, word.start))
                 made.startsSegment = index == 0
+                made.spaceBefore = spaced || index == 0
                 result.append(made)
             }
         }
@@ -76,7 +86,7 @@ public struct TranscriptShaper: Sendable {
     public func cues(for words: [Word]) -> [Cue] {
         var groups: [[Word]] = []
         var current: [Word] = []
-        func length(_ words: [Word]) -> Int { words.reduce(-1) { $0 + $1.text.count + 1 } }
+        func length(_ words: [Word]) -> Int { Self.width(words) }
         for word in words {
             if let last = current.last, let first = current.first {
                 let wouldBe = length(current + [word])
@@ -101,7 +111,7 @@ public struct TranscriptShaper: Sendable {
         for (index, group) in groups.enumerated() {
             guard let first = group.first, let last = group.last else { continue }
             let lines = wrap(group)
-            let characters = Double(lines.reduce(0) { $0 + $1.reduce(-1) { $0 + $1.text.count + 1 } })
+            let characters = Double(lines.reduce(0) { $0 + Self.width($1) })
             var end = max(last.end, first.start + minimumDuration, first.start + characters / maximumCharactersPerSecond)
             end = min(end, first.start + maximumDuration)
             // Never into the next cue: held only while the time is free.
@@ -110,7 +120,7 @@ public struct TranscriptShaper: Sendable {
             var content: [InlineNode] = []
             for (lineIndex, line) in lines.enumerated() {
                 for (wordIndex, word) in line.enumerated() {
-                    let separator = wordIndex > 0 ? " " : (lineIndex > 0 ? "\n" : "")
+                    let separator = wordIndex > 0 ? (word.spaceBefore ? " " : "") : (lineIndex > 0 ? "\n" : "")
                     if wordTimes, lineIndex + wordIndex > 0 {
                         content.append(.text(separator))
                         content.append(.timestamp(Self.time(word.start)))
@@ -127,20 +137,21 @@ public struct TranscriptShaper: Sendable {
 
     /// Whether `words` fit the lines.
     private func fits(_ words: [Word]) -> Bool {
-        wrap(words).count <= maximumLines && wrap(words).allSatisfy { line in line.reduce(-1) { $0 + $1.text.count + 1 } <= maximumLineLength }
+        let lines = wrap(words)
+        return lines.count <= maximumLines && lines.allSatisfy { Self.width($0) <= maximumLineLength }
     }
 
     /// `words` in lines of at most ``maximumLineLength``: one line when they fit, else lines as
     /// even as the words allow (a bottom-heavy split on a tie, as captioners prefer).
     func wrap(_ words: [Word]) -> [[Word]] {
-        let total = words.reduce(-1) { $0 + $1.text.count + 1 }
+        let total = Self.width(words)
         guard total > maximumLineLength, words.count > 1 else { return [words] }
         if maximumLines == 2 {
             var best: (split: Int, score: Int)?
             var left = -1
             for split in 1..<words.count {
-                left += words[split - 1].text.count + 1
-                let right = total - left - 1
+                left += split == 1 ? words[0].text.count : words[split - 1].width
+                let right = Self.width(Array(words[split...]))
                 guard left <= maximumLineLength, right <= maximumLineLength else { continue }
                 let score = abs(left - right) + (left > right ? 1 : 0)
                 if best == nil || score < best!.score { best = (split, score) }
@@ -151,14 +162,20 @@ public struct TranscriptShaper: Sendable {
         var lines: [[Word]] = [[]]
         var width = -1
         for word in words {
-            if width + word.text.count + 1 > maximumLineLength, !lines[lines.count - 1].isEmpty {
+            if width + word.width > maximumLineLength, !lines[lines.count - 1].isEmpty {
                 lines.append([])
                 width = -1
             }
             lines[lines.count - 1].append(word)
-            width += word.text.count + 1
+            width += lines[lines.count - 1].count == 1 ? word.text.count + 1 : word.width
         }
         return lines
+    }
+
+    /// The characters `words` take on one line (the first word's space not counted).
+    static func width(_ words: [Word]) -> Int {
+        guard let first = words.first else { return 0 }
+        return words.dropFirst().reduce(first.text.count) { $0 + $1.width }
     }
 
     /// Adjacent text nodes joined.

@@ -125,3 +125,19 @@ struct TranscriptShaperTests {
         #expect(document.language == "en")
     }
 }
+
+/// Languages written without spaces keep their words apart and unspaced.
+struct UnspacedLanguageTests {
+    @Test func chineseWordsAreNotGluedIntoOneAndGetNoSpaces() {
+        let pieces = ["今天", "天气", "很", "好", "。", "我们", "去", "公园", "散步", "吧", "。"]
+        let words = pieces.enumerated().map { RecognisedWord(start: Double($0) * 0.4, end: Double($0) * 0.4 + 0.3, word: $1) }
+        let shaped = TranscriptShaper.words(of: [RecognisedSegment(start: 0, end: 5, text: pieces.joined(), words: words)])
+        #expect(shaped.count == pieces.count)
+        var shaper = TranscriptShaper.captions
+        shaper.maximumLineLength = 8
+        let cues = shaper.cues(for: shaped)
+        #expect(cues.map(\.plainText).joined().replacing("\n", with: "") == pieces.joined())
+        #expect(cues.allSatisfy { !$0.plainText.contains(" ") })
+        #expect(cues.allSatisfy { $0.plainText.split(separator: "\n").allSatisfy { $0.count <= 8 } })
+    }
+}
