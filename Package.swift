@@ -70,7 +70,7 @@ let package = Package(
             dependencies: ["CaptionsFlash", "CaptionsCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "CaptionsSpeechTests", dependencies: ["CaptionsSpeech", "CaptionsCore", "CaptionsMedia", "CaptionsFormats"]),
-        .testTarget(name: "CaptionsFuzzTests", dependencies: ["CaptionsFuzz"], exclude: ["Regressions"]),
+        .testTarget(name: "CaptionsFuzzTests", dependencies: ["CaptionsFuzz", "CaptionsCore", "CaptionsFormats"], exclude: ["Regressions"]),
         .testTarget(
             name: "CaptionsCommandsTests",
             dependencies: [

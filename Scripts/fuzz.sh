@@ -46,10 +46,11 @@ if [ $# -gt 0 ]; then targets=("$@"); else mapfile -t targets < <("$fuzzer" list
 
 # Seeds: every file of the target's kinds in the fixtures, the samples, the regression corpus and
 # ../shared (when it exists), copied under their content hash so names never collide.
-seed_sources=(Tests/CaptionsFormatsTests/Fixtures Tests/CaptionsCommandsTests Samples ../shared/realworld ../shared/conformance)
+seed_sources=(Tests/CaptionsFormatsTests/Fixtures Tests/CaptionsCommandsTests Tests/CaptionsFuzzTests/Regressions/a53 Samples ../shared/realworld ../shared/conformance)
 seed_patterns() {
   case $1 in
     webvtt) echo "*.vtt *.webvtt" ;;
+    a53) echo "*.a53" ;;
     srt) echo "*.srt" ;;
     ttml) echo "*.ttml *.dfxp *.xml" ;;
     podcast-json | description-json) echo "*.json" ;;

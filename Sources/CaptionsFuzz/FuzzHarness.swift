@@ -18,9 +18,24 @@ public enum FuzzHarness {
         case .webvtt, .srt, .ttml, .podcastJSON, .scc, .stl, .sami, .ass, .sbv, .microdvd:
             guard let format = target.captionFormat, let reader = format.reader else { return [] }
             return checkCaptions(bytes, reader: reader)
+        case .a53:
+            return checkClosedCaptions(bytes)
         case .descriptionCSV, .descriptionJSON, .descriptionText:
             return checkDescriptionScript(bytes, kind: target)
         }
+    }
+
+    /// Decodes `bytes` as the caption data of pictures at 29.97 a second (ten triplets a picture;
+    /// channel 1, or 3 for inputs of odd length), then writes the document to every output.
+    static func checkClosedCaptions(_ bytes: [UInt8]) -> [FuzzFinding] {
+        let pictures = stride(from: 0, to: bytes.count, by: 30).map { start in
+            ClosedCaptionData(
+                time: MediaTime(value: Int64(start / 30) * 1001, timescale: 30000) ?? .zero,
+                triplets: Array(bytes[start..<min(bytes.count, start + 30)]))
+        }
+        let end = MediaTime(value: Int64(pictures.count) * 1001, timescale: 30000) ?? .zero
+        let document = ClosedCaptionDecoder.document(from: pictures, end: end, channel: bytes.count % 2 == 0 ? 1 : 3)
+        return outputs(variant: bytes.count).flatMap { check(document, output: $0) }
     }
 
     /// One output a document is written to: a format with its writer options.

@@ -27,6 +27,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case sbv
     /// `MicroDVDReader`.
     case microdvd
+    /// `ClosedCaptionDecoder`: CEA-608 carried in video (A/53 `cc_data` triplets, ten a picture).
+    case a53
     /// `DescriptionScript(csv:)`.
     case descriptionCSV = "description-csv"
     /// `DescriptionScript(json:)`.
@@ -47,7 +49,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .ass: .ass
         case .sbv: .sbv
         case .microdvd: .microdvd
-        case .descriptionCSV, .descriptionJSON, .descriptionText: nil
+        case .a53, .descriptionCSV, .descriptionJSON, .descriptionText: nil
         }
     }
 

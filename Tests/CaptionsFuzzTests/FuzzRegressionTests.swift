@@ -1,3 +1,5 @@
+import CaptionsCore
+import CaptionsFormats
 @testable import CaptionsFuzz
 import Foundation
 import Testing
@@ -45,5 +47,20 @@ import Testing
         #expect(finding.matches(("roundtrip.ttml", "reordered")))
         #expect(!finding.matches(("roundtrip.ttml", "settings")))
         #expect(!finding.matches(("roundtrip.srt", nil)))
+    }
+}
+
+/// The A/53 seeds are real caption data (made from `Samples/dialogue.vtt` written as SCC), so the
+/// fuzzer starts from inputs that decode to cues on channel 1 and, from field 2, on channel 3.
+@Suite struct ClosedCaptionSeedTests {
+    @Test(arguments: [("popon.a53", 1), ("rollup.a53", 1), ("popon-field2.a53", 3)])
+    func seedsDecodeToCues(name: String, channel: Int) throws {
+        let bytes = try [UInt8](Data(contentsOf: FuzzRegressionTests.regressions.appendingPathComponent("a53/\(name)")))
+        #expect(bytes.count % 2 == (channel == 1 ? 0 : 1), "the harness reads channel 1 for even lengths, 3 for odd")
+        let pictures = stride(from: 0, to: bytes.count, by: 30).map {
+            ClosedCaptionData(time: MediaTime(value: Int64($0 / 30) * 1001, timescale: 30000)!, triplets: Array(bytes[$0..<min(bytes.count, $0 + 30)]))
+        }
+        let document = ClosedCaptionDecoder.document(from: pictures, end: .zero, channel: channel)
+        #expect(document.cues.count >= 3, "\(document.diagnostics)")
     }
 }
