@@ -5,7 +5,7 @@ public struct CaptionsCommand: ParsableCommand {
     /// Names, help and subcommands.
     public static let configuration = CommandConfiguration(
         commandName: "captions",
-        abstract: "Convert captions, scan videos for flashing hazards and dim them, and write transcripts.",
+        abstract: "Convert captions (also out of video), transcribe and align speech offline, scan videos for flashing hazards and dim them, and write transcripts.",
         discussion: """
             Exit codes: 0 ok, 1 invalid input (or a loss under --strict), 2 a flash hazard found (or left by dim --method wcag), 64 usage error.
             Diagnostics go to standard error as path:line:column: severity: message [code].
