@@ -181,7 +181,8 @@ public struct DimCommand: IOCommand {
             // Frame n is drawn with frame n − 1's mitigation and adaptation (Apple's model).
             let change = previous.flatMap { state in
                 state.mitigation > 0
-                    ? LightChange.dimFlashingLights(mitigation: state.mitigation, adaptation: state.adaptation / display.peak) : nil
+                    ? LightChange.dimFlashingLights(
+                        mitigation: state.mitigation, adaptation: state.adaptation / display.peak, displayPeak: display.peak) : nil
             }
             analyzer.analyze(frame, sampleAspect: info.sampleAspect, quarterTurns: info.quarterTurns)
             previous = analyzer.lastDimFlashingLights.map { ($0.mitigation, $0.adaptation) }
@@ -235,7 +236,7 @@ public struct DimCommand: IOCommand {
             after.append(analyzer.lastDimFlashingLights.map { $0.adaptation / display.peak })
         })
         let adaptation = after.indices.map { after[max(0, $0 - 1)] ?? after[$0] ?? 0 }
-        var plan = LeastDimming(hazards: report.hazards)
+        var plan = LeastDimming(hazards: report.hazards, displayPeak: display.peak)
         if !plan.stretches.isEmpty {
             for round in 1...LeastDimming.rounds {
                 if !quiet, io.standardErrorIsTerminal {

@@ -29,9 +29,12 @@ struct LeastDimming {
     static let rounds = 6
 
     var stretches: [Stretch]
+    /// The display's peak in cd/m² (HDR light is changed as a share of it).
+    var displayPeak = 100.0
 
-    /// The stretches to dim in a scan's hazards.
-    init(hazards: [FlashReport.Hazard]) {
+    /// The stretches to dim in a scan's hazards, for a display of `displayPeak` cd/m².
+    init(hazards: [FlashReport.Hazard], displayPeak: Double = 100) {
+        self.displayPeak = displayPeak
         var stretches: [Stretch] = []
         for hazard in hazards.sorted(by: { $0.start < $1.start }) {
             if let last = stretches.last, hazard.start - last.end < 2 {
@@ -63,9 +66,11 @@ struct LeastDimming {
             if stretch.red { saturationCut = max(saturationCut, s) }
         }
         guard strength > 0 else { return nil }
-        return LightChange(
+        var change = LightChange(
             contrast: (1 - strength) * (1 - strength), brightness: 1 - strength, adaptation: adaptation,
             saturation: 1 - saturationCut)
+        change.displayPeak = displayPeak
+        return change
     }
 
     /// Takes a round's scan: each stretch with no hazard within a second of it passes at its

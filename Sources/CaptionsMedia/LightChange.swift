@@ -7,10 +7,17 @@ import Dispatch
 import Glibc
 #endif
 
-/// A change to a frame's light, made in display light: each channel's signal v becomes light
-/// x = v^2.2 (Apple's display model), then x′ = contrast × (x − adaptation) + brightness ×
-/// adaptation (clipped to 0–1), then each pixel's colour is moved toward its grey by
-/// `saturation`. Apple's Dim Flashing Lights dimming is contrast (1 − M)², brightness 1 − M.
+/// A change to a frame's light, made in display light: each channel's signal v becomes light x,
+/// then x′ = contrast × (x − adaptation) + brightness × adaptation, then each pixel's colour is
+/// moved toward its grey by `saturation`. Apple's Dim Flashing Lights dimming is contrast (1 − M)²,
+/// brightness 1 − M.
+///
+/// Light is measured as the flash analysis measures it, as a share of the display's peak:
+/// - SDR: x = v^2.2 (Apple's display model), clipped to 0–1;
+/// - PQ: x = cd/m² (SMPTE ST 2084) over `displayPeak`, so HDR is dimmed in absolute light; light
+///   above the display's peak stays above it (up to PQ's 10,000 cd/m²);
+/// - HLG: x = `hdrPeak` × scene^γ over `displayPeak` per channel (BT.2100's system gamma γ for
+///   that display; exact for greys, the luminance-based OOTF approximated per channel).
 public struct LightChange: Sendable, Equatable {
     /// What multiplies the light's distance from the adaptation level.
     public var contrast: Double
@@ -20,6 +27,10 @@ public struct LightChange: Sendable, Equatable {
     public var adaptation: Double
     /// 1 keeps colours; 0 makes every pixel grey.
     public var saturation: Double
+    /// The display's peak in cd/m², which `adaptation` is a share of (PQ and HLG).
+    public var displayPeak: Double = 100
+    /// The peak of the display HLG is shown on, in cd/m².
+    public var hdrPeak: Double = 1000
 
     /// A change; see the type.
     public init(contrast: Double, brightness: Double, adaptation: Double, saturation: Double = 1) {
@@ -29,20 +40,38 @@ public struct LightChange: Sendable, Equatable {
         self.saturation = saturation
     }
 
-    /// Apple's dimming by `mitigation` (0–1) around `adaptation` (0–1).
-    public static func dimFlashingLights(mitigation: Double, adaptation: Double) -> LightChange {
-        LightChange(contrast: (1 - mitigation) * (1 - mitigation), brightness: 1 - mitigation, adaptation: adaptation)
+    /// Apple's dimming by `mitigation` (0–1) around `adaptation` (0–1 of `displayPeak` cd/m²).
+    public static func dimFlashingLights(mitigation: Double, adaptation: Double, displayPeak: Double = 100) -> LightChange {
+        var change = LightChange(contrast: (1 - mitigation) * (1 - mitigation), brightness: 1 - mitigation, adaptation: adaptation)
+        change.displayPeak = displayPeak
+        return change
     }
 
     /// Whether it changes nothing.
     public var isIdentity: Bool { contrast == 1 && brightness == 1 && saturation == 1 }
 
-    /// The signal curve: 1025 new signals at signal 0, 1/1024 … 1.
-    func curve() -> [Float] {
-        (0...1024).map { step in
-            let light = pow(Double(step) / 1024, 2.2)
-            let changed = min(1, max(0, contrast * (light - adaptation) + brightness * adaptation))
-            return Float(pow(changed, 1 / 2.2))
+    /// The signal curve for pictures of `transfer`: 1025 new signals at signal 0, 1/1024 … 1.
+    func curve(transfer: VideoFrame.Transfer = .sdr) -> [Float] {
+        let peak = max(displayPeak, 1)
+        let gamma = TransferFunction.hlgSystemGamma(peak: hdrPeak)
+        func light(_ signal: Double) -> Double {
+            switch transfer {
+            case .sdr: pow(signal, 2.2)
+            case .pq: TransferFunction.pqToNits(signal) / peak
+            case .hlg: hdrPeak * pow(TransferFunction.hlgToScene(signal), gamma) / peak
+            }
+        }
+        func signal(_ light: Double) -> Double {
+            switch transfer {
+            case .sdr: pow(min(1, light), 1 / 2.2)
+            case .pq: TransferFunction.nitsToPQ(light * peak)
+            case .hlg: TransferFunction.sceneToHLG(pow(light * peak / hdrPeak, 1 / gamma))
+            }
+        }
+        let ceiling = transfer == .sdr ? 1 : light(1)
+        return (0...1024).map { step in
+            let changed = min(ceiling, max(0, contrast * (light(Double(step) / 1024) - adaptation) + brightness * adaptation))
+            return Float(signal(changed))
         }
     }
 }
@@ -61,7 +90,7 @@ extension LightChange {
             throw MediaError("media.dim.format", "dimming \(name) pictures is not supported yet")
         }
         if descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0 {
-            try applyToRGB(frame, descriptor: descriptor)
+            try applyToRGB(frame, descriptor: descriptor, transfer: view.transfer)
             return
         }
         guard descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) != 0 else {
@@ -78,7 +107,7 @@ extension LightChange {
             width: frame.pointee.width, height: frame.pointee.height, shift_x: Int32(descriptor.pointee.log2_chroma_w),
             shift_y: Int32(descriptor.pointee.log2_chroma_h), bit_depth: Int32(descriptor.pointee.comp.0.depth),
             limited: view.range == .limited ? 1 : 0, kr: kr, kb: kb)
-        let curve = curve()
+        let curve = curve(transfer: view.transfer)
         curve.withUnsafeBufferPointer { values in
             var dim = ccaptions_dim_curve(curve: values.baseAddress, saturation: Float(saturation))
             let data = frame.pointee.data, lines = frame.pointee.linesize
@@ -89,7 +118,9 @@ extension LightChange {
 
 extension LightChange {
     /// ``apply(to:view:)`` for RGB pictures, packed or planar, 8 to 16 bits.
-    private func applyToRGB(_ frame: UnsafeMutablePointer<AVFrame>, descriptor: UnsafePointer<AVPixFmtDescriptor>) throws(MediaError) {
+    private func applyToRGB(
+        _ frame: UnsafeMutablePointer<AVFrame>, descriptor: UnsafePointer<AVPixFmtDescriptor>, transfer: VideoFrame.Transfer
+    ) throws(MediaError) {
         let components = descriptor.pointee.comp
         let parts = [components.0, components.1, components.2]
         guard parts.allSatisfy({ $0.step == parts[0].step && $0.shift == 0 }), parts[0].depth == 8 || parts[0].depth > 8 && parts[0].step % 2 == 0
@@ -103,7 +134,7 @@ extension LightChange {
         guard let red = pointers[0], let green = pointers[1], let blue = pointers[2] else {
             throw MediaError("media.dim.format", "a picture without its planes")
         }
-        let curve = curve()
+        let curve = curve(transfer: transfer)
         curve.withUnsafeBufferPointer { values in
             var dim = ccaptions_dim_curve(curve: values.baseAddress, saturation: Float(saturation))
             ccaptions_dim_rgb(

@@ -148,12 +148,13 @@ struct DimCommandTests {
 }
 
 /// `dim --method wcag` on failing sample clips of each kind (general, red, a box in a quarter of
-/// the field, RGB APNG, RGB H.264 written through libx264rgb): each output passes.
+/// the field, RGB APNG, RGB H.264 written through libx264rgb, HDR10 PQ dimmed in cd/m²): each
+/// output passes.
 @Suite(.enabled(if: FlashSamples.available, "needs ffmpeg to make the sample clips"), .serialized)
 struct LeastDimmingTests {
     @Test(arguments: [
         "a-black-white-5hz-fail.mp4", "d-red-grey-4hz-fail.mp4", "t-box-27pc-fail.mp4", "p-apng-fail.apng",
-        "r-h264rgb-fail.mkv",
+        "r-h264rgb-fail.mkv", "g-pq-100-140nits-fail.mkv",
     ])
     func theDimmedClipPasses(name: String) throws {
         let folder = try temporaryFolder()

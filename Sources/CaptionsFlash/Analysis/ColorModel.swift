@@ -66,7 +66,7 @@ struct ColorModel: Equatable {
             luminanceWeights = (0.2627, 0.6780, 0.0593)
             toXYZ = [0.6370, 0.1446, 0.1689, 0.2627, 0.6780, 0.0593, 0, 0.0281, 1.0610]
         }
-        hlgGammaMinusOne = Float(1.2 + 0.42 * log10(max(hdrPeak, 1) / 1000) - 1)
+        hlgGammaMinusOne = Float(TransferFunction.hlgSystemGamma(peak: hdrPeak) - 1)
     }
 
     static func == (a: ColorModel, b: ColorModel) -> Bool {
@@ -91,19 +91,11 @@ struct ColorModel: Equatable {
         value <= 0.04045 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4)
     }
 
-    /// SMPTE ST 2084 EOTF: a PQ signal (0–1) to cd/m².
-    static func pqToNits(_ value: Double) -> Double {
-        let m1 = 2610.0 / 16384, m2 = 2523.0 / 4096 * 128
-        let c1 = 3424.0 / 4096, c2 = 2413.0 / 4096 * 32, c3 = 2392.0 / 4096 * 32
-        let power = pow(max(value, 0), 1 / m2)
-        return 10000 * pow(max(power - c1, 0) / (c2 - c3 * power), 1 / m1)
-    }
+    /// SMPTE ST 2084 EOTF: a PQ signal (0–1) to cd/m² (``TransferFunction``).
+    static func pqToNits(_ value: Double) -> Double { TransferFunction.pqToNits(value) }
 
-    /// ARIB STD-B67 / BT.2100 HLG inverse OETF: a signal (0–1) to normalised scene light (0–1).
-    static func hlgToScene(_ value: Double) -> Double {
-        let a = 0.17883277, b = 1 - 4 * a, c = 0.5 - a * log(4 * a)
-        return value <= 0.5 ? value * value / 3 : (exp((value - c) / a) + b) / 12
-    }
+    /// BT.2100 HLG inverse OETF: a signal (0–1) to normalised scene light (``TransferFunction``).
+    static func hlgToScene(_ value: Double) -> Double { TransferFunction.hlgToScene(value) }
 
     @inline(__always)
     private func linear(_ value: Float) -> Float { Self.lookUp(value, in: toLinear) }
