@@ -27,19 +27,9 @@ public struct AlignCommand: IOCommand {
     @Option(help: ArgumentHelp("The script: plain text (a blank line between paragraphs), Markdown, or HTML.", valueName: "file"))
     var text: String
 
-    @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default: WebVTT).")
-    var output: String = "-"
-
-    @Option(name: [.customLong("to"), .customLong("format")], help: ArgumentHelp("The output format: \(CaptionFormat.writableNames), or a transcript: txt, md, html, podcast-json (default: from the output's extension, else vtt).", valueName: "format"))
-    var to: String?
-
     @OptionGroup var speech: SpeechOptions
 
-    @Flag(help: "Keep each word's time in the cues (WebVTT inline timestamps; in --to json).")
-    var words = false
-
-    @Flag(help: "Treat warnings (words not heard, lost formatting) as errors: write nothing.")
-    var strict = false
+    @OptionGroup var destination: SpeechOutputOptions
 
     public init() {}
 
@@ -49,11 +39,11 @@ public struct AlignCommand: IOCommand {
 
     /// Runs against `io`; exit 1 when the script or the recording cannot be read.
     public func execute(io: CommandIO) throws {
-        let target = try CaptionsOrTranscript(to: to, output: output)
+        let target = try destination.target()
         let printer = DiagnosticPrinter(path: input, showNotes: false)
         let script: [ScriptAligner.ScriptWord]
         do {
-            try FileAccess.checkWritable(output, input: input)
+            try FileAccess.checkWritable(destination.output, input: input)
             let bytes = try FileAccess.read(text, io: io)
             script = ScriptAligner.words(ofScript: String(decoding: bytes, as: UTF8.self))
         } catch {
@@ -68,11 +58,10 @@ public struct AlignCommand: IOCommand {
         let (segments, guardDiagnostics) = RecognitionGuards.apply(to: recognition.segments, level: RecognitionGuards.loudness(of: audio))
         let heard = WordTiming.snap(TranscriptShaper.words(of: segments), to: audio)
         let (timed, alignDiagnostics) = ScriptAligner.align(script, to: heard)
-        var shaper = target.shaper
-        shaper.wordTimes = words
+        let shaper = destination.shaper(for: target)
         let document = TranscriptDocument.document(
             words: timed, diagnostics: guardDiagnostics + alignDiagnostics, language: recognition.language, shaper: shaper,
             note: "The author's script, timed by captions align against the recording (OpenAI Whisper \(speech.model) through faster-whisper).")
-        try target.write(document, to: output, title: String(text.split(separator: "/").last ?? "Transcript"), strict: strict, printer: printer, io: io)
+        try target.write(document, to: destination.output, title: String(text.split(separator: "/").last ?? "Transcript"), strict: destination.strict, printer: printer, io: io)
     }
 }

@@ -65,11 +65,34 @@ struct SpeechOptions: ParsableArguments {
         }
     }
 
-    /// `M:SS` or `H:MM:SS`.
+    /// `M:SS`, or `H:MM:SS` from an hour on (as transcripts stamp times).
     static func clock(_ seconds: Double) -> String {
-        let total = Int(max(0, seconds))
-        let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
-        return h > 0 ? "\(h):\(m < 10 ? "0" : "")\(m):\(s < 10 ? "0" : "")\(s)" : "\(m):\(s < 10 ? "0" : "")\(s)"
+        Transcript.stamp(MediaTime(milliseconds: Int64(max(0, seconds) * 1000)))
+    }
+}
+
+/// Where `transcribe` and `align` write, in which format, and how strictly.
+struct SpeechOutputOptions: ParsableArguments {
+    @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default: WebVTT).")
+    var output: String = "-"
+
+    @Option(name: [.customLong("to"), .customLong("format")], help: ArgumentHelp("The output format: \(CaptionFormat.writableNames), or a transcript: txt, md, html, podcast-json (default: from the output's extension, else vtt).", valueName: "format"))
+    var to: String?
+
+    @Flag(help: "Keep each word's time in the cues (WebVTT inline timestamps; in --to json).")
+    var words = false
+
+    @Flag(help: "Treat warnings (text over silence, repeats removed, words not heard, lost formatting) as errors: write nothing.")
+    var strict = false
+
+    /// The format written.
+    func target() throws -> CaptionsOrTranscript { try CaptionsOrTranscript(to: to, output: output) }
+
+    /// The cue shape for `target`, keeping word times with `--words`.
+    func shaper(for target: CaptionsOrTranscript) -> TranscriptShaper {
+        var shaper = target.shaper
+        shaper.wordTimes = words
+        return shaper
     }
 }
 

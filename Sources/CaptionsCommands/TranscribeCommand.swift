@@ -26,25 +26,15 @@ public struct TranscribeCommand: IOCommand {
     @Argument(help: "The audio or video file.")
     var input: String
 
-    @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default: WebVTT).")
-    var output: String = "-"
-
-    @Option(name: [.customLong("to"), .customLong("format")], help: ArgumentHelp("The output format: \(CaptionFormat.writableNames), or a transcript: txt, md, html, podcast-json (default: from the output's extension, else vtt).", valueName: "format"))
-    var to: String?
-
     @OptionGroup var speech: SpeechOptions
 
-    @Flag(help: "Keep each word's time in the cues (WebVTT inline timestamps; in --to json).")
-    var words = false
+    @OptionGroup var destination: SpeechOutputOptions
 
     @Flag(help: "Each voice was recorded on its own channel (stereo podcast recording): name the speakers by channel (Speaker 1, Speaker 2…).")
     var speakerPerChannel = false
 
     @Option(help: ArgumentHelp("Rename speakers with a JSON map such as {\"Speaker 1\": \"Ann\"}.", valueName: "map.json"))
     var speakers: String?
-
-    @Flag(help: "Treat warnings (text over silence, repeats removed, lost formatting) as errors: write nothing.")
-    var strict = false
 
     public init() {}
 
@@ -54,17 +44,16 @@ public struct TranscribeCommand: IOCommand {
 
     /// Runs against `io`; exit 1 when the recogniser is missing or fails.
     public func execute(io: CommandIO) throws {
-        let target = try CaptionsOrTranscript(to: to, output: output)
+        let target = try destination.target()
         let printer = DiagnosticPrinter(path: input, showNotes: false)
         do {
-            try FileAccess.checkWritable(output, input: input)
+            try FileAccess.checkWritable(destination.output, input: input)
         } catch {
             printer.print([error.diagnostic], to: io)
             throw ExitCode(1)
         }
         let (audio, recognition) = try speech.listen(to: input, printer: printer, io: io)
-        var shaper = target.shaper
-        shaper.wordTimes = words
+        let shaper = destination.shaper(for: target)
         var document = TranscriptDocument.make(
             from: recognition, audio: audio, shaper: shaper, speakerPerChannel: speakerPerChannel, model: speech.model)
         if let speakers {
@@ -75,6 +64,6 @@ public struct TranscribeCommand: IOCommand {
                 throw ExitCode(1)
             }
         }
-        try target.write(document, to: output, title: String(input.split(separator: "/").last ?? "Transcript"), strict: strict, printer: printer, io: io)
+        try target.write(document, to: destination.output, title: String(input.split(separator: "/").last ?? "Transcript"), strict: destination.strict, printer: printer, io: io)
     }
 }

@@ -226,14 +226,9 @@ public enum AudioDecoder {
             if damagedPackets > 0 { add("\(damagedPackets) damaged audio packet(s) could not be decoded") }
             if !gaps.isEmpty {
                 let seconds = gaps.reduce(0) { $0 + $1.end - $1.start }
-                add("\(gaps.count) stretch(es) of the sound, \((seconds * 10).rounded() / 10) s in all, are missing (from \(Self.clock(gaps[0].start)) on) and were read as silence")
+                add("\(gaps.count) stretch(es) of the sound, \((seconds * 10).rounded() / 10) s in all, are missing (from \(SubtitleStreamReader.clock(MediaTime(milliseconds: Int64(gaps[0].start * 1000)))) on) and were read as silence")
             }
             return DecodedAudio(mono: mono, channelLevels: levels, partialReason: reason)
-        }
-
-        static func clock(_ seconds: Double) -> String {
-            let total = Int(seconds)
-            return "\(total / 60):\(total % 60 < 10 ? "0" : "")\(total % 60)"
         }
     }
 }
