@@ -42,10 +42,16 @@ let package = Package(
         // Speech recognition: the helper process (faster-whisper) and everything after its words.
         .target(name: "CaptionsSpeech", dependencies: ["CaptionsCore", "CaptionsMedia"]),
         .target(name: "CaptionsFormats", dependencies: ["CaptionsCore", "CCaptionsXML", "CCaptionsCharset"]),
+        // Caption quality control: delivery profiles (JSON, embedded in the binary), the rules of
+        // `captions check` over one engine, and the repairs of `captions fix`.
+        .target(
+            name: "CaptionsQuality", dependencies: ["CaptionsCore", "CaptionsFormats"],
+            resources: ["netflix", "bbc", "apple-itt", "cea608", "dcmp"].map { .embedInCode("Profiles/\($0).json") }
+        ),
         .target(
             name: "CaptionsCommands",
             dependencies: [
-                "CaptionsCore", "CaptionsFormats", "CaptionsMedia", "CaptionsFlash", "CaptionsSpeech",
+                "CaptionsCore", "CaptionsFormats", "CaptionsMedia", "CaptionsFlash", "CaptionsSpeech", "CaptionsQuality",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -69,6 +75,7 @@ let package = Package(
             name: "CaptionsFlashTests",
             dependencies: ["CaptionsFlash", "CaptionsCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .testTarget(name: "CaptionsQualityTests", dependencies: ["CaptionsQuality", "CaptionsCore", "CaptionsFormats"]),
         .testTarget(name: "CaptionsSpeechTests", dependencies: ["CaptionsSpeech", "CaptionsCore", "CaptionsMedia", "CaptionsFormats"]),
         .testTarget(name: "CaptionsFuzzTests", dependencies: ["CaptionsFuzz", "CaptionsCore", "CaptionsFormats"], exclude: ["Regressions"]),
         .testTarget(

@@ -33,7 +33,14 @@ struct SRTCueTextParser {
                 "tags nested deeper than \(InlineNode.maximumDepth) levels: \(builder.droppedForDepth) dropped, their text kept",
                 SourceLocation(line: first.number, column: 1)))
         }
-        return builder.finish()
+        let nodes = builder.finish()
+        if !builder.closedAtEnd.isEmpty, let first = lines.first {
+            leniencies.append((
+                .note, "srt.tag.unclosed",
+                "\(builder.closedAtEnd.map { "<\($0.rawValue)>" }.joined(separator: ", ")) not closed: closed at the end of the cue",
+                SourceLocation(line: first.number, column: 1)))
+        }
+        return nodes
     }
 
     /// Where the next `}` is at or after, per line (`nil` when none): `{\` without a `}` must not

@@ -12,6 +12,9 @@ struct InlineTreeBuilder {
     var joinsAdjacentText: Bool
     /// Start tags dropped because they would have nested deeper than ``InlineNode/maximumDepth``.
     private(set) var droppedForDepth = 0
+    /// The spans still open when ``finish()`` closed them, outermost first: a start tag without
+    /// its end tag, which `captions check` reports as unbalanced markup.
+    private(set) var closedAtEnd: [Span.Kind] = []
     private var root: [InlineNode] = []
     private var open: [Span] = []
     /// Text not yet appended as a node (only when ``joinsAdjacentText``).
@@ -90,6 +93,7 @@ struct InlineTreeBuilder {
     /// Closes every open span and returns the tree.
     mutating func finish() -> [InlineNode] {
         flushText()
+        closedAtEnd = open.map(\.kind)
         while !open.isEmpty { closeCurrent() }
         return root
     }

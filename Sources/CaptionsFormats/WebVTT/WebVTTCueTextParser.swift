@@ -33,6 +33,13 @@ struct WebVTTCueTextParser {
     /// Parses cue text into nodes; `droppedForDepth` counts the start tags dropped because they
     /// would nest deeper than ``InlineNode/maximumDepth``.
     static func parse(_ text: ByteSlice, droppedForDepth: inout Int) -> [InlineNode] {
+        var unclosed: [Span.Kind] = []
+        return parse(text, droppedForDepth: &droppedForDepth, unclosed: &unclosed)
+    }
+
+    /// Parses cue text into nodes, also listing in `unclosed` the spans whose end tag is missing
+    /// (closed at the end of the cue, as the WebVTT parser does).
+    static func parse(_ text: ByteSlice, droppedForDepth: inout Int, unclosed: inout [Span.Kind]) -> [InlineNode] {
         if !markup.occurs(in: UnsafeBufferPointer(rebasing: text)) {
             return text.isEmpty ? [] : [.text(text.string)]
         }
@@ -50,7 +57,9 @@ struct WebVTTCueTextParser {
             }
         }
         droppedForDepth += tree.droppedForDepth
-        return tree.finish()
+        let nodes = tree.finish()
+        unclosed += tree.closedAtEnd
+        return nodes
     }
 
     private var current: UInt8? { index < bytes.endIndex ? bytes[index] : nil }
@@ -211,4 +220,6 @@ private struct TreeBuilder {
     var droppedForDepth: Int { builder.droppedForDepth }
 
     mutating func finish() -> [InlineNode] { builder.finish() }
+
+    var closedAtEnd: [Span.Kind] { builder.closedAtEnd }
 }

@@ -441,8 +441,9 @@ private struct WebVTTFileParser {
     private mutating func addCue(id: String, timing: CueTiming, text: [ByteSlice], location: SourceLocation) {
         let content: [InlineNode]
         var droppedForDepth = 0
+        var unclosed: [Span.Kind] = []
         if text.count <= 1 {
-            content = text.first.map { WebVTTCueTextParser.parse($0, droppedForDepth: &droppedForDepth) } ?? []
+            content = text.first.map { WebVTTCueTextParser.parse($0, droppedForDepth: &droppedForDepth, unclosed: &unclosed) } ?? []
         } else {
             textBuffer.removeAll(keepingCapacity: true)
             for (index, line) in text.enumerated() {
@@ -450,8 +451,16 @@ private struct WebVTTFileParser {
                 textBuffer.append(contentsOf: line)
             }
             content = textBuffer.withUnsafeBufferPointer {
-                WebVTTCueTextParser.parse($0[...], droppedForDepth: &droppedForDepth)
+                WebVTTCueTextParser.parse($0[...], droppedForDepth: &droppedForDepth, unclosed: &unclosed)
             }
+        }
+        // Voice and language spans are routinely left open (`<v Ann>Hello`); formatting is not.
+        let formatting = unclosed.filter { [.italic, .bold, .underline, .class].contains($0) }
+        if !formatting.isEmpty {
+            document.diagnostics.append(Diagnostic(
+                .note, "webvtt.tag.unclosed",
+                "\(formatting.map { "<\($0.rawValue)>" }.joined(separator: ", ")) not closed: closed at the end of the cue",
+                at: location))
         }
         if droppedForDepth > 0 {
             document.diagnostics.append(Diagnostic(

@@ -1,0 +1,118 @@
+import CaptionsCore
+
+/// What every rule sees: the cues with their measured text, the profile's limits for the
+/// document's language turned into times at the frame rate in use, and the shot changes.
+public struct QualityContext: Sendable {
+    /// The profile.
+    public let profile: QualityProfile
+    /// Its limits for the document's language.
+    public let limits: QualityProfile.Limits
+    /// The frame rate frame counts are measured in.
+    public let frameRate: FrameRate
+    /// Shot changes, sorted (empty when none are known).
+    public let shotChanges: [MediaTime]
+    /// The cues, in document order.
+    public let cues: [Cue]
+    /// Each cue's text measured once.
+    let facts: [CueFacts]
+    /// What the reader noticed.
+    let readerDiagnostics: [Diagnostic]
+
+    /// Formats quantise times to the millisecond (SRT, WebVTT) or to frames; a limit is met when it
+    /// is met within 1 ms, so that 20 frames written as 00:00:00,833 meet "5/6 s".
+    static let slack = MediaTime(milliseconds: 1)
+
+    init(
+        profile: QualityProfile, language: String?, frameRate: FrameRate, shotChanges: [MediaTime], cues: [Cue],
+        readerDiagnostics: [Diagnostic] = []
+    ) {
+        self.readerDiagnostics = readerDiagnostics
+        self.profile = profile
+        let limits = profile.limits(forLanguage: language)
+        self.limits = limits
+        self.frameRate = frameRate
+        self.shotChanges = shotChanges.sorted()
+        self.cues = cues
+        facts = cues.map { CueFacts($0, counting: limits.readingSpeed) }
+    }
+
+    /// A profile duration at the frame rate in use.
+    public func time(_ duration: ProfileDuration?) -> MediaTime? { duration?.time(at: frameRate) }
+
+    /// One frame.
+    public var frame: MediaTime { MediaTime(value: frameRate.denominator, timescale: frameRate.numerator) ?? .zero }
+
+    /// A span as frames, rounded to the nearest.
+    public func frames(_ time: MediaTime) -> Int64 {
+        (time.scaled(by: frameRate.numerator, frameRate.denominator) ?? .zero).rounded(toTimescale: 1)
+    }
+
+    /// A span as people read it: `0.250s (6 frames)`.
+    func describe(_ time: MediaTime) -> String {
+        let frames = frames(time)
+        return "\(Self.seconds(time)) (\(frames) frame\(frames == 1 ? "" : "s"))"
+    }
+
+    /// Seconds with up to three decimals: `0.25s`.
+    static func seconds(_ time: MediaTime) -> String {
+        let milliseconds = time.rounded(toTimescale: 1000)
+        let whole = milliseconds / 1000
+        var fraction = String(milliseconds.magnitude % 1000)
+        while fraction.count < 3 { fraction = "0" + fraction }
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return (milliseconds < 0 && whole == 0 ? "-" : "") + "\(whole)" + (fraction.isEmpty ? "" : ".\(fraction)") + "s"
+    }
+
+    /// `HH:MM:SS.mmm`.
+    static func clock(_ time: MediaTime) -> String {
+        ClockTime(roundingToMilliseconds: time).formatted(fractionSeparator: ".")
+    }
+
+    /// The text limit on reading speed for a cue: the rate it reads at and whether it is over.
+    func readingSpeed(of index: Int) -> (rate: Double, limit: QualityProfile.ReadingSpeed)? {
+        guard let limit = limits.readingSpeed, let end = cues[index].end else { return nil }
+        let seconds = (end - cues[index].start).seconds
+        guard seconds > 0 else { return nil }
+        let amount = limit.unit == .characters ? Double(facts[index].readingCharacters) : Double(facts[index].words) * 60
+        return (amount / seconds, limit)
+    }
+
+    /// The shortest time a cue's text needs at the profile's reading speed (exact to the millisecond, rounded up).
+    func readingTime(of index: Int) -> MediaTime? {
+        guard let limit = limits.readingSpeed, limit.max > 0 else { return nil }
+        let amount = limit.unit == .characters ? Double(facts[index].readingCharacters) : Double(facts[index].words) * 60
+        return MediaTime(milliseconds: Int64((amount / limit.max * 1000).rounded(.up)))
+    }
+}
+
+/// Collects findings, giving each the profile's severity for its code and saying whether `fix`
+/// repairs it.
+struct FindingSink {
+    let context: QualityContext
+    private(set) var findings: [QualityFinding] = []
+
+    init(context: QualityContext) { self.context = context }
+
+    /// A finding about cue `index`; `repair` names the `fix` repair kind that handles it, if any.
+    mutating func add(
+        _ code: Diagnostic.Code, _ severity: Diagnostic.Severity, _ message: String, cue index: Int, repair: String?,
+        at location: SourceLocation? = nil
+    ) {
+        let cue = context.cues[index]
+        let text = "cue \(index + 1) (\(QualityContext.clock(cue.start))): \(message)"
+        let diagnostic = Diagnostic(context.profile.severity(of: code, default: severity), code, text, at: location ?? cue.location)
+        let fixable = repair.map { context.profile.allowsFix($0) } ?? false
+        findings.append(QualityFinding(diagnostic, cueIndex: index, start: cue.start, end: cue.end, fixable: fixable))
+    }
+
+    /// A finding the reader made, passed on with its location.
+    mutating func add(_ diagnostic: Diagnostic) {
+        findings.append(QualityFinding(diagnostic, cueIndex: nil, start: nil, end: nil, fixable: false))
+    }
+}
+
+/// One check over a document's cues: a small type with its codes, run by ``QualityChecker``.
+protocol QualityRule: Sendable {
+    /// Adds what the rule finds in `context` to `sink`.
+    func check(_ context: QualityContext, into sink: inout FindingSink)
+}

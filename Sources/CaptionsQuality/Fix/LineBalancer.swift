@@ -1,0 +1,100 @@
+/// Breaks a cue's text into balanced lines within a profile's limits: the fewest lines that fit,
+/// their lengths as even as possible, preferring breaks after punctuation and never breaking
+/// between a title and the name after it (`Mr. | Smith`) or after an article.
+struct LineBalancer {
+    /// The longest line, in characters.
+    let maxLength: Int
+    /// The most lines.
+    let maxLines: Int
+
+    /// Words a line never ends with: titles (the name must follow on the same line).
+    static let titles: Set<String> = [
+        "Mr.", "Mrs.", "Ms.", "Mx.", "Dr.", "Prof.", "St.", "Sr.", "Jr.", "Rev.", "Capt.", "Gen.", "Col.", "Lt.", "Sgt.",
+        "Sir", "Dame", "Lord", "Lady", "Mme", "Mlle", "M.", "Herr", "Frau", "Sra.", "Srta.", "Dña.", "Don", "Doña",
+    ]
+    /// Words a line should not end with: articles (the noun follows them).
+    static let articles: Set<String> = ["a", "an", "the", "A", "An", "The", "le", "la", "les", "un", "une", "der", "die", "das", "el", "los", "las"]
+
+    /// The words of `text`.
+    static func words(of text: String) -> [Substring] {
+        text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
+    }
+
+    /// Balanced lines for `words`, or `nil` when they cannot fit in ``maxLines`` lines (a word
+    /// longer than a line never fits).
+    func lines(for words: [Substring]) -> [String]? {
+        guard !words.isEmpty else { return [] }
+        let lengths = words.map(\.count)
+        guard lengths.allSatisfy({ $0 <= maxLength }) else { return nil }
+        let count = words.count
+        // width(i, j): the line of words i..<j.
+        func width(_ i: Int, _ j: Int) -> Int { lengths[i..<j].reduce(0, +) + (j - i - 1) }
+        func breakPenalty(after index: Int) -> Double {
+            let word = String(words[index])
+            if Self.titles.contains(word) { return .infinity }
+            if Self.articles.contains(word) { return 400 }
+            if let last = word.last, ".,;:!?…".contains(last) { return -30 }
+            return 0
+        }
+        for lineCount in 1...max(1, maxLines) where lineCount <= count {
+            // best[j][k]: the least cost of the first j words in k lines; cost = Σ length² + penalties,
+            // which is least when the lines are even.
+            var best = Array(repeating: Array(repeating: Double.infinity, count: lineCount + 1), count: count + 1)
+            var from = Array(repeating: Array(repeating: -1, count: lineCount + 1), count: count + 1)
+            best[0][0] = 0
+            for j in 1...count {
+                for k in 1...lineCount {
+                    for i in (k - 1)..<j where best[i][k - 1] < .infinity {
+                        let lineWidth = width(i, j)
+                        guard lineWidth <= maxLength else { continue }
+                        let penalty = j < count ? breakPenalty(after: j - 1) : 0
+                        let cost = best[i][k - 1] + Double(lineWidth * lineWidth) + penalty
+                        if cost < best[j][k] {
+                            best[j][k] = cost
+                            from[j][k] = i
+                        }
+                    }
+                }
+            }
+            guard best[count][lineCount] < .infinity else { continue }
+            var lines: [String] = []
+            var end = count
+            for k in stride(from: lineCount, through: 1, by: -1) {
+                let start = from[end][k]
+                lines.append(words[start..<end].joined(separator: " "))
+                end = start
+            }
+            return lines.reversed()
+        }
+        return nil
+    }
+
+    /// `words` in as few consecutive groups as fit (each within the limits), balanced by length and
+    /// ending at punctuation where possible; `nil` when no split into at most `limit` groups fits.
+    func groups(for words: [Substring], limit: Int) -> [[Substring]]? {
+        guard limit >= 2, words.count >= 2 else { return nil }
+        let total = words.reduce(0) { $0 + $1.count + 1 }
+        for groupCount in 2...limit where groupCount <= words.count {
+            let target = Double(total) / Double(groupCount)
+            var groups: [[Substring]] = []
+            var current: [Substring] = []
+            var size = 0
+            for (index, word) in words.enumerated() {
+                current.append(word)
+                size += word.count + 1
+                let remainingWords = words.count - index - 1
+                let groupsLeft = groupCount - groups.count - 1
+                guard groupsLeft > 0, remainingWords >= groupsLeft else { continue }
+                let atPunctuation = word.last.map { ".?!,;:…".contains($0) } ?? false
+                if Double(size) >= target * (atPunctuation ? 0.6 : 1.0), !Self.titles.contains(String(word)) {
+                    groups.append(current)
+                    current = []
+                    size = 0
+                }
+            }
+            if !current.isEmpty { groups.append(current) }
+            if groups.allSatisfy({ lines(for: $0) != nil }) { return groups }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,209 @@
+import CaptionsCore
+
+/// One repair `captions fix` made.
+public struct FixChange: Sendable, Hashable {
+    /// A stable `fix.*` code.
+    public var code: Diagnostic.Code
+    /// What changed, for people: the cue, its times before and after.
+    public var message: String
+    /// Where the cue was in the source.
+    public var location: SourceLocation?
+}
+
+/// What `captions fix` produced: the repaired document, the list of changes, and the check of the
+/// result (what is left for a person).
+public struct QualityFix: Sendable {
+    /// The repaired document.
+    public var document: TimedTextDocument
+    /// Every change, in the order made.
+    public var changes: [FixChange]
+    /// The check of ``document``: what could not be repaired.
+    public var remaining: QualityReport
+}
+
+/// Applies the repairs a profile allows (`fixes`): removes empty cues, puts cues in time order,
+/// re-breaks lines (balanced, never between a title and a name) and splits cues whose text needs
+/// more lines, snaps cue edges to shot changes, extends cues too short for their text into free
+/// time, shortens cues over the maximum, opens and closes gaps to the minimum, and merges a cue
+/// that reads too fast with the next when both fit. Repairs run until nothing changes, so fixing
+/// a fixed file changes nothing.
+public struct QualityFixer: Sendable {
+    /// The checker whose profile, language, frame rate and shot changes the repairs follow.
+    public var checker: QualityChecker
+
+    /// A fixer for a checker's settings.
+    public init(checker: QualityChecker) { self.checker = checker }
+
+    /// The document repaired, what changed, and what is left.
+    public func fix(_ document: TimedTextDocument) -> QualityFix {
+        var fixed = document
+        var changes: [FixChange] = []
+        let profile = checker.profile
+        for _ in 0..<4 {
+            let before = changes.count
+            if profile.allowsFix("empty") { removeEmpty(&fixed, &changes) }
+            if profile.allowsFix("order") { reorder(&fixed, &changes) }
+            if profile.allowsFix("lines") { rewrap(&fixed, &changes) }
+            var timing = TimingRepair(context: checker.context(for: fixed), profile: profile)
+            timing.run()
+            fixed.cues = timing.cues
+            changes += timing.changes
+            if profile.allowsFix("readingSpeed") { mergeFastCues(&fixed, &changes) }
+            if changes.count == before { break }
+        }
+        return QualityFix(document: fixed, changes: changes, remaining: checker.check(fixed))
+    }
+
+    private func removeEmpty(_ document: inout TimedTextDocument, _ changes: inout [FixChange]) {
+        document.cues.removeAll { cue in
+            guard cue.plainText.allSatisfy(\.isWhitespace) else { return false }
+            changes.append(FixChange(code: "fix.cue.removed", message: "\(Self.name(cue)): removed (no text)", location: cue.location))
+            return true
+        }
+    }
+
+    private func reorder(_ document: inout TimedTextDocument, _ changes: inout [FixChange]) {
+        let sorted = document.cues.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
+        let moved = sorted.enumerated().filter { $0.offset != $0.element.offset }.count
+        guard moved > 0 else { return }
+        document.cues = sorted.map(\.element)
+        changes.append(FixChange(code: "fix.cue.reordered", message: "\(moved) cues moved into time order", location: nil))
+    }
+
+    /// Re-breaks cues over the line limits; a cue whose text needs more lines is split in time in
+    /// proportion to its text, when each part keeps the minimum duration.
+    private func rewrap(_ document: inout TimedTextDocument, _ changes: inout [FixChange]) {
+        let context = checker.context(for: document)
+        guard let maxLength = context.limits.maxLineLength else { return }
+        let balancer = LineBalancer(maxLength: maxLength, maxLines: context.limits.maxLines ?? 2)
+        var result: [Cue] = []
+        result.reserveCapacity(document.cues.count)
+        for (index, cue) in document.cues.enumerated() {
+            let facts = context.facts[index]
+            let tooLong = facts.lineLengths.contains { $0 > maxLength }
+            let tooMany = context.limits.maxLines.map { facts.lines.count > $0 } ?? false
+            guard tooLong || tooMany, let shape = PlainShape(cue), !shape.isDialogue else {
+                result.append(cue)
+                continue
+            }
+            let words = LineBalancer.words(of: shape.text)
+            if let lines = balancer.lines(for: words) {
+                var rewrapped = cue
+                rewrapped.content = shape.rebuild(lines.joined(separator: "\n"))
+                result.append(rewrapped)
+                changes.append(FixChange(
+                    code: "fix.lines.rewrapped", message: "\(Self.name(cue)): lines re-broken as \(lines.map(\.count))", location: cue.location))
+                continue
+            }
+            guard let end = cue.end, let groups = balancer.groups(for: words, limit: 4) else {
+                result.append(cue)
+                continue
+            }
+            let weights = groups.map { Int64($0.reduce(0) { $0 + $1.count + 1 }) }
+            let total = weights.reduce(0, +)
+            let minimum = context.time(context.limits.minDuration) ?? .zero
+            var pieces: [Cue] = []
+            var done: Int64 = 0
+            for (number, group) in groups.enumerated() {
+                var piece = cue
+                piece.start = cue.start + ((end - cue.start).scaled(by: done, total) ?? .zero)
+                done += weights[number]
+                piece.end = number == groups.count - 1 ? end : cue.start + ((end - cue.start).scaled(by: done, total) ?? .zero)
+                piece.content = shape.rebuild((balancer.lines(for: group) ?? []).joined(separator: "\n"))
+                if !cue.id.isEmpty { piece.id = number == 0 ? cue.id : "\(cue.id)-\(number + 1)" }
+                pieces.append(piece)
+            }
+            guard pieces.allSatisfy({ ($0.end ?? $0.start) - $0.start + QualityContext.slack >= minimum }) else {
+                result.append(cue)
+                continue
+            }
+            result += pieces
+            changes.append(FixChange(
+                code: "fix.cue.split", message: "\(Self.name(cue)): split into \(pieces.count) cues to fit the line limits",
+                location: cue.location))
+        }
+        document.cues = result
+    }
+
+    /// Merges a cue that still reads too fast with the next one when the two together fit the
+    /// line limits, the maximum duration and the reading speed.
+    private func mergeFastCues(_ document: inout TimedTextDocument, _ changes: inout [FixChange]) {
+        var context = checker.context(for: document)
+        guard let limit = context.limits.readingSpeed else { return }
+        var index = 0
+        while index + 1 < document.cues.count {
+            defer { index += 1 }
+            guard let speed = context.readingSpeed(of: index), speed.rate > limit.max,
+                let first = PlainShape(document.cues[index]), let second = PlainShape(document.cues[index + 1]),
+                first.matches(second), !first.isDialogue, !second.isDialogue,
+                let end = document.cues[index + 1].end
+            else { continue }
+            var merged = document.cues[index]
+            merged.end = end
+            let words = LineBalancer.words(of: first.text + " " + second.text)
+            let balancer = LineBalancer(maxLength: context.limits.maxLineLength ?? .max, maxLines: context.limits.maxLines ?? .max)
+            guard let lines = balancer.lines(for: words) else { continue }
+            merged.content = first.rebuild(lines.joined(separator: "\n"))
+            if let maximum = context.time(context.limits.maxDuration), end - merged.start > maximum + QualityContext.slack { continue }
+            let trial = QualityContext(
+                profile: context.profile, language: checker.language ?? document.language, frameRate: context.frameRate,
+                shotChanges: [], cues: [merged])
+            if let rate = trial.readingSpeed(of: 0)?.rate, rate > limit.max { continue }
+            changes.append(FixChange(
+                code: "fix.cue.merged",
+                message: "\(Self.name(document.cues[index])): merged with the next cue to read at \(ReadingSpeedRule.oneDecimal(trial.readingSpeed(of: 0)?.rate ?? 0))",
+                location: document.cues[index].location))
+            document.cues[index] = merged
+            document.cues.remove(at: index + 1)
+            context = checker.context(for: document)
+        }
+    }
+
+    /// `cue at 00:01:02.000`.
+    static func name(_ cue: Cue) -> String { "cue at \(QualityContext.clock(cue.start))" }
+}
+
+/// A cue's text when it is plain, or plain inside one span (a voice, whole-cue italics), with the
+/// way to put re-broken text back into the same span.
+struct PlainShape {
+    let text: String
+    private let wrapper: Span?
+
+    init?(_ cue: Cue) {
+        var nodes = cue.content
+        var wrapper: Span?
+        if nodes.count == 1, case .span(let span) = nodes[0], span.kind != .ruby, span.kind != .rubyText {
+            wrapper = span
+            nodes = span.children
+        }
+        var text = ""
+        for node in nodes {
+            guard case .text(let part) = node else { return nil }
+            text += part
+        }
+        self.text = text
+        self.wrapper = wrapper
+    }
+
+    /// Lines that each start with a dash: two speakers in one cue, whose lines must stay apart.
+    var isDialogue: Bool {
+        let lines = text.split(separator: "\n")
+        return lines.count > 1 && lines.allSatisfy { $0.hasPrefix("-") || $0.hasPrefix("–") || $0.hasPrefix("—") }
+    }
+
+    /// Whether two cues' text sits in the same kind of span (so that it can be merged).
+    func matches(_ other: PlainShape) -> Bool {
+        switch (wrapper, other.wrapper) {
+        case (nil, nil): true
+        case (let first?, let second?): first.kind == second.kind && first.classes == second.classes && first.annotation == second.annotation
+        default: false
+        }
+    }
+
+    /// The nodes for new text in the same span.
+    func rebuild(_ text: String) -> [InlineNode] {
+        guard var wrapper else { return [.text(text)] }
+        wrapper.children = [.text(text)]
+        return [.span(wrapper)]
+    }
+}

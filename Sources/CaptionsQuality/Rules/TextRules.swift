@@ -1,0 +1,120 @@
+import CaptionsCore
+import CaptionsFormats
+
+/// Cues with no text: `check.cue.empty`.
+struct EmptyCueRule: QualityRule {
+    func check(_ context: QualityContext, into sink: inout FindingSink) {
+        for index in context.cues.indices where context.facts[index].isEmpty {
+            sink.add("check.cue.empty", .warning, "no text", cue: index, repair: "empty")
+        }
+    }
+}
+
+/// Line count and line length: `check.line.count`, `check.line.length`.
+struct LineRule: QualityRule {
+    func check(_ context: QualityContext, into sink: inout FindingSink) {
+        let maxLines = context.limits.maxLines
+        let maxLength = context.limits.maxLineLength
+        guard maxLines != nil || maxLength != nil else { return }
+        for (index, facts) in context.facts.enumerated() where !facts.isEmpty {
+            if let maxLines, facts.lines.count > maxLines {
+                sink.add("check.line.count", .error, "\(facts.lines.count) lines, over \(maxLines)", cue: index, repair: "lines")
+            }
+            if let maxLength {
+                let long = facts.lineLengths.enumerated().filter { $0.element > maxLength }
+                if !long.isEmpty {
+                    let which = long.map { "line \($0.offset + 1) has \($0.element)" }.joined(separator: ", ")
+                    sink.add("check.line.length", .error, "\(which) characters, over \(maxLength)", cue: index, repair: "lines")
+                }
+            }
+        }
+    }
+}
+
+/// Reading speed: `check.readingSpeed`, in characters a second or words a minute as the profile counts.
+struct ReadingSpeedRule: QualityRule {
+    func check(_ context: QualityContext, into sink: inout FindingSink) {
+        guard context.limits.readingSpeed != nil else { return }
+        for (index, cue) in context.cues.enumerated() where !context.facts[index].isEmpty {
+            guard let end = cue.end, let speed = context.readingSpeed(of: index) else { continue }
+            let seconds = (end - cue.start + QualityContext.slack).seconds
+            let amount = speed.rate * (end - cue.start).seconds
+            guard amount / seconds > speed.limit.max else { continue }
+            let unit = speed.limit.unit == .characters ? "characters/s" : "words/min"
+            let what = speed.limit.unit == .characters
+                ? "\(context.facts[index].readingCharacters) characters" : "\(context.facts[index].words) words"
+            sink.add(
+                "check.readingSpeed", .error,
+                "reads at \(Self.oneDecimal(speed.rate)) \(unit), over \(Self.oneDecimal(speed.limit.max)) (\(what) in \(QualityContext.seconds(end - cue.start)))",
+                cue: index, repair: "readingSpeed")
+        }
+    }
+
+    static func oneDecimal(_ value: Double) -> String {
+        let tenths = Int64((value * 10).rounded())
+        return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths.magnitude % 10)"
+    }
+}
+
+/// Characters the target cannot show: `check.characters`.
+struct CharacterRule: QualityRule {
+    func check(_ context: QualityContext, into sink: inout FindingSink) {
+        let name = context.limits.characters ?? "printable"
+        let repertoire = CharacterRepertoire.named(name) ?? .printable
+        for (index, facts) in context.facts.enumerated() {
+            // Printable ASCII is in every repertoire.
+            if facts.text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }) {
+                if repertoire.name == "printable" || !facts.text.utf8.contains(where: Self.notIn608) { continue }
+            }
+            var seen: [Character] = []
+            for character in facts.text where !repertoire.contains(character) && !seen.contains(character) {
+                seen.append(character)
+            }
+            guard !seen.isEmpty else { continue }
+            let listed = seen.prefix(5).map { character in
+                let codes = character.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }
+                return "'\(character)' (\(codes.joined(separator: " ")))"
+            }
+            sink.add(
+                "check.characters", .error,
+                "\(listed.joined(separator: ", "))\(seen.count > 5 ? " and \(seen.count - 5) more" : "") cannot be shown (\(repertoire.name))",
+                cue: index, repair: nil)
+        }
+    }
+
+    /// ASCII bytes CEA-608's standard set replaces with other characters (`*`, `\`, `^`, `_`, `` ` ``, `{`, `|`, `}`, `~`).
+    private static func notIn608(_ byte: UInt8) -> Bool {
+        [0x2A, 0x5C, 0x5E, 0x5F, 0x60, 0x7B, 0x7C, 0x7D, 0x7E].contains(byte)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
+
+/// Start tags without end tags and end tags without start tags, as the reader noticed them:
+/// `check.markup.unbalanced`.
+struct MarkupRule: QualityRule {
+    /// The reader codes that mean unbalanced markup.
+    static func isMarkup(_ code: Diagnostic.Code) -> Bool {
+        code.rawValue.hasSuffix(".tag.unclosed") || code.rawValue.hasSuffix(".tag.unmatched")
+    }
+
+    func check(_ context: QualityContext, into sink: inout FindingSink) {
+        let starts = context.cues.map(\.location)
+        for diagnostic in context.readerDiagnostics where Self.isMarkup(diagnostic.code) {
+            guard let location = diagnostic.location else { continue }
+            // The cue the tag is in: the last one starting at or before it (cues are in file order).
+            var low = 0
+            var high = starts.count
+            while low < high {
+                let middle = (low + high) / 2
+                if let start = starts[middle], start <= location { low = middle + 1 } else { high = middle }
+            }
+            guard low > 0 else { continue }
+            sink.add("check.markup.unbalanced", .warning, diagnostic.message, cue: low - 1, repair: nil, at: location)
+        }
+    }
+}
