@@ -138,3 +138,32 @@ void ccaptions_cell_light(
         cell_light_avx2(model, c0, c1, c2, cells, count, out, stride),
         cell_light_portable(model, c0, c1, c2, cells, 0, count, out, stride));
 }
+
+// ---- Shot changes ---------------------------------------------------------------------------
+
+uint64_t ccaptions_thumbnail_sad(
+    const uint8_t *plane, ptrdiff_t stride, int width, int height, int bytes_per_sample, int shift,
+    int pixel_step, int offset, uint8_t *thumbnail) {
+    uint64_t sad = 0;
+    size_t out = 0;
+    for (int y = 0; y < height; y += 2) {
+        const uint8_t *row = plane + (ptrdiff_t)y * stride;
+        if (bytes_per_sample == 1) {
+            for (int x = 0; x < width; x += 2) {
+                uint8_t value = row[(size_t)x * pixel_step + offset];
+                uint8_t old = thumbnail[out];
+                sad += value > old ? value - old : old - value;
+                thumbnail[out++] = value;
+            }
+        } else {
+            const uint16_t *wide = (const uint16_t *)row;
+            for (int x = 0; x < width; x += 2) {
+                uint8_t value = (uint8_t)(wide[(size_t)x * pixel_step + offset] >> shift);
+                uint8_t old = thumbnail[out];
+                sad += value > old ? value - old : old - value;
+                thumbnail[out++] = value;
+            }
+        }
+    }
+    return sad;
+}

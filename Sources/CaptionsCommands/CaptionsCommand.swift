@@ -5,13 +5,13 @@ public struct CaptionsCommand: ParsableCommand {
     /// Names, help and subcommands.
     public static let configuration = CommandConfiguration(
         commandName: "captions",
-        abstract: "Convert captions (also out of video), transcribe and align speech offline, scan videos for flashing hazards and dim them, and write transcripts.",
+        abstract: "Convert captions (also out of video), check and fix them against delivery profiles, transcribe and align speech offline, scan videos for flashing hazards and dim them, and write transcripts.",
         discussion: """
             Exit codes: 0 ok, 1 invalid input (or a loss under --strict), 2 a flash hazard found (or left by dim --method wcag), 64 usage error.
             Diagnostics go to standard error as path:line:column: severity: message [code].
             """,
         version: "0.1.0",
-        subcommands: [ConvertCommand.self, TranscriptCommand.self, TranscribeCommand.self, AlignCommand.self, DescribeCommand.self, FlashesCommand.self, DimCommand.self]
+        subcommands: [ConvertCommand.self, CheckCommand.self, FixCommand.self, TranscriptCommand.self, TranscribeCommand.self, AlignCommand.self, DescribeCommand.self, FlashesCommand.self, DimCommand.self]
     )
 
     /// Used by ArgumentParser.

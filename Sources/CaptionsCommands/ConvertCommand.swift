@@ -146,7 +146,9 @@ public struct ConvertCommand: IOCommand {
     /// Reads the input as `convert` would (format from the name, the content or `--from`; media
     /// files through their subtitle stream), printing the reader's diagnostics; throws `ExitCode` 1
     /// when it cannot be read. Other commands start from here.
-    func readDocument(io: CommandIO) throws -> TimedTextDocument {
+    /// With `printing` false the diagnostics are left in the document, errors included, for the
+    /// caller to report (`captions check`).
+    func readDocument(io: CommandIO, printing: Bool = true) throws -> TimedTextDocument {
         let plan = try makePlan(requireOutputFormat: false)
         let printer = DiagnosticPrinter(path: input == "-" ? "<stdin>" : input, showNotes: verbose)
         do {
@@ -154,6 +156,7 @@ public struct ConvertCommand: IOCommand {
             if let speakers {
                 document = SpeakerRenamer(names: try JSONFiles.decode([String: String].self, from: speakers, io: io)).apply(to: document)
             }
+            guard printing else { return document }
             printer.print(document.diagnostics, to: io)
             if document.diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
             return document
@@ -161,6 +164,16 @@ public struct ConvertCommand: IOCommand {
             printer.print([error.diagnostic], to: io)
             throw ExitCode(1)
         }
+    }
+
+    /// Writes `document`, made elsewhere from this command's input (`captions fix`), to the output
+    /// in the output format, as `convert` writes.
+    func write(_ document: TimedTextDocument, io: CommandIO) throws {
+        let plan = try makePlan()
+        let printer = DiagnosticPrinter(path: input == "-" ? "<stdin>" : input, showNotes: verbose)
+        try Self.write(
+            document, diagnostics: [], as: plan.outputFormat, options: plan.writerOptions, to: output, strict: strict,
+            printer: printer, io: io)
     }
 
     /// Reads and parses the input: in place from the mapped file when the reader can, else from a

@@ -88,4 +88,12 @@ void ccaptions_cell_light(
     const ccaptions_cell_model *model, const float *c0, const float *c1, const float *c2,
     const int32_t *cells, size_t count, float *out, size_t stride);
 
+/// Shot changes: samples every other sample of every other line of one plane (8-bit, or 16-bit
+/// shifted right by `shift` to 8 bits; `pixel_step` samples apart starting at `offset`, for packed
+/// RGB), writes them to `thumbnail` ((width+1)/2 × (height+1)/2 bytes) and returns the sum of
+/// absolute differences with what `thumbnail` held (the previous picture's samples).
+uint64_t ccaptions_thumbnail_sad(
+    const uint8_t *plane, ptrdiff_t stride, int width, int height, int bytes_per_sample, int shift,
+    int pixel_step, int offset, uint8_t *thumbnail);
+
 #endif

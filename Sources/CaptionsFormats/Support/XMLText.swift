@@ -1,5 +1,5 @@
 /// Escaping for XML and HTML text and attribute values.
-enum XMLText {
+public enum XMLText {
     /// `text` with `&`, `<`, `>` and `"` escaped, and the characters XML 1.0 cannot hold at all
     /// (C0 controls other than tab, line feed and carriage return; U+FFFE, U+FFFF) left out, so
     /// that what is written is always well-formed. (Caption writers have the capability reducer
@@ -7,7 +7,7 @@ enum XMLText {
     ///
     /// Works on Unicode scalars, not characters: `&` followed by a combining mark is one
     /// `Character`, which a character-level replacement would leave unescaped.
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { needsEscape($0) || isForbidden($0) }) else { return text }
         var escaped = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {

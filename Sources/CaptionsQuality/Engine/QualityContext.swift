@@ -17,6 +17,8 @@ public struct QualityContext: Sendable {
     let facts: [CueFacts]
     /// What the reader noticed.
     let readerDiagnostics: [Diagnostic]
+    /// The cue indices in time order (by start; file order among equal starts).
+    let timeOrder: [Int]
 
     /// Formats quantise times to the millisecond (SRT, WebVTT) or to frames; a limit is met when it
     /// is met within 1 ms, so that 20 frames written as 00:00:00,833 meet "5/6 s".
@@ -34,6 +36,12 @@ public struct QualityContext: Sendable {
         self.shotChanges = shotChanges.sorted()
         self.cues = cues
         facts = cues.map { CueFacts($0, counting: limits.readingSpeed) }
+        var ordered = true
+        for index in cues.indices.dropFirst() where cues[index].start < cues[index - 1].start {
+            ordered = false
+            break
+        }
+        timeOrder = ordered ? Array(cues.indices) : cues.indices.sorted { (cues[$0].start, $0) < (cues[$1].start, $1) }
     }
 
     /// A profile duration at the frame rate in use.

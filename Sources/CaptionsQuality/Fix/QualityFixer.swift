@@ -51,7 +51,23 @@ public struct QualityFixer: Sendable {
             if profile.allowsFix("readingSpeed") { mergeFastCues(&fixed, &changes) }
             if changes.count == before { break }
         }
+        // Writing closes every tag: markup the reader found unbalanced comes out balanced.
+        let unbalanced = fixed.diagnostics.filter { MarkupRule.isMarkup($0.code) }
+        for diagnostic in unbalanced {
+            changes.append(FixChange(code: "fix.markup.balanced", message: diagnostic.message, location: diagnostic.location))
+        }
+        fixed.diagnostics.removeAll { MarkupRule.isMarkup($0.code) }
+        renumber(&fixed)
         return QualityFix(document: fixed, changes: changes, remaining: checker.check(fixed))
+    }
+
+    /// Numbers cues 1, 2, 3… again when every identifier is a number (SRT's, or none), so that
+    /// removed, reordered, split and merged cues leave no holes or disorder.
+    private func renumber(_ document: inout TimedTextDocument) {
+        guard document.cues.allSatisfy({ $0.id.isEmpty || $0.id.allSatisfy(\.isASCIIDigit) }),
+            document.cues.contains(where: { !$0.id.isEmpty })
+        else { return }
+        for index in document.cues.indices { document.cues[index].id = String(index + 1) }
     }
 
     private func removeEmpty(_ document: inout TimedTextDocument, _ changes: inout [FixChange]) {

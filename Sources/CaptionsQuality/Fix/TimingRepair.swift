@@ -128,8 +128,16 @@ struct TimingRepair {
         if gap + slack < minGap || (gap.isNegative && minGap == .zero) {
             let newEnd = next - minGap
             let minimum = context.time(context.limits.minDuration) ?? .zero
-            guard newEnd > start, newEnd - start + slack >= minimum else { return }
-            setEnd(index, newEnd, gap.isNegative ? "fix.cue.overlap" : "fix.gap.opened", "\(context.describe(minGap)) before the next cue")
+            let code: Diagnostic.Code = gap.isNegative ? "fix.cue.overlap" : "fix.gap.opened"
+            if newEnd > start, newEnd - start + slack >= minimum {
+                setEnd(index, newEnd, code, "\(context.describe(minGap)) before the next cue")
+            } else if newEnd - minimum >= room(index).earliest, newEnd - minimum >= .zero {
+                // Too short to end earlier where it is: move the whole cue earlier, into free time.
+                setStart(index, newEnd - minimum, code, "moved earlier to keep \(context.describe(minGap)) before the next cue")
+                setEnd(index, newEnd, code, "\(context.describe(minGap)) before the next cue")
+            } else if let nextEnd = cues[index + 1].end, nextEnd - (end + minGap) + slack >= minimum {
+                setStart(index + 1, end + minGap, code, "\(context.describe(minGap)) after the cue before")
+            }
         } else if let closable = context.time(context.limits.closeGapsUnder), gap > minGap + slack, gap + slack < closable,
             !nearShot(end: next - minGap)
         {

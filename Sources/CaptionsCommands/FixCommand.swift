@@ -1,0 +1,93 @@
+import ArgumentParser
+import CaptionsCore
+import CaptionsFormats
+import CaptionsQuality
+
+/// `captions fix`: the repairs a delivery profile allows, each listed, and what is left reported.
+public struct FixCommand: IOCommand {
+    /// Names and help.
+    public static let configuration = CommandConfiguration(
+        commandName: "fix",
+        abstract: "Repair what check finds, as far as the profile allows, and list every change.",
+        discussion: """
+            Repairs: empty cues removed; cues put in time order; lines re-broken evenly (never between a title and a \
+            name), cues split when their text needs more lines; cue edges snapped to shot changes (--media); cues too \
+            short for their text extended into free time; cues over the maximum shortened when the text still reads \
+            in time; gaps under the minimum opened, small gaps closed; a cue that reads too fast merged with the next \
+            when both fit. Each change is printed (fix.* codes); what cannot be repaired is then reported as check \
+            reports it. Fixing a fixed file changes nothing. Exit codes: 0 fixed, 1 errors remain (the repaired file is \
+            still written), 64 usage error.
+
+            Examples:
+              captions fix film.srt -o film.fixed.srt --profile netflix --language en
+              captions fix film.vtt --media film.mp4 -o film.fixed.vtt
+            """
+    )
+
+    @Argument(help: "The captions (any format convert reads), or '-'.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "The repaired captions, or '-' for standard output.")
+    var output: String
+
+    @OptionGroup var quality: QualityOptions
+
+    @Option(help: ArgumentHelp("The input format (default: from the extension, else from the content).", valueName: "format"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("The input's text encoding, as for convert.", valueName: "name"))
+    var encoding: String?
+
+    @Option(help: ArgumentHelp("The output format (default: from the output extension, else the input's).", valueName: "format"))
+    var to: String?
+
+    @Flag(help: "List the changes and what is left without writing anything.")
+    var dryRun = false
+
+    /// Used by ArgumentParser.
+    public init() {}
+
+    /// Runs against the real standard streams.
+    public func run() throws {
+        try execute(io: ProcessIO())
+    }
+
+    /// Runs against `io`.
+    public func execute(io: CommandIO) throws {
+        let (checker, _) = try quality.checker(io: io)
+        var arguments = [input, "-o", output]
+        if let from { arguments += ["--from", from] }
+        if let encoding { arguments += ["--encoding", encoding] }
+        let reading = try ConvertCommand.parse(arguments)
+        let document = try reading.readDocument(io: io)
+        let fixed = QualityFixer(checker: checker).fix(document)
+        let path = input == "-" ? "<stdin>" : input
+        for change in fixed.changes {
+            let place = change.location.map { "\(path):\($0.line):\($0.column)" } ?? path
+            io.writeStandardError("\(place): note: \(change.message) [\(change.code)]\n")
+        }
+        let left = fixed.remaining.findings.filter { $0.diagnostic.severity != .note }
+        for finding in left {
+            let diagnostic = finding.diagnostic
+            let place = diagnostic.location.map { "\(path):\($0.line):\($0.column)" } ?? path
+            io.writeStandardError("\(place): \(diagnostic.severity.rawValue): left for a person: \(diagnostic.message) [\(diagnostic.code)]\n")
+        }
+        let errors = fixed.remaining.count(.error), warnings = fixed.remaining.count(.warning)
+        io.writeStandardError(
+            "\(path): \(fixed.changes.count) change\(fixed.changes.count == 1 ? "" : "s"); left for a person: "
+                + "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s") (\(checker.profile.name))\n")
+        if !dryRun {
+            var target = to
+            if target == nil, output == "-" || CaptionFormat(fileExtensionOf: output) == nil {
+                target = document.sourceFormat.flatMap { CaptionFormat(name: $0) }?.rawValue ?? "vtt"
+            }
+            var writing = arguments
+            if let target { writing += ["--to", target] }
+            var output = fixed.document
+            output.diagnostics = []
+            try ConvertCommand.parse(writing).write(output, io: io)
+        }
+        io.discard(document)
+        if fixed.remaining.count(.error) > 0 { throw ExitCode(1) }
+    }
+}

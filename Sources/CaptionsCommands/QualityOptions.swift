@@ -1,0 +1,79 @@
+import ArgumentParser
+import CaptionsCore
+import CaptionsFormats
+import CaptionsMedia
+import CaptionsQuality
+
+extension QualityReportFormat: ExpressibleByArgument {}
+
+/// The options `check` and `fix` share: the profile, the language, the frame rate and the video
+/// shot changes come from.
+struct QualityOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The delivery profile: \(ProfileCatalog.names), or a profile JSON file (start from --print-profile).", valueName: "name|file"))
+    var profile: String = "netflix"
+
+    @Option(help: ArgumentHelp("The language whose limits apply (BCP 47, such as en, ja, pt-BR; default: the file's, when it says).", valueName: "tag"))
+    var language: String?
+
+    @Option(help: ArgumentHelp("The frame rate frame counts are measured in (default: the video's with --media, else the profile's), such as 25 or 23.976.", valueName: "rate"))
+    var fps: String?
+
+    @Option(help: ArgumentHelp("The video the captions belong to: cue edges are checked against its shot changes.", valueName: "video"))
+    var media: String?
+
+    @Option(help: ArgumentHelp("The score (0–100) a picture change must reach to be a shot change.", valueName: "score"))
+    var shotThreshold: Double = ShotChangeDetector.defaultThreshold
+
+    @Flag(help: "Find the shot changes again instead of using the ones cached for this video.")
+    var noCache = false
+
+    @Flag(name: .shortAndLong, help: "No progress bar.")
+    var quiet = false
+
+    /// The checker the options describe, the video's shot changes found (or taken from the cache).
+    func checker(io: CommandIO) throws -> (checker: QualityChecker, shots: ShotChanges?) {
+        let loaded: QualityProfile
+        do {
+            if profile.hasSuffix(".json") || profile.contains("/") {
+                loaded = try ProfileCatalog.decode(try FileAccess.read(profile, io: io), source: profile)
+            } else {
+                loaded = try ProfileCatalog.profile(named: profile)
+            }
+        } catch {
+            io.writeStandardError("\(profile): error: \(error.message) [\(error.code)]\n")
+            throw ExitCode(1)
+        }
+        var checker = QualityChecker(profile: loaded, language: language)
+        if let fps {
+            guard let rate = FrameRate(parsing: fps) else { throw ValidationError("--fps '\(fps)' is not a frame rate such as 25, 23.976 or 24000/1001") }
+            checker.frameRate = rate
+        }
+        guard (0...100).contains(shotThreshold) else { throw ValidationError("--shot-threshold must be between 0 and 100") }
+        guard let media else { return (checker, nil) }
+        let shots: ShotChanges
+        do {
+            shots = try ShotChangeCache.shots(of: media, threshold: shotThreshold, refresh: noCache, io: io, quiet: quiet)
+        } catch {
+            io.writeStandardError("\(media): error: \(error.message) [\(error.code)]\n")
+            throw ExitCode(1)
+        }
+        if let partial = shots.partialReason {
+            io.writeStandardError("\(media): warning: shot changes found in part of the video only: \(partial) [check.media.partial]\n")
+        }
+        checker.shotChanges = shots.cuts.map(\.time)
+        if fps == nil, let rate = shots.framesPerSecond.flatMap(Self.exactRate) {
+            checker.frameRate = rate
+            checker.frameRateSource = "media"
+        }
+        return (checker, shots)
+    }
+
+    /// The exact rate a measured average names: 23.976 is 24000/1001.
+    static func exactRate(_ fps: Double) -> FrameRate? {
+        for base in [24.0, 30, 48, 60, 120] where abs(fps - base * 1000 / 1001) < 0.005 {
+            return FrameRate(numerator: Int64(base) * 1000, denominator: 1001)
+        }
+        if abs(fps - fps.rounded()) < 0.005 { return FrameRate(numerator: Int64(fps.rounded())) }
+        return FrameRate(numerator: Int64((fps * 1000).rounded()), denominator: 1000)
+    }
+}

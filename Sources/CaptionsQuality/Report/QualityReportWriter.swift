@@ -1,0 +1,152 @@
+import CaptionsCore
+import CaptionsFormats
+
+/// `captions check` output: diagnostics lines for terminals and CI logs, JSON for scripts, and an
+/// HTML page for people.
+public enum QualityReportFormat: String, Sendable, CaseIterable {
+    /// `path:line:column: severity: message [code]`, one a line, then a summary.
+    case text
+    /// One JSON object: the settings, every finding, the counts.
+    case json
+    /// A page with the summary and a table of findings.
+    case html
+
+    /// The format an output file's extension names.
+    public init?(extension name: String) {
+        switch name.lowercased() {
+        case "txt", "log": self = .text
+        case "json": self = .json
+        case "html", "htm": self = .html
+        default: return nil
+        }
+    }
+
+    /// The report of `report` on the file at `path`.
+    public func render(_ report: QualityReport, path: String) -> String {
+        switch self {
+        case .text: QualityReportText.render(report, path: path)
+        case .json: QualityReportJSON.render(report, path: path)
+        case .html: QualityReportHTML.render(report, path: path)
+        }
+    }
+}
+
+extension QualityReport {
+    /// `netflix (en), 23.976 fps from the profile, 120 cues: 2 errors, 3 warnings`.
+    func summary(path: String) -> String {
+        let rate = frameRateText
+        let errors = count(.error), warnings = count(.warning)
+        let shots = shotChanges.isEmpty ? "" : ", \(shotChanges.count) shot changes"
+        return "\(path): \(cueCount) cues checked against \(profile)\(language.map { " (\($0))" } ?? "") at \(rate) fps (\(frameRateSource))\(shots): "
+            + "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+    }
+
+    /// The frame rate as a decimal: `23.976`.
+    var frameRateText: String {
+        let value = Double(frameRate.numerator) / Double(frameRate.denominator)
+        let thousandths = Int64((value * 1000).rounded())
+        var text = "\(thousandths / 1000).\(String(thousandths % 1000).leftPaddedZeros(3))"
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+}
+
+extension String {
+    fileprivate func leftPaddedZeros(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+}
+
+enum QualityReportText {
+    static func render(_ report: QualityReport, path: String) -> String {
+        var text = ""
+        for finding in report.findings {
+            let diagnostic = finding.diagnostic
+            let place = diagnostic.location.map { "\(path):\($0.line):\($0.column)" } ?? path
+            text += "\(place): \(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.code)]\(finding.fixable ? " (fix repairs this)" : "")\n"
+        }
+        return text + report.summary(path: path) + "\n"
+    }
+}
+
+enum QualityReportJSON {
+    static func render(_ report: QualityReport, path: String) -> String {
+        var json = JSONWriter()
+        json.beginObject()
+        json.key("file"); json.string(path)
+        json.key("profile"); json.string(report.profile)
+        json.key("language"); json.string(report.language)
+        json.key("frameRate"); json.string(report.frameRate.description)
+        json.key("frameRateSource"); json.string(report.frameRateSource)
+        json.key("cues"); json.number(Double(report.cueCount))
+        json.key("shotChanges"); json.beginArray()
+        for shot in report.shotChanges { json.number(shot.seconds) }
+        json.endArray()
+        json.key("findings"); json.beginArray()
+        for finding in report.findings {
+            json.beginObject()
+            json.key("severity"); json.string(finding.diagnostic.severity.rawValue)
+            json.key("code"); json.string(finding.diagnostic.code.rawValue)
+            json.key("message"); json.string(finding.diagnostic.message)
+            json.key("line"); json.number(finding.diagnostic.location.map { Double($0.line) })
+            json.key("column"); json.number(finding.diagnostic.location.map { Double($0.column) })
+            json.key("cue"); json.number(finding.cueIndex.map { Double($0 + 1) })
+            json.key("start"); json.number(finding.start?.seconds)
+            json.key("end"); json.number(finding.end?.seconds)
+            json.key("fixable"); json.bool(finding.fixable)
+            json.endObject()
+        }
+        json.endArray()
+        json.key("errors"); json.number(Double(report.count(.error)))
+        json.key("warnings"); json.number(Double(report.count(.warning)))
+        json.endObject()
+        return json.output + "\n"
+    }
+}
+
+enum QualityReportHTML {
+    static func render(_ report: QualityReport, path: String) -> String {
+        let escape = XMLText.escape
+        var rows = ""
+        for finding in report.findings {
+            let diagnostic = finding.diagnostic
+            let place = diagnostic.location.map { "\($0.line):\($0.column)" } ?? ""
+            let cue = finding.cueIndex.map { "\($0 + 1)" } ?? ""
+            let time = finding.start.map { QualityContext.clock($0) } ?? ""
+            rows += "<tr class=\"\(diagnostic.severity.rawValue)\"><td>\(diagnostic.severity.rawValue)</td><td>\(cue)</td>"
+                + "<td>\(time)</td><td>\(place)</td><td>\(escape(diagnostic.message))</td><td><code>\(diagnostic.code)</code></td>"
+                + "<td>\(finding.fixable ? "yes" : "no")</td></tr>\n"
+        }
+        let summary = escape(report.summary(path: path))
+        return """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>Caption check: \(escape(path))</title>
+            <style>
+            body { font: 16px/1.5 system-ui, sans-serif; margin: 2rem; color: #1a1a1a; background: #fff; }
+            table { border-collapse: collapse; width: 100%; }
+            th, td { text-align: left; padding: .3rem .6rem; border-bottom: 1px solid #ccc; vertical-align: top; }
+            tr.error td:first-child { color: #a50e0e; font-weight: bold; }
+            tr.warning td:first-child { color: #7a4a00; font-weight: bold; }
+            code { font-size: .9em; }
+            </style>
+            </head>
+            <body>
+            <main>
+            <h1>Caption check</h1>
+            <p>\(summary)</p>
+            <table>
+            <caption>Findings, in cue order (“fix” says whether <code>captions fix</code> repairs it)</caption>
+            <thead><tr><th scope="col">Severity</th><th scope="col">Cue</th><th scope="col">Time</th><th scope="col">Line:column</th><th scope="col">Finding</th><th scope="col">Code</th><th scope="col">Fix</th></tr></thead>
+            <tbody>
+            \(rows)</tbody>
+            </table>
+            </main>
+            </body>
+            </html>
+
+            """
+    }
+}
