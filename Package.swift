@@ -75,7 +75,7 @@ let package = Package(
             name: "CaptionsFlashTests",
             dependencies: ["CaptionsFlash", "CaptionsCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "CaptionsQualityTests", dependencies: ["CaptionsQuality", "CaptionsCore", "CaptionsFormats"]),
+        .testTarget(name: "CaptionsQualityTests", dependencies: ["CaptionsQuality", "CaptionsCore", "CaptionsFormats"], exclude: ["Planted"]),
         .testTarget(name: "CaptionsSpeechTests", dependencies: ["CaptionsSpeech", "CaptionsCore", "CaptionsMedia", "CaptionsFormats"]),
         .testTarget(name: "CaptionsFuzzTests", dependencies: ["CaptionsFuzz", "CaptionsCore", "CaptionsFormats"], exclude: ["Regressions"]),
         .testTarget(

@@ -31,7 +31,8 @@ public struct CharacterRepertoire: Sendable {
         if character == "\n" { return true }
         return character.unicodeScalars.allSatisfy { scalar in
             switch scalar.properties.generalCategory {
-            case .control, .privateUse, .unassigned, .surrogate: false
+            case .control: scalar == "\t"
+            case .privateUse, .unassigned, .surrogate: false
             default: scalar != "\u{FFFD}"
             }
         }

@@ -19,6 +19,10 @@ public struct QualityContext: Sendable {
     let readerDiagnostics: [Diagnostic]
     /// The cue indices in time order (by start; file order among equal starts).
     let timeOrder: [Int]
+    /// Cues shown together with another placed elsewhere (same start, different position: two
+    /// speakers at the top and bottom of the picture). They are not overlaps, and `fix` leaves
+    /// their timing alone, since moving one would part them.
+    let shownTogether: Set<Int>
 
     /// Formats quantise times to the millisecond (SRT, WebVTT) or to frames; a limit is met when it
     /// is met within 1 ms, so that 20 frames written as 00:00:00,833 meet "5/6 s".
@@ -42,6 +46,17 @@ public struct QualityContext: Sendable {
             break
         }
         timeOrder = ordered ? Array(cues.indices) : cues.indices.sorted { (cues[$0].start, $0) < (cues[$1].start, $1) }
+        var together = Set<Int>()
+        var groupStart = 0
+        let order = timeOrder
+        for position in order.indices {
+            let next = position + 1
+            guard next == order.count || cues[order[next]].start != cues[order[position]].start else { continue }
+            let group = order[groupStart...position]
+            if group.count > 1, Set(group.map { cues[$0].settings }).count > 1 { together.formUnion(group) }
+            groupStart = next
+        }
+        shownTogether = together
     }
 
     /// A profile duration at the frame rate in use.

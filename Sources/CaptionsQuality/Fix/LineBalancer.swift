@@ -15,9 +15,31 @@ struct LineBalancer {
     /// Words a line should not end with: articles (the noun follows them).
     static let articles: Set<String> = ["a", "an", "the", "A", "An", "The", "le", "la", "les", "un", "une", "der", "die", "das", "el", "los", "las"]
 
-    /// The words of `text`.
+    /// The words of `text`: split at spaces, or, for text written without spaces (Japanese,
+    /// Chinese), one character each, so that lines may break between any two.
     static func words(of text: String) -> [Substring] {
-        text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
+        guard words.contains(where: { $0.contains(where: isUnspaced) }) else { return words }
+        return words.flatMap { word in word.indices.map { word[$0...$0] } }
+    }
+
+    /// Whether a character belongs to a script written without spaces between words.
+    static func isUnspaced(_ character: Character) -> Bool {
+        guard let scalar = character.unicodeScalars.first else { return false }
+        switch scalar.value {
+        case 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF00...0xFFEF, 0x3000...0x303F: return true
+        default: return false
+        }
+    }
+
+    /// The words joined into a line: with spaces, but none between two unspaced characters.
+    static func join(_ words: ArraySlice<Substring>) -> String {
+        var line = ""
+        for word in words {
+            if let last = line.last, !(isUnspaced(last) || word.first.map(isUnspaced) == true) { line += " " }
+            line += word
+        }
+        return line
     }
 
     /// Balanced lines for `words`, or `nil` when they cannot fit in ``maxLines`` lines (a word
@@ -28,22 +50,22 @@ struct LineBalancer {
         guard lengths.allSatisfy({ $0 <= maxLength }) else { return nil }
         let count = words.count
         // width(i, j): the line of words i..<j.
-        func width(_ i: Int, _ j: Int) -> Int { lengths[i..<j].reduce(0, +) + (j - i - 1) }
+        func width(_ i: Int, _ j: Int) -> Int { Self.join(words[i..<j]).count }
         func breakPenalty(after index: Int) -> Double {
             let word = String(words[index])
             if Self.titles.contains(word) { return .infinity }
             if Self.articles.contains(word) { return 400 }
-            if let last = word.last, ".,;:!?…".contains(last) { return -30 }
+            if let last = word.last, ".,;:!?…、。，！？".contains(last) { return -30 }
             return 0
         }
-        for lineCount in 1...max(1, maxLines) where lineCount <= count {
+        for lineCount in 1...max(1, min(maxLines, count)) {
             // best[j][k]: the least cost of the first j words in k lines; cost = Σ length² + penalties,
             // which is least when the lines are even.
             var best = Array(repeating: Array(repeating: Double.infinity, count: lineCount + 1), count: count + 1)
             var from = Array(repeating: Array(repeating: -1, count: lineCount + 1), count: count + 1)
             best[0][0] = 0
             for j in 1...count {
-                for k in 1...lineCount {
+                for k in 1...min(lineCount, j) {
                     for i in (k - 1)..<j where best[i][k - 1] < .infinity {
                         let lineWidth = width(i, j)
                         guard lineWidth <= maxLength else { continue }
@@ -61,7 +83,7 @@ struct LineBalancer {
             var end = count
             for k in stride(from: lineCount, through: 1, by: -1) {
                 let start = from[end][k]
-                lines.append(words[start..<end].joined(separator: " "))
+                lines.append(Self.join(words[start..<end]))
                 end = start
             }
             return lines.reversed()
@@ -85,7 +107,7 @@ struct LineBalancer {
                 let remainingWords = words.count - index - 1
                 let groupsLeft = groupCount - groups.count - 1
                 guard groupsLeft > 0, remainingWords >= groupsLeft else { continue }
-                let atPunctuation = word.last.map { ".?!,;:…".contains($0) } ?? false
+                let atPunctuation = word.last.map { ".?!,;:…、。，！？".contains($0) } ?? false
                 if Double(size) >= target * (atPunctuation ? 0.6 : 1.0), !Self.titles.contains(String(word)) {
                     groups.append(current)
                     current = []

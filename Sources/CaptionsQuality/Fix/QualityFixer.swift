@@ -111,7 +111,7 @@ public struct QualityFixer: Sendable {
                     code: "fix.lines.rewrapped", message: "\(Self.name(cue)): lines re-broken as \(lines.map(\.count))", location: cue.location))
                 continue
             }
-            guard let end = cue.end, let groups = balancer.groups(for: words, limit: 4) else {
+            guard let end = cue.end, !context.shownTogether.contains(index), let groups = balancer.groups(for: words, limit: 4) else {
                 result.append(cue)
                 continue
             }
@@ -149,16 +149,17 @@ public struct QualityFixer: Sendable {
         var index = 0
         while index + 1 < document.cues.count {
             defer { index += 1 }
-            guard let speed = context.readingSpeed(of: index), speed.rate > limit.max,
+            guard !context.shownTogether.contains(index), !context.shownTogether.contains(index + 1),
+                let speed = context.readingSpeed(of: index), speed.rate > limit.max,
                 let first = PlainShape(document.cues[index]), let second = PlainShape(document.cues[index + 1]),
                 first.matches(second), !first.isDialogue, !second.isDialogue,
                 let end = document.cues[index + 1].end
             else { continue }
             var merged = document.cues[index]
             merged.end = end
-            let words = LineBalancer.words(of: first.text + " " + second.text)
+            let words = LineBalancer.words(of: first.text + " " + second.text)[...]
             let balancer = LineBalancer(maxLength: context.limits.maxLineLength ?? .max, maxLines: context.limits.maxLines ?? .max)
-            guard let lines = balancer.lines(for: words) else { continue }
+            guard let lines = balancer.lines(for: Array(words)) else { continue }
             merged.content = first.rebuild(lines.joined(separator: "\n"))
             if let maximum = context.time(context.limits.maxDuration), end - merged.start > maximum + QualityContext.slack { continue }
             let trial = QualityContext(

@@ -24,8 +24,14 @@ struct TimingRepair {
         offset = context.time(context.limits.shotChangeOutOffset) ?? .zero
     }
 
+    /// The most a cue's start is moved earlier to give it time: half a second (BBC: subtitles
+    /// should not anticipate speech by more than 1.5 s; Netflix times to the audio within frames),
+    /// in one step that gives it all the time it needs.
+    static let maximumLead = MediaTime(milliseconds: 500)
+
     mutating func run() {
-        for index in cues.indices where cues[index].end != nil && !context.facts[index].isEmpty {
+        for index in cues.indices
+        where cues[index].end != nil && !context.facts[index].isEmpty && !context.shownTogether.contains(index) {
             if profile.allowsFix("shots") { snapToShots(index) }
             if profile.allowsFix("duration") || profile.allowsFix("readingSpeed") { giveTime(index) }
             if profile.allowsFix("duration") { trimLong(index) }
@@ -52,6 +58,12 @@ struct TimingRepair {
     private func nearShot(end time: MediaTime) -> Bool {
         guard let zone, let shot = ShotChangeRule.nearest(to: time + offset, in: context.shotChanges) else { return false }
         return ShotChangeRule.magnitude(time + offset - shot) > slack && ShotChangeRule.magnitude(time - shot) + slack < zone
+    }
+
+    /// Whether a cue from `start` to `end` stays within the maximum duration.
+    private func withinMaximum(_ start: MediaTime, _ end: MediaTime) -> Bool {
+        guard let maximum = context.time(context.limits.maxDuration) else { return true }
+        return end - start <= maximum + slack
     }
 
     private mutating func record(_ code: Diagnostic.Code, _ index: Int, _ what: String) {
@@ -83,9 +95,9 @@ struct TimingRepair {
         guard nearShot(end: end), let shot = ShotChangeRule.nearest(to: end + offset, in: context.shotChanges) else { return }
         let target = shot - offset
         let start = cues[index].start
-        if target - start + slack >= needed(index), latest.map({ target <= $0 + slack }) ?? true {
+        if target - start + slack >= needed(index), latest.map({ target <= $0 + slack }) ?? true, withinMaximum(start, target) {
             setEnd(index, target, "fix.shot.end", "\(context.describe(offset)) before the shot change")
-        } else if end > shot, latest.map({ shot + zone <= $0 }) ?? true {
+        } else if end > shot, latest.map({ shot + zone <= $0 }) ?? true, withinMaximum(start, shot + zone) {
             setEnd(index, shot + zone, "fix.shot.end", "\(context.describe(zone)) after the shot change")
         }
     }
@@ -107,8 +119,12 @@ struct TimingRepair {
         if newEnd > end { setEnd(index, newEnd, "fix.duration.extended", "time to read") }
         let current = cues[index].end ?? end
         if current - start + slack < needed {
+            // A caption may lead its speech a little, not by seconds; and only when that gives it
+            // all the time it needs (a partial move would be moved again by the next fix).
             let newStart = max(earliest, current - needed)
-            if newStart < start { setStart(index, newStart, "fix.duration.extended", "time to read, from the gap before") }
+            if newStart < start, start - newStart <= Self.maximumLead, current - newStart + slack >= needed {
+                setStart(index, newStart, "fix.duration.extended", "time to read, from the gap before")
+            }
         }
     }
 
@@ -121,7 +137,9 @@ struct TimingRepair {
     }
 
     private mutating func fixGap(after index: Int) {
-        guard index + 1 < cues.count, let end = cues[index].end, cues[index + 1].start >= cues[index].start else { return }
+        guard index + 1 < cues.count, let end = cues[index].end, cues[index + 1].start >= cues[index].start,
+            !context.shownTogether.contains(index + 1)
+        else { return }
         let next = cues[index + 1].start
         let gap = next - end
         let start = cues[index].start
@@ -139,7 +157,7 @@ struct TimingRepair {
                 setStart(index + 1, end + minGap, code, "\(context.describe(minGap)) after the cue before")
             }
         } else if let closable = context.time(context.limits.closeGapsUnder), gap > minGap + slack, gap + slack < closable,
-            !nearShot(end: next - minGap)
+            !nearShot(end: next - minGap), withinMaximum(start, next - minGap)
         {
             setEnd(index, next - minGap, "fix.gap.closed", "gap to the next cue closed to \(context.describe(minGap))")
         }

@@ -42,7 +42,9 @@ struct OrderRule: QualityRule {
         var showing: (end: MediaTime, index: Int)?
         for index in context.timeOrder {
             let cue = context.cues[index]
-            if let shown = showing, cue.start < shown.end {
+            if let shown = showing, cue.start < shown.end,
+                !(cue.start == context.cues[shown.index].start && context.shownTogether.contains(index))
+            {
                 sink.add(
                     "check.cue.overlap", .error,
                     "shown over cue \(shown.index + 1) for \(context.describe(min(shown.end, cue.end ?? shown.end) - cue.start))",

@@ -1,0 +1,71 @@
+import CaptionsCore
+import CaptionsFormats
+import CaptionsQuality
+import Testing
+
+@Suite struct RuleTests {
+    func codes(_ document: TimedTextDocument, _ profile: String = "netflix", language: String? = "en", shots: [Int64] = []) throws -> [String] {
+        var checker = QualityChecker(profile: try shipped(profile), language: language)
+        checker.shotChanges = shots.map { MediaTime(milliseconds: $0) }
+        return pairs(checker.check(document))
+    }
+
+    @Test func limitsAreMetWithinTheMillisecondFormatsRoundTo() throws {
+        // 20 frames at 23.976 fps is 834.2 ms, 5/6 s is 833.3 ms: SRT writes 00:00:00,833.
+        #expect(try codes(document([(0, 833, "Hi."), (3000, 4000, "Yes.")])) == [])
+        #expect(try codes(document([(0, 820, "Hi."), (3000, 4000, "Yes.")])) == ["1 check.duration.short"])
+        // Two frames (83.4 ms) written as 83 ms.
+        #expect(try codes(document([(0, 1000, "Hi."), (1083, 2000, "Yes.")])) == [])
+        #expect(try codes(document([(0, 1000, "Hi."), (1000, 2000, "Yes.")])) == ["1 check.gap.short"])
+    }
+
+    @Test func readingSpeedCountsAsTheProfileSays() throws {
+        // 41 characters with spaces and punctuation in 2 s: 20.5/s, over English's 20.
+        let text = "Yes, I know. We have to go there, today."
+        #expect(text.count == 40)
+        #expect(try codes(document([(0, 2000, text + "!")])) == ["1 check.readingSpeed"])
+        #expect(try codes(document([(0, 2000, text)])) == [])
+        var profile = try shipped("netflix")
+        profile.limits.readingSpeed?.countSpaces = false
+        let checker = QualityChecker(profile: profile, language: "fr")
+        // Without its 8 spaces, 33 characters in 2 s: 16.5/s, under 17.
+        #expect(pairs(checker.check(document([(0, 2000, text + "!")]))) == [])
+    }
+
+    @Test func anOutOfOrderCueIsReportedOnceAsOutOfOrder() throws {
+        let found = try codes(document([(0, 2000, "One."), (5000, 7000, "Three."), (2500, 4500, "Two.")]))
+        #expect(found == ["3 check.cue.order"])
+        #expect(try codes(document([(0, 2000, "One."), (1500, 3500, "Two.")])) == ["2 check.cue.overlap"])
+    }
+
+    @Test func cueEdgesNearShotChanges() throws {
+        // Cut at 10 s; zone 12 frames (500.5 ms); ends belong 2 frames (83 ms) before a cut.
+        let onIt = document([(10000, 12000, "On the cut."), (13000, 15000, "Later.")])
+        #expect(try codes(onIt, shots: [10000]) == [])
+        let late = document([(10200, 12000, "Just after the cut."), (13000, 15000, "Later.")])
+        #expect(try codes(late, shots: [10000]) == ["1 check.shot.start"])
+        let clear = document([(10600, 12000, "Well after the cut."), (13000, 15000, "Later.")])
+        #expect(try codes(clear, shots: [10000]) == [])
+        let endsOnCut = document([(7000, 10000, "Ends on the cut."), (11000, 13000, "Later.")])
+        #expect(try codes(endsOnCut, shots: [10000]) == ["1 check.shot.end"])
+        let endsBefore = document([(7000, 9917, "Ends two frames before."), (11000, 13000, "Later.")])
+        #expect(try codes(endsBefore, shots: [10000]) == [])
+        let overhangs = document([(7000, 10200, "Hangs over the cut."), (11000, 13000, "Later.")])
+        #expect(try codes(overhangs, shots: [10000]) == ["1 check.shot.end"])
+    }
+
+    @Test func charactersTheTargetCannotShow() throws {
+        #expect(try codes(document([(0, 2000, "♪ Señor, ¿qué? ♪")]), "cea608", language: nil) == [])
+        #expect(try codes(document([(0, 2000, "5 € ✓")]), "cea608", language: nil) == ["1 check.characters"])
+        #expect(try codes(document([(0, 2000, "Mojibake \u{FFFD} here")])) == ["1 check.characters"])
+        #expect(try codes(document([(0, 2000, "Tab\there")])) == [])
+    }
+
+    @Test func unbalancedMarkupFromTheReader() throws {
+        let srt = "1\n00:00:01,000 --> 00:00:03,000\n<i>Open italics\n\n2\n00:00:04,000 --> 00:00:06,000\nA stray </b> close\n"
+        let checker = QualityChecker(profile: try shipped("netflix"), language: "en")
+        let report = checker.check(try SRTReader().read(Array(srt.utf8)))
+        #expect(pairs(report) == ["1 check.markup.unbalanced", "2 check.markup.unbalanced"])
+        #expect(report.findings[1].diagnostic.location == SourceLocation(line: 7, column: 9))
+    }
+}
