@@ -96,7 +96,7 @@ struct TimingRepair {
         let target = shot - offset
         let start = cues[index].start
         if target - start + slack >= needed(index), latest.map({ target <= $0 + slack }) ?? true, withinMaximum(start, target) {
-            setEnd(index, target, "fix.shot.end", "\(context.describe(offset)) before the shot change")
+            setEnd(index, target, "fix.shot.end", offset > .zero ? "\(context.describe(offset)) before the shot change" : "on the shot change")
         } else if end > shot, latest.map({ shot + zone <= $0 }) ?? true, withinMaximum(start, shot + zone) {
             setEnd(index, shot + zone, "fix.shot.end", "\(context.describe(zone)) after the shot change")
         }

@@ -1,0 +1,134 @@
+import CaptionsCommands
+import Foundation
+import Testing
+
+@Suite struct CheckCommandTests {
+    static let planted = """
+        1
+        00:00:01,000 --> 00:00:01,400
+        Too short.
+
+        2
+        00:00:05,000 --> 00:00:07,000
+        Fine.
+
+        """
+
+    func write(_ text: String, _ name: String, in folder: URL) throws -> String {
+        let url = folder.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    @Test func exitCodesFollowTheFindings() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let bad = try write(Self.planted, "bad.srt", in: folder)
+        let io = MemoryIO()
+        #expect(run(["check", bad, "--language", "en"], io: io) == 1)
+        #expect(io.outputText.contains("bad.srt:1:1: error: cue 1 (00:00:01.000): on screen 0.4s"))
+        #expect(io.outputText.contains("[check.duration.short]"))
+        #expect(io.outputText.contains("2 cues checked against netflix (en) at 23.976 fps (profile)"))
+        let clean = try write("1\n00:00:01,000 --> 00:00:03,000\nFine.\n", "clean.srt", in: folder)
+        #expect(run(["check", clean], io: MemoryIO()) == 0)
+        // Warnings only: exit 0, unless there are more than --max-warnings.
+        let warned = try write("1\n00:00:01,000 --> 00:00:03,000\nOne.\n\n2\n00:00:03,300 --> 00:00:05,000\nTwo.\n", "warned.srt", in: folder)
+        #expect(run(["check", warned], io: MemoryIO()) == 0)
+        #expect(run(["check", warned, "--max-warnings", "0"], io: MemoryIO()) == 1)
+    }
+
+    @Test func jsonAndHTMLReports() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let bad = try write(Self.planted, "bad.srt", in: folder)
+        let io = MemoryIO()
+        #expect(run(["check", bad, "--format", "json", "--language", "en"], io: io) == 1)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(io.output)) as? [String: Any])
+        #expect(json["profile"] as? String == "netflix")
+        let findings = try #require(json["findings"] as? [[String: Any]])
+        #expect(findings.map { $0["code"] as? String } == ["check.duration.short", "check.readingSpeed"])
+        #expect(findings.first?["cue"] as? Int == 1 && findings.first?["line"] as? Int == 1)
+        #expect(findings.first?["fixable"] as? Bool == true)
+        let page = folder.appendingPathComponent("report.html").path
+        #expect(run(["check", bad, "-o", page], io: MemoryIO()) == 1)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("<table>") && html.contains("check.duration.short") && html.contains("lang=\"en\""))
+    }
+
+    @Test func aPrintedProfileIsAStartingPoint() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let io = MemoryIO()
+        #expect(run(["check", "--print-profile", "netflix"], io: io) == 0)
+        // Loosen the minimum duration in the copy: the short cue passes.
+        let copy = io.outputText.replacingOccurrences(of: "\"minDuration\": \"5/6s\"", with: "\"minDuration\": \"0.3s\"")
+        #expect(copy != io.outputText)
+        let profile = try write(copy, "house.json", in: folder)
+        let bad = try write(Self.planted, "bad.srt", in: folder)
+        let checked = MemoryIO()
+        _ = run(["check", bad, "--profile", profile, "--language", "en"], io: checked)
+        #expect(!checked.outputText.contains("check.duration.short"))
+        #expect(checked.outputText.contains("check.readingSpeed"))
+        let unknown = MemoryIO()
+        #expect(run(["check", bad, "--profile", "nope"], io: unknown) == 1)
+        #expect(unknown.errors.contains("the profiles are netflix, bbc"))
+    }
+
+    @Test func fixWritesTheRepairAndAFixedFileStaysAsItIs() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let bad = try write(Self.planted, "bad.srt", in: folder)
+        let fixed = folder.appendingPathComponent("fixed.srt").path
+        let io = MemoryIO()
+        #expect(run(["fix", bad, "-o", fixed, "--language", "en"], io: io) == 0)
+        #expect(io.errors.contains("[fix.duration.extended]"))
+        #expect(run(["check", fixed, "--language", "en"], io: MemoryIO()) == 0)
+        let again = folder.appendingPathComponent("again.srt").path
+        let second = MemoryIO()
+        #expect(run(["fix", fixed, "-o", again, "--language", "en"], io: second) == 0)
+        #expect(second.errors.contains("0 changes"))
+        #expect(try String(contentsOfFile: fixed, encoding: .utf8) == String(contentsOfFile: again, encoding: .utf8))
+        #expect(run(["fix", bad, "-o", bad], io: MemoryIO()) == 64)
+    }
+
+    /// A clip of three shots (grey, a test pattern, bars) cut at 2 s and 4 s.
+    static func threeShots(in folder: URL) -> String? {
+        let path = folder.appendingPathComponent("shots.mp4").path
+        let made = FlashSamples.ffmpeg([
+            "-f", "lavfi", "-i", "color=c=0x404040:s=320x240:r=25:d=2",
+            "-f", "lavfi", "-i", "testsrc=s=320x240:r=25:d=2",
+            "-f", "lavfi", "-i", "smptebars=s=320x240:r=25:d=2",
+            "-filter_complex", "[0][1][2]concat=n=3:v=1[v]", "-map", "[v]", "-c:v", "libx264", "-pix_fmt", "yuv420p", path,
+        ])
+        return made ? path : nil
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "needs ffmpeg"))
+    func shotChangesComeFromTheVideoAndAreCached() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let video = try #require(Self.threeShots(in: folder))
+        setenv("CAPTIONS_CACHE_DIR", folder.appendingPathComponent("cache").path, 1)
+        let captions = try write(
+            "1\n00:00:00,000 --> 00:00:01,900\nBefore the cut.\n\n2\n00:00:02,200 --> 00:00:03,917\nLate after it.\n", "c.srt", in: folder)
+        let io = MemoryIO()
+        _ = run(["check", captions, "--media", video, "--shots", "--profile", "bbc"], io: io)
+        #expect(io.outputText.contains("shot change 00:00:02.000 (frame 50"))
+        #expect(io.outputText.contains("shot change 00:00:04.000 (frame 100"))
+        #expect(io.outputText.split(separator: "\n").filter { $0.hasPrefix("shot change ") }.count == 2)
+        #expect(io.outputText.contains("at 25 fps (media), 2 shot changes"))
+        #expect(io.outputText.contains("cue 2 (00:00:02.200): starts 0.2s (5 frames) after the shot change at 00:00:02.000"))
+        #expect(io.outputText.contains("cue 1 (00:00:00.000): ends 0.1s (3 frames) before the shot change"))
+        let cached = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("cache/shots").path)
+        #expect(cached.count == 1)
+        // The cache answers the second time (the same findings).
+        let second = MemoryIO()
+        _ = run(["check", captions, "--media", video, "--profile", "bbc"], io: second)
+        #expect(second.outputText.contains("2 shot changes"))
+        let fixed = folder.appendingPathComponent("fixed.srt").path
+        #expect(run(["fix", captions, "--media", video, "--profile", "bbc", "-o", fixed], io: MemoryIO()) == 0)
+        let repaired = try String(contentsOfFile: fixed, encoding: .utf8)
+        #expect(repaired.contains("00:00:02,000 --> 00:00:04,000"))
+        #expect(repaired.contains("00:00:00,000 --> 00:00:02,000"))
+    }
+}
