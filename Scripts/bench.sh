@@ -3,6 +3,7 @@
 #   Scripts/bench.sh            # build release, then every benchmark
 #   Scripts/bench.sh captions   # only the caption formats (SRT, TTML, SCC, STL)
 #   Scripts/bench.sh flash      # only the flash scan and dim
+#   Scripts/bench.sh quality    # only captions check (100,000 cues; shot changes of a 60 s 1080p clip)
 #   Scripts/bench.sh speech     # only transcribe (needs Scripts/install-speech.sh, pocketsphinx-testdata)
 #   WITH_TTCONV=1 Scripts/bench.sh captions   # also ttconv on the 10k files (minutes)
 # Prints the best wall time (runs alternate between the tools) and peak memory of each, and the
@@ -10,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-sections=${*:-captions flash speech}
+sections=${*:-captions flash quality speech}
 want() { [[ " $sections " == *" $1 "* ]]; }
 # The peers Scripts/setup.sh installs (ttconv) come first.
 [ -d .build/peers/bin ] && PATH="$(pwd)/.build/peers/bin:$PATH"
@@ -179,6 +180,35 @@ if command -v ffmpeg >/dev/null; then
   done
 else
   echo "   ffmpeg not found: skipped"
+fi
+fi
+
+if want quality; then
+echo
+echo "== captions check (netflix profile) on 100,000 seeded cues, and the same cues after captions fix"
+python3 Scripts/make-big-srt.py 100000 "$work/qc.srt" 2026
+"$captions" fix "$work/qc.srt" -o "$work/qc-fixed.srt" 2>/dev/null || true
+peer=()
+for file in qc qc-fixed; do
+  ours=(sh -c "\"$captions\" check \"$work/$file.srt\" -o \"$work/$file.txt\"; true")
+  read -r check_s check_rss _ _ < <(versus 5)
+  printf '   %-9s %s\n' "$file:" "$(tail -1 "$work/$file.txt" | sed 's/.*: //')"
+  printf '   check:    %6.3f s  %7d KB peak (target <= 0.2 s)\n' "$check_s" "$check_rss"
+done
+ours=("$captions" convert "$work/qc.srt" -o "$work/qc.vtt")
+read -r read_s _ _ _ < <(versus 5)
+printf '   (reading and writing the same file as WebVTT: %6.3f s)\n' "$read_s"
+if command -v ffmpeg >/dev/null; then
+  echo
+  echo "== captions check --media (shot changes) vs ffmpeg decoding alone (60 s, 1920x1080, 30 fps, H.264 testsrc2)"
+  [ -f "$work/clip.mp4" ] || ffmpeg -v error -y -f lavfi -i testsrc2=s=1920x1080:r=30:d=60 -c:v libx264 -preset veryfast -pix_fmt yuv420p "$work/clip.mp4"
+  printf '1\n00:00:01,000 --> 00:00:03,000\nHello.\n' > "$work/one.srt"
+  ours=(sh -c "\"$captions\" check \"$work/one.srt\" --media \"$work/clip.mp4\" --no-cache -q >/dev/null; true")
+  peer=(ffmpeg -v error -threads 2 -i "$work/clip.mp4" -f null -)
+  read -r shots_s shots_rss decode_s decode_rss < <(versus 3)
+  printf '   captions check --media: %6.2f s  %7d KB peak\n' "$shots_s" "$shots_rss"
+  printf '   ffmpeg decode:          %6.2f s  %7d KB peak\n' "$decode_s" "$decode_rss"
+  printf '   ratio check/decode wall: %s (target <= 1.1)\n' "$(ratio "$shots_s" "$decode_s")"
 fi
 fi
 

@@ -27,6 +27,11 @@ public struct QualityContext: Sendable {
     /// Formats quantise times to the millisecond (SRT, WebVTT) or to frames; a limit is met when it
     /// is met within 1 ms, so that 20 frames written as 00:00:00,833 meet "5/6 s".
     static let slack = MediaTime(milliseconds: 1)
+    /// ``slack`` in nanoseconds.
+    static let slackNanoseconds: Int64 = 1_000_000
+
+    /// A profile duration in nanoseconds at the frame rate in use.
+    func nanoseconds(_ duration: ProfileDuration?) -> Int64? { time(duration).map(CueFacts.nanoseconds) }
 
     init(
         profile: QualityProfile, language: String?, frameRate: FrameRate, shotChanges: [MediaTime], cues: [Cue],
@@ -39,7 +44,10 @@ public struct QualityContext: Sendable {
         self.frameRate = frameRate
         self.shotChanges = shotChanges.sorted()
         self.cues = cues
-        facts = cues.map { CueFacts($0, counting: limits.readingSpeed) }
+        let counting = limits.readingSpeed
+        // Measuring the text is most of a check: on two cores, two halves at once.
+        let pieces = ParallelWork.ranges(of: cues.count, minimum: 20_000)
+        facts = ParallelWork.map(pieces.count) { piece in pieces[piece].map { CueFacts(cues[$0], counting: counting) } }.flatMap { $0 }
         var ordered = true
         for index in cues.indices.dropFirst() where cues[index].start < cues[index - 1].start {
             ordered = false
@@ -71,14 +79,19 @@ public struct QualityContext: Sendable {
     }
 
     /// A span as people read it: `0.250s (6 frames)`.
-    func describe(_ time: MediaTime) -> String {
-        let frames = frames(time)
-        return "\(Self.seconds(time)) (\(frames) frame\(frames == 1 ? "" : "s"))"
+    func describe(_ time: MediaTime) -> String { describe(nanoseconds: CueFacts.nanoseconds(time)) }
+
+    /// A span in nanoseconds as people read it.
+    func describe(nanoseconds: Int64) -> String {
+        let frames = Int64((Double(nanoseconds) / 1e9 * Double(frameRate.numerator) / Double(frameRate.denominator)).rounded())
+        return "\(Self.seconds(milliseconds: Int64((Double(nanoseconds) / 1e6).rounded()))) (\(frames) frame\(frames == 1 ? "" : "s"))"
     }
 
     /// Seconds with up to three decimals: `0.25s`.
-    static func seconds(_ time: MediaTime) -> String {
-        let milliseconds = time.rounded(toTimescale: 1000)
+    static func seconds(_ time: MediaTime) -> String { seconds(milliseconds: time.rounded(toTimescale: 1000)) }
+
+    /// Milliseconds as seconds with up to three decimals.
+    static func seconds(milliseconds: Int64) -> String {
         let whole = milliseconds / 1000
         var fraction = String(milliseconds.magnitude % 1000)
         while fraction.count < 3 { fraction = "0" + fraction }
@@ -93,11 +106,20 @@ public struct QualityContext: Sendable {
 
     /// The text limit on reading speed for a cue: the rate it reads at and whether it is over.
     func readingSpeed(of index: Int) -> (rate: Double, limit: QualityProfile.ReadingSpeed)? {
-        guard let limit = limits.readingSpeed, let end = cues[index].end else { return nil }
-        let seconds = (end - cues[index].start).seconds
+        guard let limit = limits.readingSpeed, facts[index].end != .max else { return nil }
+        let seconds = Double(facts[index].end - facts[index].start) / 1e9
         guard seconds > 0 else { return nil }
         let amount = limit.unit == .characters ? Double(facts[index].readingCharacters) : Double(facts[index].words) * 60
         return (amount / seconds, limit)
+    }
+
+    /// The rate cue `index` reads at, counted by `limit`'s rules (for a trial cue measured with
+    /// the language's limits already chosen).
+    func readingSpeedLimited(of index: Int, by limit: QualityProfile.ReadingSpeed) -> Double? {
+        let measured = CueFacts(cues[index], counting: limit)
+        guard measured.end != .max, measured.end > measured.start else { return nil }
+        let amount = limit.unit == .characters ? Double(measured.readingCharacters) : Double(measured.words) * 60
+        return amount / (Double(measured.end - measured.start) / 1e9)
     }
 
     /// The shortest time a cue's text needs at the profile's reading speed (exact to the millisecond, rounded up).

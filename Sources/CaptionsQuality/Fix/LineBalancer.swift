@@ -49,8 +49,20 @@ struct LineBalancer {
         let lengths = words.map(\.count)
         guard lengths.allSatisfy({ $0 <= maxLength }) else { return nil }
         let count = words.count
-        // width(i, j): the line of words i..<j.
-        func width(_ i: Int, _ j: Int) -> Int { Self.join(words[i..<j]).count }
+        // width(i, j): the line of words i..<j, from prefix sums of the word lengths and of the
+        // spaces ``join(_:)`` puts between neighbours (none between two unspaced characters).
+        var letters = [0], spaces = [0, 0]
+        for (index, length) in lengths.enumerated() {
+            letters.append(letters[index] + length)
+            if index > 0 {
+                let joined = !(words[index - 1].last.map(Self.isUnspaced) == true || words[index].first.map(Self.isUnspaced) == true)
+                spaces.append(spaces[index] + (joined ? 1 : 0))
+            }
+        }
+        func width(_ i: Int, _ j: Int) -> Int { letters[j] - letters[i] + spaces[j] - spaces[i + 1] }
+        // More letters than the lines can hold: no need to search.
+        let capacity = maxLength.multipliedReportingOverflow(by: maxLines)
+        if !capacity.overflow, letters[count] > capacity.partialValue { return nil }
         func breakPenalty(after index: Int) -> Double {
             let word = String(words[index])
             if Self.titles.contains(word) { return .infinity }
@@ -58,6 +70,7 @@ struct LineBalancer {
             if let last = word.last, ".,;:!?…、。，！？".contains(last) { return -30 }
             return 0
         }
+        let penalties = (0..<count).map(breakPenalty(after:))
         for lineCount in 1...max(1, min(maxLines, count)) {
             // best[j][k]: the least cost of the first j words in k lines; cost = Σ length² + penalties,
             // which is least when the lines are even.
@@ -66,10 +79,12 @@ struct LineBalancer {
             best[0][0] = 0
             for j in 1...count {
                 for k in 1...min(lineCount, j) {
-                    for i in (k - 1)..<j where best[i][k - 1] < .infinity {
+                    // From the shortest line back: once a line is too wide, longer ones are too.
+                    for i in stride(from: j - 1, through: k - 1, by: -1) {
                         let lineWidth = width(i, j)
-                        guard lineWidth <= maxLength else { continue }
-                        let penalty = j < count ? breakPenalty(after: j - 1) : 0
+                        if lineWidth > maxLength { break }
+                        guard best[i][k - 1] < .infinity else { continue }
+                        let penalty = j < count ? penalties[j - 1] : 0
                         let cost = best[i][k - 1] + Double(lineWidth * lineWidth) + penalty
                         if cost < best[j][k] {
                             best[j][k] = cost

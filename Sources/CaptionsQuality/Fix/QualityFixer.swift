@@ -96,8 +96,8 @@ public struct QualityFixer: Sendable {
         result.reserveCapacity(document.cues.count)
         for (index, cue) in document.cues.enumerated() {
             let facts = context.facts[index]
-            let tooLong = facts.lineLengths.contains { $0 > maxLength }
-            let tooMany = context.limits.maxLines.map { facts.lines.count > $0 } ?? false
+            let tooLong = facts.longestLine > maxLength
+            let tooMany = context.limits.maxLines.map { facts.lineCount > $0 } ?? false
             guard tooLong || tooMany, let shape = PlainShape(cue), !shape.isDialogue else {
                 result.append(cue)
                 continue
@@ -144,36 +144,48 @@ public struct QualityFixer: Sendable {
     /// Merges a cue that still reads too fast with the next one when the two together fit the
     /// line limits, the maximum duration and the reading speed.
     private func mergeFastCues(_ document: inout TimedTextDocument, _ changes: inout [FixChange]) {
-        var context = checker.context(for: document)
+        let context = checker.context(for: document)
         guard let limit = context.limits.readingSpeed else { return }
+        let cues = document.cues
+        let balancer = LineBalancer(maxLength: context.limits.maxLineLength ?? .max, maxLines: context.limits.maxLines ?? .max)
+        var result: [Cue] = []
+        result.reserveCapacity(cues.count)
         var index = 0
-        while index + 1 < document.cues.count {
-            defer { index += 1 }
-            guard !context.shownTogether.contains(index), !context.shownTogether.contains(index + 1),
-                let speed = context.readingSpeed(of: index), speed.rate > limit.max,
-                let first = PlainShape(document.cues[index]), let second = PlainShape(document.cues[index + 1]),
-                first.matches(second), !first.isDialogue, !second.isDialogue,
-                let end = document.cues[index + 1].end
-            else { continue }
-            var merged = document.cues[index]
-            merged.end = end
-            let words = LineBalancer.words(of: first.text + " " + second.text)[...]
-            let balancer = LineBalancer(maxLength: context.limits.maxLineLength ?? .max, maxLines: context.limits.maxLines ?? .max)
-            guard let lines = balancer.lines(for: Array(words)) else { continue }
-            merged.content = first.rebuild(lines.joined(separator: "\n"))
-            if let maximum = context.time(context.limits.maxDuration), end - merged.start > maximum + QualityContext.slack { continue }
-            let trial = QualityContext(
-                profile: context.profile, language: checker.language ?? document.language, frameRate: context.frameRate,
-                shotChanges: [], cues: [merged])
-            if let rate = trial.readingSpeed(of: 0)?.rate, rate > limit.max { continue }
-            changes.append(FixChange(
-                code: "fix.cue.merged",
-                message: "\(Self.name(document.cues[index])): merged with the next cue to read at \(ReadingSpeedRule.oneDecimal(trial.readingSpeed(of: 0)?.rate ?? 0))",
-                location: document.cues[index].location))
-            document.cues[index] = merged
-            document.cues.remove(at: index + 1)
-            context = checker.context(for: document)
+        while index < cues.count {
+            // One pass, each cue merged at most once (the fixer's next pass may merge again).
+            if index + 1 < cues.count, let merged = merged(index, in: context, limit: limit, balancer: balancer) {
+                changes.append(FixChange(
+                    code: "fix.cue.merged", message: "\(Self.name(cues[index])): merged with the next cue to read in time",
+                    location: cues[index].location))
+                result.append(merged)
+                index += 2
+            } else {
+                result.append(cues[index])
+                index += 1
+            }
         }
+        if result.count != cues.count { document.cues = result }
+    }
+
+    /// Cue `index` merged with the next, when it reads too fast alone and the two together fit
+    /// the line limits, the maximum duration and the reading speed.
+    private func merged(_ index: Int, in context: QualityContext, limit: QualityProfile.ReadingSpeed, balancer: LineBalancer) -> Cue? {
+        let cues = context.cues
+        guard !context.shownTogether.contains(index), !context.shownTogether.contains(index + 1),
+            let speed = context.readingSpeed(of: index), speed.rate > limit.max,
+            let first = PlainShape(cues[index]), let second = PlainShape(cues[index + 1]),
+            first.matches(second), !first.isDialogue, !second.isDialogue,
+            let end = cues[index + 1].end, cues[index + 1].start >= cues[index].start
+        else { return nil }
+        if let maximum = context.time(context.limits.maxDuration), end - cues[index].start > maximum + QualityContext.slack { return nil }
+        guard let lines = balancer.lines(for: LineBalancer.words(of: first.text + " " + second.text)) else { return nil }
+        var merged = cues[index]
+        merged.end = end
+        merged.content = first.rebuild(lines.joined(separator: "\n"))
+        let trial = QualityContext(
+            profile: context.profile, language: nil, frameRate: context.frameRate, shotChanges: [], cues: [merged])
+        guard let rate = trial.readingSpeedLimited(of: 0, by: limit), rate <= limit.max else { return nil }
+        return merged
     }
 
     /// `cue at 00:01:02.000`.

@@ -17,10 +17,10 @@ struct LineRule: QualityRule {
         let maxLength = context.limits.maxLineLength
         guard maxLines != nil || maxLength != nil else { return }
         for (index, facts) in context.facts.enumerated() where !facts.isEmpty {
-            if let maxLines, facts.lines.count > maxLines {
-                sink.add("check.line.count", .error, "\(facts.lines.count) lines, over \(maxLines)", cue: index, repair: "lines")
+            if let maxLines, facts.lineCount > maxLines {
+                sink.add("check.line.count", .error, "\(facts.lineCount) lines, over \(maxLines)", cue: index, repair: "lines")
             }
-            if let maxLength {
+            if let maxLength, facts.longestLine > maxLength {
                 let long = facts.lineLengths.enumerated().filter { $0.element > maxLength }
                 if !long.isEmpty {
                     let which = long.map { "line \($0.offset + 1) has \($0.element)" }.joined(separator: ", ")
@@ -35,17 +35,17 @@ struct LineRule: QualityRule {
 struct ReadingSpeedRule: QualityRule {
     func check(_ context: QualityContext, into sink: inout FindingSink) {
         guard context.limits.readingSpeed != nil else { return }
-        for (index, cue) in context.cues.enumerated() where !context.facts[index].isEmpty {
-            guard let end = cue.end, let speed = context.readingSpeed(of: index) else { continue }
-            let seconds = (end - cue.start + QualityContext.slack).seconds
-            let amount = speed.rate * (end - cue.start).seconds
-            guard amount / seconds > speed.limit.max else { continue }
+        for index in context.cues.indices where !context.facts[index].isEmpty {
+            let facts = context.facts[index]
+            guard let speed = context.readingSpeed(of: index) else { continue }
+            let duration = Double(facts.end - facts.start) / 1e9
+            guard speed.rate * duration / (duration + 0.001) > speed.limit.max else { continue }
             let unit = speed.limit.unit == .characters ? "characters/s" : "words/min"
             let what = speed.limit.unit == .characters
                 ? "\(context.facts[index].readingCharacters) characters" : "\(context.facts[index].words) words"
             sink.add(
                 "check.readingSpeed", .error,
-                "reads at \(Self.oneDecimal(speed.rate)) \(unit), over \(Self.oneDecimal(speed.limit.max)) (\(what) in \(QualityContext.seconds(end - cue.start)))",
+                "reads at \(Self.oneDecimal(speed.rate)) \(unit), over \(Self.oneDecimal(speed.limit.max)) (\(what) in \(QualityContext.seconds(milliseconds: (facts.end - facts.start) / 1_000_000)))",
                 cue: index, repair: "readingSpeed")
         }
     }
@@ -63,7 +63,7 @@ struct CharacterRule: QualityRule {
         let repertoire = CharacterRepertoire.named(name) ?? .printable
         for (index, facts) in context.facts.enumerated() {
             // Printable ASCII is in every repertoire.
-            if facts.text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }) {
+            if facts.isASCII, facts.text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }) {
                 if repertoire.name == "printable" || !facts.text.utf8.contains(where: Self.notIn608) { continue }
             }
             var seen: [Character] = []

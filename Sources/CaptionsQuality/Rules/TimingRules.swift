@@ -3,22 +3,23 @@ import CaptionsCore
 /// Minimum and maximum time on screen: `check.duration.short`, `check.duration.long`.
 struct DurationRule: QualityRule {
     func check(_ context: QualityContext, into sink: inout FindingSink) {
-        let minimum = context.time(context.limits.minDuration)
-        let maximum = context.time(context.limits.maxDuration)
+        let minimum = context.nanoseconds(context.limits.minDuration)
+        let maximum = context.nanoseconds(context.limits.maxDuration)
         guard minimum != nil || maximum != nil else { return }
-        for (index, cue) in context.cues.enumerated() {
-            guard let end = cue.end, !context.facts[index].isEmpty else { continue }
-            let duration = end - cue.start
-            if let minimum, duration + QualityContext.slack < minimum {
+        let slack = QualityContext.slackNanoseconds
+        for (index, facts) in context.facts.enumerated() {
+            guard facts.end != .max, !facts.isEmpty else { continue }
+            let duration = facts.end - facts.start
+            if let minimum, duration + slack < minimum {
                 sink.add(
                     "check.duration.short", .error,
-                    "on screen \(context.describe(duration)), under the minimum \(context.describe(minimum))",
+                    "on screen \(context.describe(nanoseconds: duration)), under the minimum \(context.describe(nanoseconds: minimum))",
                     cue: index, repair: "duration")
             }
-            if let maximum, maximum + QualityContext.slack < duration {
+            if let maximum, maximum + slack < duration {
                 sink.add(
                     "check.duration.long", .error,
-                    "on screen \(context.describe(duration)), over the maximum \(context.describe(maximum))",
+                    "on screen \(context.describe(nanoseconds: duration)), over the maximum \(context.describe(nanoseconds: maximum))",
                     cue: index, repair: "duration")
             }
         }
@@ -29,29 +30,28 @@ struct DurationRule: QualityRule {
 /// (judged in time order, so that a cue out of place is reported once, as out of order).
 struct OrderRule: QualityRule {
     func check(_ context: QualityContext, into sink: inout FindingSink) {
-        var latest: (start: MediaTime, index: Int)?
-        for (index, cue) in context.cues.enumerated() {
-            if let latest, cue.start < latest.start {
+        var latest: (start: Int64, index: Int)?
+        for (index, facts) in context.facts.enumerated() {
+            if let latest, facts.start < latest.start {
                 sink.add(
                     "check.cue.order", .error,
-                    "starts before cue \(latest.index + 1), which comes first in the file (\(QualityContext.clock(latest.start)))",
+                    "starts before cue \(latest.index + 1), which comes first in the file (\(QualityContext.clock(context.cues[latest.index].start)))",
                     cue: index, repair: "order")
             }
-            if latest.map({ cue.start >= $0.start }) ?? true { latest = (cue.start, index) }
+            if latest.map({ facts.start >= $0.start }) ?? true { latest = (facts.start, index) }
         }
-        var showing: (end: MediaTime, index: Int)?
+        var showing: (end: Int64, index: Int)?
         for index in context.timeOrder {
-            let cue = context.cues[index]
-            if let shown = showing, cue.start < shown.end,
-                !(cue.start == context.cues[shown.index].start && context.shownTogether.contains(index))
+            let facts = context.facts[index]
+            if let shown = showing, facts.start < shown.end,
+                !(facts.start == context.facts[shown.index].start && context.shownTogether.contains(index))
             {
                 sink.add(
                     "check.cue.overlap", .error,
-                    "shown over cue \(shown.index + 1) for \(context.describe(min(shown.end, cue.end ?? shown.end) - cue.start))",
+                    "shown over cue \(shown.index + 1) for \(context.describe(nanoseconds: min(shown.end, facts.end) - facts.start))",
                     cue: index, repair: "gaps")
             }
-            let end = cue.end ?? MediaTime(seconds: Int64(Int32.max))
-            if showing.map({ end > $0.end }) ?? true { showing = (end, index) }
+            if showing.map({ facts.end > $0.end }) ?? true { showing = (facts.end, index) }
         }
     }
 }
@@ -60,22 +60,24 @@ struct OrderRule: QualityRule {
 /// included) and `check.gap.closable` (too short to read as a pause: close it to the minimum).
 struct GapRule: QualityRule {
     func check(_ context: QualityContext, into sink: inout FindingSink) {
-        let minimum = context.time(context.limits.minGap) ?? .zero
-        let closable = context.time(context.limits.closeGapsUnder)
-        guard minimum > .zero || closable != nil else { return }
-        let cues = context.cues
+        let minimum = context.nanoseconds(context.limits.minGap) ?? 0
+        let closable = context.nanoseconds(context.limits.closeGapsUnder)
+        guard minimum > 0 || closable != nil else { return }
+        let slack = QualityContext.slackNanoseconds
+        let facts = context.facts
         for (index, next) in zip(context.timeOrder, context.timeOrder.dropFirst()) {
-            guard let end = cues[index].end, cues[next].start >= end else { continue }
-            let gap = cues[next].start - end
-            if minimum > .zero, gap + QualityContext.slack < minimum {
+            let end = facts[index].end
+            guard end != .max, facts[next].start >= end else { continue }
+            let gap = facts[next].start - end
+            if minimum > 0, gap + slack < minimum {
                 sink.add(
                     "check.gap.short", .error,
-                    "gap of \(context.describe(gap)) to cue \(next + 1), under the minimum \(context.describe(minimum))",
+                    "gap of \(context.describe(nanoseconds: gap)) to cue \(next + 1), under the minimum \(context.describe(nanoseconds: minimum))",
                     cue: index, repair: "gaps")
-            } else if let closable, gap > minimum + QualityContext.slack, gap + QualityContext.slack < closable {
+            } else if let closable, gap > minimum + slack, gap + slack < closable {
                 sink.add(
                     "check.gap.closable", .warning,
-                    "gap of \(context.describe(gap)) to cue \(next + 1): close it to \(context.describe(minimum)) or open it to \(context.describe(closable))",
+                    "gap of \(context.describe(nanoseconds: gap)) to cue \(next + 1): close it to \(context.describe(nanoseconds: minimum)) or open it to \(context.describe(nanoseconds: closable))",
                     cue: index, repair: "gaps")
             }
         }
