@@ -62,16 +62,13 @@ public struct FixCommand: IOCommand {
         let document = try reading.readDocument(io: io)
         let fixed = QualityFixer(checker: checker).fix(document)
         let path = input == "-" ? "<stdin>" : input
-        for change in fixed.changes {
-            let place = change.location.map { "\(path):\($0.line):\($0.column)" } ?? path
-            io.writeStandardError("\(place): note: \(change.message) [\(change.code)]\n")
-        }
-        let left = fixed.remaining.findings.filter { $0.diagnostic.severity != .note }
-        for finding in left {
-            let diagnostic = finding.diagnostic
-            let place = diagnostic.location.map { "\(path):\($0.line):\($0.column)" } ?? path
-            io.writeStandardError("\(place): \(diagnostic.severity.rawValue): left for a person: \(diagnostic.message) [\(diagnostic.code)]\n")
-        }
+        let printer = DiagnosticPrinter(path: path, showNotes: true)
+        printer.print(fixed.changes.map { Diagnostic(.note, $0.code, $0.message, at: $0.location) }, to: io)
+        printer.print(fixed.remaining.findings.map { finding in
+            var left = finding.diagnostic
+            left.message = "left for a person: " + left.message
+            return left
+        }, to: io)
         let errors = fixed.remaining.count(.error), warnings = fixed.remaining.count(.warning)
         io.writeStandardError(
             "\(path): \(fixed.changes.count) change\(fixed.changes.count == 1 ? "" : "s"); left for a person: "

@@ -61,19 +61,11 @@ struct QualityOptions: ParsableArguments {
             io.writeStandardError("\(media): warning: shot changes found in part of the video only: \(partial) [check.media.partial]\n")
         }
         checker.shotChanges = shots.cuts.map(\.time)
-        if fps == nil, let rate = shots.framesPerSecond.flatMap(Self.exactRate) {
+        // The measured average to three decimals names the exact rate: 23.976 is 24000/1001.
+        if fps == nil, let rate = shots.framesPerSecond.flatMap({ FrameRate(parsing: NumberFormatting.shortest(($0 * 1000).rounded() / 1000)) }) {
             checker.frameRate = rate
             checker.frameRateSource = "media"
         }
         return (checker, shots)
-    }
-
-    /// The exact rate a measured average names: 23.976 is 24000/1001.
-    static func exactRate(_ fps: Double) -> FrameRate? {
-        for base in [24.0, 30, 48, 60, 120] where abs(fps - base * 1000 / 1001) < 0.005 {
-            return FrameRate(numerator: Int64(base) * 1000, denominator: 1001)
-        }
-        if abs(fps - fps.rounded()) < 0.005 { return FrameRate(numerator: Int64(fps.rounded())) }
-        return FrameRate(numerator: Int64((fps * 1000).rounded()), denominator: 1000)
     }
 }

@@ -70,14 +70,6 @@ public struct QualityContext: Sendable {
     /// A profile duration at the frame rate in use.
     public func time(_ duration: ProfileDuration?) -> MediaTime? { duration?.time(at: frameRate) }
 
-    /// One frame.
-    public var frame: MediaTime { MediaTime(value: frameRate.denominator, timescale: frameRate.numerator) ?? .zero }
-
-    /// A span as frames, rounded to the nearest.
-    public func frames(_ time: MediaTime) -> Int64 {
-        (time.scaled(by: frameRate.numerator, frameRate.denominator) ?? .zero).rounded(toTimescale: 1)
-    }
-
     /// A span as people read it: `0.250s (6 frames)`.
     func describe(_ time: MediaTime) -> String { describe(nanoseconds: CueFacts.nanoseconds(time)) }
 

@@ -43,17 +43,8 @@ extension QualityReport {
 
     /// The frame rate as a decimal: `23.976`.
     var frameRateText: String {
-        let value = Double(frameRate.numerator) / Double(frameRate.denominator)
-        let thousandths = Int64((value * 1000).rounded())
-        var text = "\(thousandths / 1000).\(String(thousandths % 1000).leftPaddedZeros(3))"
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
+        NumberFormatting.shortest((Double(frameRate.numerator) / Double(frameRate.denominator) * 1000).rounded() / 1000)
     }
-}
-
-extension String {
-    fileprivate func leftPaddedZeros(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }
 
 enum QualityReportText {
