@@ -40,13 +40,13 @@ public struct DAPTWriter: Sendable {
                 daptm:scriptRepresents="visual.nonText visual.text"
                 daptm:scriptType="preRecording"
                 daptm:langSrc="zxx"
-                xml:lang="\(XMLText.escape(language))">
+                xml:lang="\(XMLText.escapeAttribute(language))">
               <head/>
               <body>
 
             """
         for event in events {
-            xml += "    <div xml:id=\"\(XMLText.escape(event.id))\" begin=\"\(Self.clock(event.start))\" end=\"\(Self.clock(event.end))\""
+            xml += "    <div xml:id=\"\(XMLText.escapeAttribute(event.id))\" begin=\"\(Self.clock(event.start))\" end=\"\(Self.clock(event.end))\""
             if event.text.isEmpty {
                 xml += "/>\n"
             } else {

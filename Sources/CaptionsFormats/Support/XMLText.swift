@@ -22,6 +22,24 @@ public enum XMLText {
         return String(escaped)
     }
 
+    /// `text` escaped for an attribute value in double quotes: as ``escape(_:)``, and tab, line
+    /// feed and carriage return as character references, which a parser keeps (it turns the raw
+    /// characters into spaces when it normalises the value, so that what is read back differs).
+    public static func escapeAttribute(_ text: String) -> String {
+        let escaped = escape(text)
+        guard escaped.unicodeScalars.contains(where: { $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return escaped }
+        var result = String.UnicodeScalarView()
+        for scalar in escaped.unicodeScalars {
+            switch scalar {
+            case "\t": result.append(contentsOf: "&#9;".unicodeScalars)
+            case "\n": result.append(contentsOf: "&#10;".unicodeScalars)
+            case "\r": result.append(contentsOf: "&#13;".unicodeScalars)
+            default: result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         scalar == "&" || scalar == "<" || scalar == ">" || scalar == "\""
     }

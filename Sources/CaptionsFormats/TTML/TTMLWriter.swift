@@ -174,7 +174,7 @@ private struct TTMLWriterContext {
             root += " ttp:timeBase=\"media\""
         }
         if let tickRate { root += " ttp:tickRate=\"\(tickRate)\"" }
-        root += " xml:lang=\"\(XMLText.escape(document.language ?? ""))\">\n"
+        root += " xml:lang=\"\(XMLText.escapeAttribute(document.language ?? ""))\">\n"
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + root + "  <head>\n" + head + "  </head>\n"
             + "  <body>\n    <div>\n" + body + "    </div>\n  </body>\n</tt>\n"
     }
@@ -226,7 +226,7 @@ private struct TTMLWriterContext {
                 var spanAttributes = style.isEmpty ? "" : " style=\"\(styleID(style))\""
                 // A language span without a language says nothing TTML can carry (nor reads back).
                 if span.kind == .language, let language = span.annotation, !language.isEmpty {
-                    spanAttributes += " xml:lang=\"\(XMLText.escape(language))\""
+                    spanAttributes += " xml:lang=\"\(XMLText.escapeAttribute(language))\""
                 }
                 text += spanAttributes.isEmpty ? children : "<span\(spanAttributes)>\(children)</span>"
             }
