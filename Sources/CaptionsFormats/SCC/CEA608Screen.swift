@@ -125,14 +125,15 @@ extension CEA608Memory {
             ? lefts.allSatisfy({ $0 == lefts[0] }) || centres.max()! - centres.min()! > 1
             : abs(centres[0] - Double(Self.columns) / 2) > 1.5
         if leftAligned {
-            let left = lefts.min()!
+            // Damaged input can place text past the last column (tabs after an indent): kept on screen.
+            let left = min(lefts.min()!, Self.columns - 1)
             settings.align = .left
             settings.position = rounded(10 + Double(left) * columnWidth)
             settings.positionAlign = .lineLeft
             settings.size = rounded(90 - settings.position!)
         } else {
             let centre = (centres.max()! + centres.min()!) / 2
-            let position = 10 + centre * columnWidth
+            let position = min(90, max(10, 10 + centre * columnWidth))
             settings.align = .center
             settings.position = rounded(position)
             settings.positionAlign = .center
