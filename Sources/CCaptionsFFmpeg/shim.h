@@ -9,6 +9,7 @@
 #define CCAPTIONS_FFMPEG_SHIM_H
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -24,6 +25,7 @@
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
 #include <libavutil/channel_layout.h>
+#include <libavutil/sha.h>
 
 /// AVERROR(EAGAIN): the decoder needs more input or has no output yet.
 static inline int ccaptions_averror_eagain(void) { return AVERROR(EAGAIN); }
@@ -35,42 +37,85 @@ static inline int64_t ccaptions_nopts_value(void) { return AV_NOPTS_VALUE; }
 #define CCAPTIONS_STRINGIFY2(x) #x
 #define CCAPTIONS_STRINGIFY(x) CCAPTIONS_STRINGIFY2(x)
 
-/// Opens the four libraries once; returns NULL on success, or a message naming what is missing.
-static inline const char *ccaptions_ffmpeg_load(void) {
-    static int state = 0; // 0 not tried, 1 loaded, -1 failed
-    static char failure[512];
-    if (state == 1) return NULL;
-    if (state == -1) return failure;
-    const char *names[] = {
-        "libavutil.so." CCAPTIONS_STRINGIFY(LIBAVUTIL_VERSION_MAJOR),
-        "libswscale.so." CCAPTIONS_STRINGIFY(LIBSWSCALE_VERSION_MAJOR),
-        "libavcodec.so." CCAPTIONS_STRINGIFY(LIBAVCODEC_VERSION_MAJOR),
-        "libavformat.so." CCAPTIONS_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR),
-        "libswresample.so." CCAPTIONS_STRINGIFY(LIBSWRESAMPLE_VERSION_MAJOR),
-    };
-    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (!dlopen(names[i], RTLD_NOW | RTLD_GLOBAL)) {
-            snprintf(failure, sizeof failure, "cannot load FFmpeg (%s): %s; install the FFmpeg libraries (Scripts/setup.sh)",
-                     names[i], dlerror());
-            state = -1;
+static const char *const ccaptions_ffmpeg_names[] = {
+    "libavutil.so." CCAPTIONS_STRINGIFY(LIBAVUTIL_VERSION_MAJOR),
+    "libswscale.so." CCAPTIONS_STRINGIFY(LIBSWSCALE_VERSION_MAJOR),
+    "libavcodec.so." CCAPTIONS_STRINGIFY(LIBAVCODEC_VERSION_MAJOR),
+    "libavformat.so." CCAPTIONS_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR),
+    "libswresample.so." CCAPTIONS_STRINGIFY(LIBSWRESAMPLE_VERSION_MAJOR),
+};
+
+/// Opens the first `count` libraries of ccaptions_ffmpeg_names; NULL on success, else `failure` filled in.
+static inline const char *ccaptions_ffmpeg_open(unsigned count, char *failure, size_t size) {
+    for (unsigned i = 0; i < count; i++) {
+        if (!dlopen(ccaptions_ffmpeg_names[i], RTLD_NOW | RTLD_GLOBAL)) {
+            snprintf(failure, size, "cannot load FFmpeg (%s): %s; install the FFmpeg libraries (Scripts/setup.sh)",
+                     ccaptions_ffmpeg_names[i], dlerror());
             return failure;
         }
     }
-    state = 1;
     return NULL;
+}
+
+/// Where a load's outcome is kept: one per set of libraries (function-local statics, as a
+/// header-only module has no file-level storage of its own).
+typedef struct { pthread_once_t once; const char *result; char failure[512]; } ccaptions_ffmpeg_load_state;
+
+static inline ccaptions_ffmpeg_load_state *ccaptions_ffmpeg_all_state(void) {
+    static ccaptions_ffmpeg_load_state state = {PTHREAD_ONCE_INIT, NULL, {0}};
+    return &state;
+}
+
+static inline ccaptions_ffmpeg_load_state *ccaptions_avutil_state(void) {
+    static ccaptions_ffmpeg_load_state state = {PTHREAD_ONCE_INIT, NULL, {0}};
+    return &state;
+}
+
+static inline void ccaptions_ffmpeg_load_all(void) {
+    ccaptions_ffmpeg_load_state *state = ccaptions_ffmpeg_all_state();
+    state->result = ccaptions_ffmpeg_open(5, state->failure, sizeof state->failure);
+}
+
+static inline void ccaptions_avutil_load_one(void) {
+    ccaptions_ffmpeg_load_state *state = ccaptions_avutil_state();
+    state->result = ccaptions_ffmpeg_open(1, state->failure, sizeof state->failure);
+}
+
+/// Opens the five libraries once (safe from any thread); returns NULL on success, or a message
+/// naming what is missing.
+static inline const char *ccaptions_ffmpeg_load(void) {
+    pthread_once(&ccaptions_ffmpeg_all_state()->once, ccaptions_ffmpeg_load_all);
+    return ccaptions_ffmpeg_all_state()->result;
+}
+
+/// Opens libavutil alone (5 ms instead of the 75 ms of all five), for its hashes and version.
+static inline const char *ccaptions_avutil_load(void) {
+    pthread_once(&ccaptions_avutil_state()->once, ccaptions_avutil_load_one);
+    return ccaptions_avutil_state()->result;
 }
 
 /// The address of an FFmpeg function, once ccaptions_ffmpeg_load() has succeeded.
 static inline void *ccaptions_ffmpeg_symbol(const char *name) { return dlsym(RTLD_DEFAULT, name); }
 
-// ccaptions_NAME(...) calls NAME from the loaded libraries (resolved once).
-#define CCAPTIONS_FORWARD(ret, name, params, args)                                          \
-    static inline ret ccaptions_##name params {                                               \
-        static __typeof__(name) *function = 0;                                                \
-        if (!function) function = (__typeof__(name) *)ccaptions_ffmpeg_symbol(#name);         \
-        return function args;                                                                 \
+// ccaptions_NAME(...) calls NAME from the loaded libraries (resolved once; atomically, as batch
+// jobs call from several threads).
+#define CCAPTIONS_FORWARD(ret, name, params, args)                                                   \
+    static inline ret ccaptions_##name params {                                                        \
+        static __typeof__(name) *function = 0;                                                         \
+        __typeof__(name) *resolved = __atomic_load_n(&function, __ATOMIC_ACQUIRE);                     \
+        if (!resolved) {                                                                               \
+            resolved = (__typeof__(name) *)ccaptions_ffmpeg_symbol(#name);                             \
+            __atomic_store_n(&function, resolved, __ATOMIC_RELEASE);                                   \
+        }                                                                                              \
+        return resolved args;                                                                          \
     }
 
+CCAPTIONS_FORWARD(const char *, av_version_info, (void), ())
+CCAPTIONS_FORWARD(struct AVSHA *, av_sha_alloc, (void), ())
+CCAPTIONS_FORWARD(int, av_sha_init, (struct AVSHA *context, int bits), (context, bits))
+CCAPTIONS_FORWARD(void, av_sha_update, (struct AVSHA *context, const uint8_t *data, size_t length), (context, data, length))
+CCAPTIONS_FORWARD(void, av_sha_final, (struct AVSHA *context, uint8_t *digest), (context, digest))
+CCAPTIONS_FORWARD(void, av_free, (void *pointer), (pointer))
 CCAPTIONS_FORWARD(void, av_log_set_level, (int level), (level))
 CCAPTIONS_FORWARD(void, av_log_set_callback, (void (*callback)(void *, int, const char *, va_list)), (callback))
 CCAPTIONS_FORWARD(int, av_strerror, (int code, char *buffer, size_t size), (code, buffer, size))

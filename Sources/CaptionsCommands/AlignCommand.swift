@@ -31,6 +31,9 @@ public struct AlignCommand: IOCommand {
 
     @OptionGroup var destination: SpeechOutputOptions
 
+    @OptionGroup var verbosity: Verbosity
+
+    /// Used by ArgumentParser.
     public init() {}
 
     public func run() throws {
@@ -39,6 +42,10 @@ public struct AlignCommand: IOCommand {
 
     /// Runs against `io`; exit 1 when the script or the recording cannot be read.
     public func execute(io: CommandIO) throws {
+        try align(io: verbosity.filtered(io))
+    }
+
+    private func align(io: CommandIO) throws {
         let target = try destination.target()
         let printer = DiagnosticPrinter(path: input, showNotes: false)
         let script: [ScriptAligner.ScriptWord]

@@ -5,7 +5,7 @@ import CaptionsMedia
 import CaptionsQuality
 
 /// `captions check`: caption quality control against a delivery profile.
-public struct CheckCommand: IOCommand {
+public struct CheckCommand: BatchCommand {
     /// Names and help.
     public static let configuration = CommandConfiguration(
         commandName: "check",
@@ -27,8 +27,8 @@ public struct CheckCommand: IOCommand {
             """
     )
 
-    @Argument(help: "The captions (any format convert reads), or '-'.")
-    var input: String?
+    @Argument(help: "The captions (any format convert reads), or '-'; several files or folders are checked one by one.")
+    var inputs: [String] = []
 
     @OptionGroup var quality: QualityOptions
 
@@ -41,7 +41,7 @@ public struct CheckCommand: IOCommand {
     @Option(name: [.customLong("format"), .customLong("to")], help: "text, json or html (default: from the -o extension, else text).")
     var format: QualityReportFormat?
 
-    @Option(name: .shortAndLong, help: "Where the report goes, or '-' for standard output (the default).")
+    @Option(name: .shortAndLong, help: "Where the report goes, or '-' for standard output (the default); with several inputs, the folder for the reports.")
     var output: String = "-"
 
     @Option(help: ArgumentHelp("Fail (exit 1) when there are more warnings than this.", valueName: "n"))
@@ -53,12 +53,20 @@ public struct CheckCommand: IOCommand {
     @Option(help: ArgumentHelp("Print a shipped profile's JSON (to copy and edit) and exit.", valueName: "name"))
     var printProfile: String?
 
+    @OptionGroup var verbosity: Verbosity
+
+    @OptionGroup(title: "Many files")
+    var batch: BatchOptions
+
+    static let inputKind = BatchInputKind.captions
+    static let reportsToStandardOutput = true
+
     /// Used by ArgumentParser.
     public init() {}
 
     /// Checks the arguments.
     public func validate() throws {
-        if input == nil, printProfile == nil { throw ValidationError("give the captions to check (or --print-profile NAME)") }
+        if inputs.isEmpty, batch.manifest == nil, printProfile == nil { throw ValidationError("give the captions to check (or --print-profile NAME)") }
         if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must be 0 or more") }
         if shots, quality.media == nil { throw ValidationError("--shots lists the shot changes of the --media video; give --media") }
     }
@@ -68,8 +76,9 @@ public struct CheckCommand: IOCommand {
         try execute(io: ProcessIO())
     }
 
-    /// Runs against `io`.
+    /// Runs against `io`, on one file or many.
     public func execute(io: CommandIO) throws {
+        let io = verbosity.filtered(io)
         if let printProfile {
             guard let text = ProfileCatalog.text(named: printProfile) else {
                 throw ValidationError("no profile named '\(printProfile)'; the profiles are \(ProfileCatalog.names)")
@@ -77,8 +86,22 @@ public struct CheckCommand: IOCommand {
             try FileAccess.writeText(text, to: output, io: io)
             return
         }
-        guard let input else { return }
-        let (checker, found) = try quality.checker(io: io)
+        try executeOneOrMany(io: io)
+    }
+
+    /// The extension of each report in the output folder.
+    func outputExtension() throws -> String {
+        switch format ?? .text {
+        case .text: "txt"
+        case .json: "json"
+        case .html: "html"
+        }
+    }
+
+    /// Checks the one input.
+    func executeOne(io: CommandIO) throws {
+        let input = inputs.first ?? "-"
+        let (checker, found) = try quality.checker(io: io, progress: batch.progress)
         var arguments = [input]
         if let from { arguments += ["--from", from] }
         if let encoding { arguments += ["--encoding", encoding] }
@@ -91,6 +114,9 @@ public struct CheckCommand: IOCommand {
             text = Self.shotList(found, rate: report.frameRate) + text
         }
         try FileAccess.writeText(text, to: output, io: io)
+        io.record("cues", .int(document.cues.count))
+        io.record("findingErrors", .int(report.count(.error)))
+        io.record("findingWarnings", .int(report.count(.warning)))
         io.discard(document)
         let tooManyWarnings = maxWarnings.map { report.count(.warning) > $0 } ?? false
         if report.count(.error) > 0 || tooManyWarnings { throw ExitCode(1) }

@@ -20,6 +20,21 @@ public protocol CommandIO: AnyObject {
     func discard(_ result: sending Any)
     /// Whether standard error is a terminal (progress bars are drawn only there).
     var standardErrorIsTerminal: Bool { get }
+    /// Notes a fact about the input for the batch result (`--results jsonl`): cue count, verdict…
+    func record(_ field: String, _ value: ResultValue)
+}
+
+extension CommandIO {
+    /// Facts are kept only in a batch; one input's run has nowhere to put them.
+    public func record(_ field: String, _ value: ResultValue) {}
+}
+
+/// A value in a batch result line.
+public enum ResultValue: Sendable, Equatable {
+    /// A count.
+    case int(Int)
+    /// A word, such as a verdict.
+    case string(String)
 }
 
 /// A failure of the operating system to read or write, with its `strerror` text.

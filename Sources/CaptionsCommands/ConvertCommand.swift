@@ -3,8 +3,8 @@ import CaptionsCore
 import CaptionsFormats
 import CaptionsMedia
 
-/// `captions convert`: reads one caption file, optionally retimes it, and writes another format.
-public struct ConvertCommand: IOCommand {
+/// `captions convert`: reads caption files, optionally retimes them, and writes another format.
+public struct ConvertCommand: BatchCommand {
     /// Names and help.
     public static let configuration = CommandConfiguration(
         commandName: "convert",
@@ -25,10 +25,13 @@ public struct ConvertCommand: IOCommand {
             """
     )
 
-    @Argument(help: "The input file, or '-' for standard input.")
-    var input: String
+    @Argument(help: "The input file, or '-' for standard input; several files or folders convert each into the -o folder.")
+    var inputs: [String] = []
 
-    @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default).")
+    /// The one input (the first of several).
+    var input: String { inputs.first ?? "-" }
+
+    @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default); with several inputs, the folder to write into.")
     var output: String = "-"
 
     @Option(help: ArgumentHelp("The input format: \(CaptionFormat.acceptedNames), media (default: from the extension, else from the content)."))
@@ -40,7 +43,7 @@ public struct ConvertCommand: IOCommand {
     @Option(help: ArgumentHelp("For a media file: the subtitle stream to read (its number, as ffprobe shows it); default: the first text subtitle stream.", valueName: "index"))
     var stream: Int?
 
-    @Option(help: ArgumentHelp("The output format: \(CaptionFormat.writableNames) (default: from the output extension)."))
+    @Option(name: [.customLong("to"), .customLong("format")], help: ArgumentHelp("The output format: \(CaptionFormat.writableNames) (default: from the output extension)."))
     var to: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Move every cue by a duration, such as -1.5s, 250ms or 00:00:02.000.", valueName: "duration"))
@@ -82,8 +85,15 @@ public struct ConvertCommand: IOCommand {
     @Flag(help: "Treat warnings as errors: fail instead of writing a lossy or repaired result.")
     var strict = false
 
-    @Flag(name: .shortAndLong, help: "Also print notes (harmless repairs).")
-    var verbose = false
+    @OptionGroup var verbosity: Verbosity
+
+    @OptionGroup(title: "Many files")
+    var batch: BatchOptions
+
+    static let inputKind = BatchInputKind.captions
+    static let reportsToStandardOutput = false
+
+    private var verbose: Bool { verbosity.verbose }
 
     /// Used by ArgumentParser.
     public init() {}
@@ -93,8 +103,23 @@ public struct ConvertCommand: IOCommand {
         try execute(io: ProcessIO())
     }
 
-    /// Runs against `io`; throws `ExitCode` 1 for invalid input and `ValidationError` for usage errors.
+    /// Runs against `io`, on one input or many; throws `ExitCode` 1 for invalid input and
+    /// `ValidationError` for usage errors.
     public func execute(io: CommandIO) throws {
+        try executeOneOrMany(io: verbosity.filtered(io))
+    }
+
+    /// The extension of each output in a folder: the `--to` format's.
+    func outputExtension() throws -> String {
+        guard let to else { throw ValidationError("with several inputs, give the output format with --to (\(CaptionFormat.writableNames))") }
+        guard let format = CaptionFormat(name: to) else {
+            throw ValidationError("unknown output format '\(to)'; choose one of \(CaptionFormat.writableNames)")
+        }
+        return format == .ttml && ttmlProfile == .itt ? "itt" : format.fileExtension
+    }
+
+    /// Converts the one input.
+    func executeOne(io: CommandIO) throws {
         let plan = try makePlan()
         let printer = DiagnosticPrinter(path: input == "-" ? "<stdin>" : input, showNotes: verbose)
         do {
@@ -109,6 +134,7 @@ public struct ConvertCommand: IOCommand {
             try Self.write(
                 document, diagnostics: diagnostics, as: plan.outputFormat, options: plan.writerOptions, to: output,
                 strict: strict, printer: printer, io: io)
+            io.record("cues", .int(document.cues.count))
             io.discard(document)
         } catch let error as CaptionsError {
             printer.print([error.diagnostic], to: io)

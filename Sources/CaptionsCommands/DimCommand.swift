@@ -67,8 +67,10 @@ public struct DimCommand: IOCommand {
     @Option(help: "libx264/libx265 preset (default medium).")
     var preset: String?
 
-    @Flag(name: .shortAndLong, help: "No progress bar.")
-    var quiet = false
+    @OptionGroup var verbosity: Verbosity
+
+    @Option(help: ArgumentHelp("bar (on a terminal, the default), json (one line a second on standard error) or none.", valueName: "style"))
+    var progress: ProgressStyle?
 
     /// Used by ArgumentParser.
     public init() {}
@@ -80,6 +82,10 @@ public struct DimCommand: IOCommand {
 
     /// Runs against `io`; throws `ExitCode` 1 when the video cannot be read or written.
     public func execute(io: CommandIO) throws {
+        try dimVideo(io: verbosity.filtered(io))
+    }
+
+    private func dimVideo(io: CommandIO) throws {
         let display = try displayOptions.resolved(io: io)
         if let crf, !(0...51).contains(crf) {
             io.writeStandardError("error: --crf must be between 0 and 51 [usage.crf]\n")
@@ -176,7 +182,7 @@ public struct DimCommand: IOCommand {
             width: info.width, height: info.height, criteria: FlashCriteria(), display: display, frameRate: info.framesPerSecond)
         var previous: (mitigation: Double, adaptation: Double)?
         var summary = DimSummary(encoder: rewriter.encoderName)
-        var progress = ProgressBar(io: io, enabled: !quiet && io.standardErrorIsTerminal, duration: info.duration)
+        var progress = ProgressBar(io: io, style: self.progress, duration: info.duration, file: video)
         let outcome = try rewriter.run { frame in
             // Frame n is drawn with frame n − 1's mitigation and adaptation (Apple's model).
             let change = previous.flatMap { state in
@@ -239,7 +245,7 @@ public struct DimCommand: IOCommand {
         var plan = LeastDimming(hazards: report.hazards, displayPeak: display.peak)
         if !plan.stretches.isEmpty {
             for round in 1...LeastDimming.rounds {
-                if !quiet, io.standardErrorIsTerminal {
+                if progress == nil && io.standardErrorIsTerminal || progress == .bar {
                     io.writeStandardError("\r  finding the least dimming: round \(round) of \(LeastDimming.rounds)…")
                 }
                 let trial = try scan(video, criteria: criteria, display: display, changing: { frame, index in
@@ -247,13 +253,13 @@ public struct DimCommand: IOCommand {
                 })
                 plan.record(trial.hazards)
             }
-            if !quiet, io.standardErrorIsTerminal { io.writeStandardError("\n") }
+            if progress == nil && io.standardErrorIsTerminal || progress == .bar { io.writeStandardError("\n") }
         }
         var summary = DimSummary(encoder: rewriter.encoderName)
         summary.verdict = Self.verdictLine(report)
         summary.stretches = plan.stretches
         var index = 0
-        var progress = ProgressBar(io: io, enabled: !quiet && io.standardErrorIsTerminal, duration: rewriter.info.duration)
+        var progress = ProgressBar(io: io, style: self.progress, duration: rewriter.info.duration, file: video)
         let outcome = try rewriter.run { frame in
             let change = plan.change(
                 at: frame.time.seconds, adaptation: adaptation[min(index, max(0, adaptation.count - 1))], candidates: false)

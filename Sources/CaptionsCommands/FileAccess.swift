@@ -27,6 +27,34 @@ enum FileAccess {
         return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
+    /// Whether `path` is a folder (following symbolic links).
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return path != "-" && stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// Whether `path` exists (following symbolic links).
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    /// When `path` was last modified (seconds since the epoch, to the nanosecond), nil when it does not exist.
+    static func modificationTime(_ path: String) -> Double? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+    }
+
+    /// `mkdir -p`: the folder and the folders above it, as far as they are missing.
+    static func makeDirectories(_ path: String) {
+        var partial = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            partial += "/" + component
+            mkdir(partial, 0o755)
+        }
+    }
+
     /// Checks, before long work, that ``write(to:io:producing:)`` will be able to write `path`:
     /// not a folder, not the input, its folder there and writable (for the temporary file), and
     /// an existing file writable. Throws `output.unwritable` otherwise.

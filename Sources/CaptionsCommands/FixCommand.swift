@@ -44,6 +44,8 @@ public struct FixCommand: IOCommand {
     @Flag(help: "List the changes and what is left without writing anything.")
     var dryRun = false
 
+    @OptionGroup var verbosity: Verbosity
+
     /// Used by ArgumentParser.
     public init() {}
 
@@ -54,6 +56,10 @@ public struct FixCommand: IOCommand {
 
     /// Runs against `io`.
     public func execute(io: CommandIO) throws {
+        try fix(io: verbosity.filtered(io))
+    }
+
+    private func fix(io: CommandIO) throws {
         let (checker, _) = try quality.checker(io: io)
         var arguments = [input, "-o", output]
         if let from { arguments += ["--from", from] }

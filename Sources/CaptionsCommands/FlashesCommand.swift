@@ -12,15 +12,16 @@ extension FlashCriteria.RedRule: ExpressibleByArgument {}
 extension FlashReportFormat: ExpressibleByArgument {}
 
 /// `captions flashes`: scans a video for flashing hazards.
-public struct FlashesCommand: IOCommand {
+public struct FlashesCommand: BatchCommand {
     /// Names and help.
     public static let configuration = CommandConfiguration(
         commandName: "flashes",
         abstract: "Scan a video for general and red flashes (WCAG 2.3.1, ITU-R BT.1702).",
         discussion: """
-            Prints a verdict and the time ranges that flash too much. --format json|csv|vtt|html with -o writes \
-            a machine report, a per-frame CSV, a WebVTT metadata track for players (Dim Flashing Lights) or a \
-            self-contained HTML page with a chart.
+            Prints a verdict and the time ranges that flash too much. -o with .json, .csv, .vtt or .html (or --format) \
+            writes a machine report, a per-frame CSV, a WebVTT metadata track for players (Dim Flashing Lights) or a \
+            self-contained HTML page with a chart; --report FORMAT:FILE, repeated, writes several from one scan.
+            Several videos, a folder or --manifest are scanned --jobs at a time (reports into the -o folder).
 
             HDR video (PQ, HLG) is measured in cd/m² with the BT.1702 rule; SDR in relative luminance. \
             Interlaced video is analysed field by field. Times count from the first frame shown.
@@ -31,14 +32,19 @@ public struct FlashesCommand: IOCommand {
             """
     )
 
-    @Argument(help: "The video file (any container FFmpeg reads).")
-    var video: String
+    @Argument(help: "The video file (any container FFmpeg reads); several files or folders are scanned one by one.")
+    var inputs: [String] = []
 
-    @Option(name: .shortAndLong, help: "Write the report here instead of standard output.")
+    private var video: String { inputs.first ?? "-" }
+
+    @Option(name: .shortAndLong, help: "Write the report here instead of standard output (its format from the extension); with several inputs, the folder for the reports.")
     var output: String = "-"
 
-    @Option(help: "Report format: text, json, csv, vtt, html.")
-    var format: FlashReportFormat = .text
+    @Option(name: [.customLong("format"), .customLong("to")], help: "Report format (default: from the -o extension, else text).")
+    var format: FlashReportFormat?
+
+    @Option(help: ArgumentHelp("Also write a report: FORMAT:FILE (such as json:a.json), or with several inputs FORMAT alone (into the -o folder); repeat for more, all from one scan.", valueName: "format[:file]"))
+    var report: [String] = []
 
     @Option(help: "wcag (2.3.1, default), wcag-aaa (2.3.2: any area), itu (BT.1702: 25 % of the screen).")
     var standard: FlashCriteria.Standard = .wcag
@@ -65,8 +71,16 @@ public struct FlashesCommand: IOCommand {
     @Flag(name: .customLong("bench-without-dfl"), help: .hidden)
     var benchWithoutDFL = false
 
-    @Flag(name: .shortAndLong, help: "No progress bar.")
-    var quiet = false
+    @Option(help: .hidden)
+    var decoderThreads: Int?
+
+    @OptionGroup var verbosity: Verbosity
+
+    @OptionGroup(title: "Many files")
+    var batch: BatchOptions
+
+    static let inputKind = BatchInputKind.video
+    static let reportsToStandardOutput = true
 
     /// Used by ArgumentParser.
     public init() {}
@@ -76,24 +90,65 @@ public struct FlashesCommand: IOCommand {
         try execute(io: ProcessIO())
     }
 
-    /// Runs against `io`; throws `ExitCode` 2 for a failing video and 1 for an unreadable one.
+    /// Runs against `io` on one video or many; throws `ExitCode` 2 for a failing video and 1 for an unreadable one.
     public func execute(io: CommandIO) throws {
+        try executeOneOrMany(io: verbosity.filtered(io))
+    }
+
+    /// The extension of each report in the output folder.
+    func outputExtension() throws -> String {
+        (format ?? .text).fileExtension
+    }
+
+    /// Each of `jobs` scans decodes on its share of the cores.
+    func sharing(cores: Int) -> Self {
+        var copy = self
+        copy.decoderThreads = copy.decoderThreads ?? cores
+        return copy
+    }
+
+    /// The reports to write: the main one, then `--report` ones, each (format, path).
+    private func reports() throws -> [(FlashReportFormat, String)] {
+        let main = format ?? (output == "-" ? nil : FlashReportFormat(fileExtension: output)) ?? .text
+        var reports = [(main, output)]
+        for request in report {
+            let parts = request.split(separator: ":", maxSplits: 1).map(String.init)
+            guard let chosen = parts.first.flatMap(FlashReportFormat.init(rawValue:)) else {
+                throw ValidationError("--report '\(request)': the format is one of \(FlashReportFormat.allCases.map(\.rawValue).joined(separator: ", ")), as in json:report.json")
+            }
+            if parts.count == 2 {
+                reports.append((chosen, parts[1]))
+            } else if output != "-" {
+                // Beside the main report (in a batch, in the folder), with the format's extension.
+                reports.append((chosen, BatchRunner.replacingExtension(of: output, with: chosen.fileExtension)))
+            } else {
+                throw ValidationError("--report '\(request)': give the file too, as in \(chosen.rawValue):report.\(chosen.fileExtension)")
+            }
+        }
+        return reports
+    }
+
+    /// Scans the one video.
+    func executeOne(io: CommandIO) throws {
         guard hdrPeak.isFinite, hdrPeak >= 100, hdrPeak <= 10_000 else {
             io.writeStandardError("error: --hdr-peak must be between 100 and 10000 cd/m² [usage.hdrPeak]\n")
             throw ExitCode(64)
         }
         let display = try displayOptions.resolved(io: io)
-        do {
-            try FileAccess.checkWritable(output, input: video)
-        } catch {
-            io.writeStandardError("\(output): error: \(error.message) [\(error.code)]\n")
-            throw ExitCode(1)
+        let reports = try reports()
+        for (_, path) in reports {
+            do {
+                try FileAccess.checkWritable(path, input: video)
+            } catch {
+                io.writeStandardError("\(path): error: \(error.message) [\(error.code)]\n")
+                throw ExitCode(1)
+            }
         }
         let decoder: VideoDecoder
         do {
             decoder = try VideoDecoder(
                 path: video, deblocking: exact ? .all : fast ? .none : .referencePictures,
-                callerWorksBeside: true)
+                callerWorksBeside: true, threads: decoderThreads)
         } catch {
             io.writeStandardError("\(video): error: \(error.message) [\(error.code)]\n")
             throw ExitCode(1)
@@ -103,7 +158,7 @@ public struct FlashesCommand: IOCommand {
             width: decoder.info.width, height: decoder.info.height, criteria: criteria, hdrPeak: hdrPeak, display: display,
             frameRate: decoder.info.framesPerSecond)
         analyzer.runsDimFlashingLights = !benchWithoutDFL
-        var progress = ProgressBar(io: io, enabled: !quiet && io.standardErrorIsTerminal, duration: decoder.info.duration)
+        var progress = ProgressBar(io: io, style: batch.progress, duration: decoder.info.duration, file: video)
         let info = decoder.info
         let outcome = decoder.decode { frame in
             analyzer.analyze(frame, sampleAspect: info.sampleAspect, quarterTurns: info.quarterTurns)
@@ -118,8 +173,11 @@ public struct FlashesCommand: IOCommand {
         for gap in report.missing {
             io.writeStandardError("\(video): warning: \(FlashReport.clockText(gap.start))–\(FlashReport.clockText(gap.end)): \(gap.message) [\(gap.code)]\n")
         }
-        let text = format.render(report, source: video)
-        try FileAccess.writeText(text, to: output, io: io)
+        for (chosen, path) in reports {
+            try FileAccess.writeText(chosen.render(report, source: video), to: path, io: io)
+        }
+        io.record("verdict", .string(report.verdict.rawValue))
+        io.record("hazards", .int(report.hazards.count))
         switch report.verdict {
         case .fail: throw ExitCode(2)
         case .unknown: throw ExitCode(1)
@@ -157,48 +215,62 @@ public struct FlashesCommand: IOCommand {
     }
 }
 
-/// A one-line progress bar on standard error: percentage, frames per second and time left.
+/// Progress on standard error while a file is worked on: a one-line bar (percentage, frames per
+/// second, time left) on a terminal, or with `--progress json` one JSON line a second (file,
+/// frames done, rate, position, ETA).
 struct ProgressBar {
     let io: CommandIO
-    let enabled: Bool
+    let style: ProgressStyle
     let duration: Double?
+    let file: String
     private var frames = 0
-    private var started = ProgressBar.now()
+    private var started = Clock.now()
     private var lastDrawn = 0.0
 
-    init(io: CommandIO, enabled: Bool, duration: Double?) {
+    /// `style` nil: a bar when standard error is a terminal, else nothing.
+    init(io: CommandIO, style: ProgressStyle?, duration: Double?, file: String) {
         self.io = io
-        self.enabled = enabled
+        self.style = style ?? (io.standardErrorIsTerminal ? .bar : .none)
         self.duration = duration
-    }
-
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        self.file = file
+        lastDrawn = started
     }
 
     mutating func update(time: Double) {
         frames += 1
-        guard enabled else { return }
-        let now = Self.now()
-        guard now - lastDrawn >= 0.2 else { return }
+        guard style != .none else { return }
+        let now = Clock.now()
+        guard now - lastDrawn >= (style == .json ? 1 : 0.2) else { return }
         lastDrawn = now
         let elapsed = now - started
         let fps = Double(frames) / max(elapsed, 0.001)
+        let fraction = duration.flatMap { $0 > 0 ? min(1, max(0, time / $0)) : nil }
+        let remaining = fraction.flatMap { $0 > 0 ? elapsed * (1 - $0) / $0 : nil }
+        if style == .json {
+            var json = JSONWriter(compact: true)
+            json.beginObject()
+            json.key("file"); json.string(file)
+            json.key("frames"); json.integer(frames)
+            json.key("rate"); json.number((fps * 10).rounded() / 10)
+            json.key("position"); json.number((time * 1000).rounded() / 1000)
+            json.key("duration"); json.number(duration)
+            json.key("eta"); json.number(remaining.map { $0.rounded() })
+            json.endObject()
+            io.writeStandardError(json.output + "\n")
+            return
+        }
         var line = "\rscanning: \(frames) frames, \(Int(fps)) fps"
-        if let duration, duration > 0 {
-            let fraction = min(1, max(0, time / duration))
+        if let fraction {
             let filled = Int(fraction * 30)
-            let remaining = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
+            let left = Int(remaining ?? 0)
             line = "\r[\(String(repeating: "█", count: filled))\(String(repeating: "·", count: 30 - filled))] "
-                + "\(Int(fraction * 100))% \(Int(fps)) fps, ETA \(Int(remaining) / 60):\(String(format2: Int(remaining) % 60))"
+                + "\(Int(fraction * 100))% \(Int(fps)) fps, ETA \(left / 60):\(String(format2: left % 60))"
         }
         io.writeStandardError(line + "  ")
     }
 
     func finish() {
-        guard enabled, lastDrawn > 0 else { return }
+        guard style == .bar, lastDrawn > started else { return }
         io.writeStandardError("\r" + String(repeating: " ", count: 72) + "\r")
     }
 }

@@ -27,11 +27,8 @@ struct QualityOptions: ParsableArguments {
     @Flag(help: "Find the shot changes again instead of using the ones cached for this video.")
     var noCache = false
 
-    @Flag(name: .shortAndLong, help: "No progress bar.")
-    var quiet = false
-
     /// The checker the options describe, the video's shot changes found (or taken from the cache).
-    func checker(io: CommandIO) throws -> (checker: QualityChecker, shots: ShotChanges?) {
+    func checker(io: CommandIO, progress: ProgressStyle? = nil) throws -> (checker: QualityChecker, shots: ShotChanges?) {
         let loaded: QualityProfile
         do {
             if profile.hasSuffix(".json") || profile.contains("/") {
@@ -52,7 +49,7 @@ struct QualityOptions: ParsableArguments {
         guard let media else { return (checker, nil) }
         let shots: ShotChanges
         do {
-            shots = try ShotChangeCache.shots(of: media, threshold: shotThreshold, refresh: noCache, io: io, quiet: quiet)
+            shots = try ShotChangeCache.shots(of: media, threshold: shotThreshold, refresh: noCache, io: io, progress: progress)
         } catch {
             io.writeStandardError("\(media): error: \(error.message) [\(error.code)]\n")
             throw ExitCode(1)

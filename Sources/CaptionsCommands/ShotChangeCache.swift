@@ -26,7 +26,7 @@ enum ShotChangeCache {
     private static let detector = "luma-mafd-half-v1"
 
     /// The shot changes of `path`, from the cache or found now (then cached).
-    static func shots(of path: String, threshold: Double, refresh: Bool, io: CommandIO, quiet: Bool) throws(MediaError) -> ShotChanges {
+    static func shots(of path: String, threshold: Double, refresh: Bool, io: CommandIO, progress: ProgressStyle?) throws(MediaError) -> ShotChanges {
         let fingerprint = Self.fingerprint(of: path)
         let file = fingerprint.flatMap { print in directory().map { "\($0)/shots/\(print)-\(NumberFormatting.shortest(threshold)).json" } }
         if !refresh, let file, let fingerprint, let bytes = try? FileAccess.read(file, io: io),
@@ -35,13 +35,13 @@ enum ShotChangeCache {
         {
             return entry.shots
         }
-        var progress = ProgressBar(io: io, enabled: !quiet && io.standardErrorIsTerminal, duration: nil)
+        var progress = ProgressBar(io: io, style: progress, duration: nil, file: path)
         let shots = try ShotChangeDetector.detect(path: path, threshold: threshold) { progress.update(time: $0) }
         progress.finish()
         if let file, let fingerprint, shots.partialReason == nil,
             let data = try? JSONEncoder().encode(Entry(fingerprint: fingerprint, detector: detector, shots: shots))
         {
-            makeDirectories(String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)]))
+            FileAccess.makeDirectories(String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)]))
             try? FileAccess.write(to: file, io: io) { emit in data.withUnsafeBytes { emit($0) } }
         }
         return shots
@@ -53,15 +53,6 @@ enum ShotChangeCache {
         if let folder = environment("CAPTIONS_CACHE_DIR") { return folder }
         if let folder = environment("XDG_CACHE_HOME") { return folder + "/captions" }
         return environment("HOME").map { $0 + "/.cache/captions" }
-    }
-
-    /// `mkdir -p`.
-    private static func makeDirectories(_ path: String) {
-        var partial = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            partial += "/" + component
-            mkdir(partial, 0o755)
-        }
     }
 
     /// Size, modification time and a 64-bit FNV-1a hash of the first and last MiB, in hex.

@@ -16,9 +16,6 @@ struct SpeechOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The language spoken, such as en or fr (default: detected).", valueName: "code"))
     var language: String?
 
-    @Flag(name: .shortAndLong, help: "No progress bar.")
-    var quiet = false
-
     func validate() throws {
         guard SpeechInstallation.models.contains(model) else {
             throw ValidationError("--model \(model): choose one of \(SpeechInstallation.models.joined(separator: ", "))")
@@ -38,7 +35,7 @@ struct SpeechOptions: ParsableArguments {
         case .success(let found): installation = found
         case .failure(let error): throw fail(error.code, error.message)
         }
-        let showProgress = !quiet && io.standardErrorIsTerminal
+        let showProgress = io.standardErrorIsTerminal
         let clear = "\r" + String(repeating: " ", count: 60) + "\r"
         let audio: DecodedAudio
         do {
@@ -84,6 +81,14 @@ struct SpeechOutputOptions: ParsableArguments {
 
     @Flag(help: "Treat warnings (text over silence, repeats removed, words not heard, lost formatting) as errors: write nothing.")
     var strict = false
+
+    /// The extension of a file in the format written (for outputs in a folder; default WebVTT).
+    func fileExtension() throws -> String {
+        switch try CaptionsOrTranscript(to: to ?? "vtt", output: "-") {
+        case .captions(let format): format.fileExtension
+        case .transcript(let format): format == .podcastJSON ? "json" : format.rawValue
+        }
+    }
 
     /// The format written.
     func target() throws -> CaptionsOrTranscript { try CaptionsOrTranscript(to: to, output: output) }

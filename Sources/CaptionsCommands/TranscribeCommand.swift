@@ -5,7 +5,7 @@ import CaptionsMedia
 import CaptionsSpeech
 
 /// `captions transcribe`: captions and transcripts from the sound itself, offline.
-public struct TranscribeCommand: IOCommand {
+public struct TranscribeCommand: BatchCommand {
     /// Names and help.
     public static let configuration = CommandConfiguration(
         commandName: "transcribe",
@@ -23,8 +23,8 @@ public struct TranscribeCommand: IOCommand {
             """
     )
 
-    @Argument(help: "The audio or video file.")
-    var input: String
+    @Argument(help: "The audio or video file; several files or folders are transcribed one by one into the -o folder.")
+    var inputs: [String] = []
 
     @OptionGroup var speech: SpeechOptions
 
@@ -36,14 +36,39 @@ public struct TranscribeCommand: IOCommand {
     @Option(help: ArgumentHelp("Rename speakers with a JSON map such as {\"Speaker 1\": \"Ann\"}.", valueName: "map.json"))
     var speakers: String?
 
+    @OptionGroup var verbosity: Verbosity
+
+    @OptionGroup(title: "Many files")
+    var batch: BatchOptions
+
+    static let inputKind = BatchInputKind.media
+    static let reportsToStandardOutput = false
+
+    /// The output file, or with several inputs the output folder.
+    var output: String {
+        get { destination.output }
+        set { destination.output = newValue }
+    }
+
+    /// Used by ArgumentParser.
     public init() {}
 
+    /// Runs against the real standard streams.
     public func run() throws {
         try execute(io: ProcessIO())
     }
 
-    /// Runs against `io`; exit 1 when the recogniser is missing or fails.
+    /// Runs against `io`, on one recording or many; exit 1 when the recogniser is missing or fails.
     public func execute(io: CommandIO) throws {
+        try executeOneOrMany(io: verbosity.filtered(io))
+    }
+
+    /// The extension of each output in the folder.
+    func outputExtension() throws -> String { try destination.fileExtension() }
+
+    /// Transcribes the one input.
+    func executeOne(io: CommandIO) throws {
+        let input = inputs.first ?? "-"
         let target = try destination.target()
         let printer = DiagnosticPrinter(path: input, showNotes: false)
         do {
@@ -64,6 +89,7 @@ public struct TranscribeCommand: IOCommand {
                 throw ExitCode(1)
             }
         }
+        io.record("cues", .int(document.cues.count))
         try target.write(document, to: destination.output, title: String(input.split(separator: "/").last ?? "Transcript"), strict: destination.strict, printer: printer, io: io)
     }
 }

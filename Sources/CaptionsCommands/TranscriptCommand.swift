@@ -5,7 +5,7 @@ import CaptionsFormats
 extension TranscriptFormat: ExpressibleByArgument {}
 
 /// `captions transcript`: captions as a readable transcript for podcasts and articles.
-public struct TranscriptCommand: IOCommand {
+public struct TranscriptCommand: BatchCommand {
     /// Names and help.
     public static let configuration = CommandConfiguration(
         commandName: "transcript",
@@ -16,11 +16,17 @@ public struct TranscriptCommand: IOCommand {
             """
     )
 
-    @Argument(help: "The captions (WebVTT, SRT, TTML, or a media file with a subtitle stream), or '-'.")
-    var input: String
+    @Argument(help: "The captions (any format convert reads, or a media file with a subtitle stream), or '-'; several files or folders are turned into transcripts one by one, into the -o folder.")
+    var inputs: [String] = []
 
-    @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default).")
+    @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default); with several inputs, the folder to write into.")
     var output: String = "-"
+
+    @Option(help: ArgumentHelp("The input format: \(CaptionFormat.acceptedNames), media (default: from the extension, else from the content).", valueName: "format"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("The input's text encoding, as for convert.", valueName: "name"))
+    var encoding: String?
 
     @Option(name: [.customLong("format"), .customLong("to")], help: "txt, md, html, podcast-json (default: from the output's extension, else txt).")
     var format: TranscriptFormat?
@@ -58,6 +64,14 @@ public struct TranscriptCommand: IOCommand {
         var chapters: [Entry]
     }
 
+    @OptionGroup var verbosity: Verbosity
+
+    @OptionGroup(title: "Many files")
+    var batch: BatchOptions
+
+    static let inputKind = BatchInputKind.captions
+    static let reportsToStandardOutput = false
+
     /// Used by ArgumentParser.
     public init() {}
 
@@ -66,10 +80,26 @@ public struct TranscriptCommand: IOCommand {
         try execute(io: ProcessIO())
     }
 
-    /// Runs against `io`.
+    /// Runs against `io`, on one file or many.
     public func execute(io: CommandIO) throws {
+        try executeOneOrMany(io: verbosity.filtered(io))
+    }
+
+    /// The extension of each transcript in the output folder.
+    func outputExtension() throws -> String {
+        let chosen = format ?? .txt
+        return chosen == .podcastJSON ? "json" : chosen.rawValue
+    }
+
+    /// Makes the transcript of the one input.
+    func executeOne(io: CommandIO) throws {
+        let input = inputs.first ?? "-"
         let pauseTime = try nonNegativeDuration(pause, option: "--pause")
-        var document = SpeakerPrefixParser().apply(to: try ConvertCommand.parse([input]).readDocument(io: io))
+        var reading = [input]
+        if let from { reading += ["--from", from] }
+        if let encoding { reading += ["--encoding", encoding] }
+        if verbosity.verbose { reading.append("--verbose") }
+        var document = SpeakerPrefixParser().apply(to: try ConvertCommand.parse(reading).readDocument(io: io))
         if let speakers {
             do {
                 document = SpeakerRenamer(names: try JSONFiles.decode([String: String].self, from: speakers, io: io)).apply(to: document)
@@ -104,6 +134,7 @@ public struct TranscriptCommand: IOCommand {
         }
         let text = chosen.render(
             document, title: name, options: options, timestamps: !noTimestamps, chapters: headings, media: media, descriptions: seen)
+        io.record("cues", .int(document.cues.count))
         try FileAccess.writeText(text, to: output, io: io)
     }
 }

@@ -114,7 +114,13 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
     public var displayName: String { entry.displayName }
 
     /// The usual file extension.
-    public var fileExtension: String { entry.extensions[0] }
+    public var fileExtension: String {
+        switch self {
+        case .microdvd: "sub"  // shared with SubViewer, so not one the format is recognised by
+        case .podcastJSON: "json"
+        default: entry.extensions[0]
+        }
+    }
 
     private var entry: FormatEntry { Self.registry.first { $0.format == self }! }
 }

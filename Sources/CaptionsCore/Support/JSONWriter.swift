@@ -1,8 +1,12 @@
 /// A minimal streaming JSON writer with two-space indentation, used by the JSON dump and the
 /// flash report: keys come out in the order they are written.
 public struct JSONWriter {
-    /// An empty writer.
-    public init() {}
+    /// An empty writer; `compact` writes everything on one line (JSON Lines), without spaces.
+    public init(compact: Bool = false) {
+        self.compact = compact
+    }
+
+    private let compact: Bool
 
     /// The JSON text so far.
     public private(set) var output = ""
@@ -22,7 +26,7 @@ public struct JSONWriter {
     public mutating func key(_ name: String) {
         separate()
         appendString(name)
-        output += ": "
+        output += compact ? ":" : ": "
         needsComma[depth] = false
         pendingKey = true
     }
@@ -37,6 +41,12 @@ public struct JSONWriter {
     public mutating func number(_ value: Double?) {
         beginValue()
         output += value.map(NumberFormatting.shortest) ?? "null"
+    }
+
+    /// Writes an integer.
+    public mutating func integer(_ value: Int) {
+        beginValue()
+        output += String(value)
     }
 
     /// Writes `true` or `false`.
@@ -65,7 +75,7 @@ public struct JSONWriter {
 
     private mutating func separate() {
         if needsComma[depth] { output += "," }
-        if depth > 0 { output += "\n" + String(repeating: "  ", count: depth) }
+        if depth > 0, !compact { output += "\n" + String(repeating: "  ", count: depth) }
     }
 
     private mutating func push() {
@@ -76,7 +86,7 @@ public struct JSONWriter {
     private mutating func pop(_ closer: String) {
         let hadContent = needsComma.removeLast()
         depth -= 1
-        if hadContent { output += "\n" + String(repeating: "  ", count: depth) }
+        if hadContent, !compact { output += "\n" + String(repeating: "  ", count: depth) }
         output += closer
         needsComma[depth] = true
     }

@@ -13,6 +13,22 @@ public enum FlashReportFormat: String, Sendable, CaseIterable {
     /// One self-contained accessible page with a chart.
     case html
 
+    /// The format a report file's extension names (`.txt`, `.json`, `.csv`, `.vtt`, `.html`).
+    public init?(fileExtension path: String) {
+        guard let dot = path.lastIndex(of: ".") else { return nil }
+        switch path[path.index(after: dot)...].lowercased() {
+        case "txt", "text", "log": self = .text
+        case "json": self = .json
+        case "csv": self = .csv
+        case "vtt", "webvtt": self = .vtt
+        case "html", "htm": self = .html
+        default: return nil
+        }
+    }
+
+    /// The usual extension of a report file in this format.
+    public var fileExtension: String { self == .text ? "txt" : rawValue }
+
     /// Renders `report` about the video `source`.
     public func render(_ report: FlashReport, source: String) -> String {
         switch self {

@@ -1,0 +1,143 @@
+import ArgumentParser
+import CaptionsCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One input of a batch: where it is, and the relative path its output keeps.
+struct BatchItem: Equatable, Sendable {
+    /// The path to read.
+    var path: String
+    /// The path below the output folder, before its extension is replaced: the path below the
+    /// folder it was found in, the path as given when that is relative, else the file name.
+    var relative: String
+}
+
+/// Which files a folder contributes to a command.
+enum BatchInputKind {
+    /// Files whose extension names a caption format.
+    case captions
+    /// Video files.
+    case video
+    /// Audio and video files.
+    case media
+
+    private static let videoExtensions: Set = [
+        "mp4", "m4v", "mov", "mkv", "webm", "ts", "m2ts", "mts", "mxf", "avi", "mpg", "mpeg", "vob", "flv", "wmv", "nut", "gif",
+        "apng", "y4m", "ogv", "3gp",
+    ]
+    private static let audioExtensions: Set = ["mp3", "m4a", "aac", "wav", "flac", "ogg", "oga", "opus", "wma", "aiff", "aif", "caf", "mka"]
+    private static let captionExtensions: Set = [
+        "vtt", "webvtt", "srt", "ttml", "dfxp", "xml", "itt", "scc", "stl", "ass", "ssa", "sbv", "sub", "smi", "sami", "json",
+    ]
+
+    /// Whether a file found in a folder is taken.
+    func accepts(_ name: String) -> Bool {
+        guard let dot = name.lastIndex(of: ".") else { return false }
+        let suffix = name[name.index(after: dot)...].lowercased()
+        switch self {
+        case .captions: return Self.captionExtensions.contains(suffix)
+        case .video: return Self.videoExtensions.contains(suffix)
+        case .media: return Self.videoExtensions.contains(suffix) || Self.audioExtensions.contains(suffix)
+        }
+    }
+
+    /// The kinds of file a folder is searched for, for help and messages.
+    var description: String {
+        switch self {
+        case .captions: "caption files"
+        case .video: "videos"
+        case .media: "audio and video files"
+        }
+    }
+}
+
+enum BatchInputs {
+    /// The inputs named on the command line and in the manifest, folders expanded (sorted, hidden
+    /// files skipped), then the shard's slice; throws a usage error for a missing manifest or an
+    /// input that does not exist.
+    static func expand(_ inputs: [String], options: BatchOptions, kind: BatchInputKind, io: CommandIO) throws -> [BatchItem] {
+        var named = inputs
+        if let manifest = options.manifest {
+            let bytes: [UInt8]
+            do { bytes = try FileAccess.read(manifest, io: io) } catch {
+                throw ValidationError("--manifest \(manifest): \(error.message)")
+            }
+            for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline) {
+                let path = line.trimmingCharacters(in: " \t\r")
+                if !path.isEmpty, !path.hasPrefix("#") { named.append(path) }
+            }
+        }
+        var items: [BatchItem] = []
+        for path in named {
+            if path == "-" { throw ValidationError("standard input ('-') cannot be one of several inputs") }
+            if FileAccess.isDirectory(path) {
+                let found = walk(path, recursive: options.recursive, kind: kind)
+                items += found.map { BatchItem(path: join(path, $0), relative: $0) }
+            } else {
+                items.append(BatchItem(path: path, relative: relativeName(path)))
+            }
+        }
+        if let (index, count) = try options.parsedShard() {
+            items = items.filter { Int(stableHash($0.relative) % UInt64(count)) == index }
+        }
+        return items
+    }
+
+    /// The shard an input falls in does not depend on the machine, the order of the inputs or
+    /// the folder they are mounted at: a 64-bit FNV-1a hash of the relative path.
+    static func stableHash(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+    }
+
+    /// `path` without `./` and repeated slashes when it stays below the current folder, else its file name.
+    static func relativeName(_ path: String) -> String {
+        let parts = path.split(separator: "/").filter { $0 != "." }
+        if path.hasPrefix("/") || parts.contains("..") || parts.isEmpty { return String(path.split(separator: "/").last ?? Substring(path)) }
+        return parts.joined(separator: "/")
+    }
+
+    private static func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
+    /// The accepted files below `folder`, as paths relative to it, sorted byte-wise.
+    private static func walk(_ folder: String, recursive: Bool, kind: BatchInputKind) -> [String] {
+        var found: [String] = []
+        var pending = [""]
+        while let prefix = pending.popLast() {
+            let directory = prefix.isEmpty ? folder : join(folder, prefix)
+            guard let handle = opendir(directory) else { continue }
+            defer { closedir(handle) }
+            while let entry = readdir(handle) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name.hasPrefix(".") { continue }
+                let relative = prefix.isEmpty ? name : prefix + "/" + name
+                var info = stat()
+                let full = join(folder, relative)
+                // Folders are entered only when they are real folders (no symbolic-link loops).
+                if lstat(full, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                    if recursive { pending.append(relative) }
+                } else if stat(full, &info) == 0, info.st_mode & S_IFMT == S_IFREG, kind.accepts(name) {
+                    found.append(relative)
+                }
+            }
+        }
+        return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+}
+
+extension Substring {
+    /// The text without `characters` at either end.
+    fileprivate func trimmingCharacters(in characters: String) -> String {
+        let set = Set(characters)
+        return String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
+    }
+}

@@ -1,0 +1,63 @@
+import CaptionsCore
+import FoundationEssentials
+
+/// The result of one input of a batch: one JSON line on standard output with `--results jsonl`,
+/// and the file under `-o FOLDER/.captions-results/` that `--resume` and shard merges read.
+struct BatchResult {
+    var path: String
+    var exit: Int32
+    var facts: [(String, ResultValue)] = []
+    var errors = 0
+    var warnings = 0
+    var output: String?
+    var seconds: Double
+    var sha256: String?
+    /// The line kept from an earlier run, for an input skipped by `--resume`.
+    var storedLine: String?
+
+    /// `ok` (exit 0), `fail` (2: a flash hazard), `usage` (64), else `error`.
+    var status: String {
+        switch exit {
+        case 0: "ok"
+        case 2: "fail"
+        case 64: "usage"
+        default: "error"
+        }
+    }
+
+    /// One line of JSON, fields in a fixed order, ending in a line feed.
+    var jsonLine: String {
+        var json = JSONWriter(compact: true)
+        json.beginObject()
+        json.key("path"); json.string(path)
+        json.key("status"); json.string(status)
+        json.key("exit"); json.integer(Int(exit))
+        for (name, value) in facts {
+            json.key(name)
+            switch value {
+            case .int(let number): json.integer(number)
+            case .string(let text): json.string(text)
+            }
+        }
+        json.key("errors"); json.integer(errors)
+        json.key("warnings"); json.integer(warnings)
+        json.key("output"); json.string(output)
+        json.key("seconds"); json.number((seconds * 1000).rounded() / 1000)
+        if let sha256 { json.key("sha256"); json.string(sha256) }
+        json.endObject()
+        return json.output + "\n"
+    }
+
+    private struct Stored: Decodable {
+        var sha256: String?
+        var exit: Int32
+        var output: String?
+    }
+
+    /// What a result line written earlier says: the input's SHA-256, the exit code and the output
+    /// (for `--resume`); nil when it is not one of our lines.
+    static func stored(in bytes: [UInt8]) -> (sha256: String?, exit: Int32, output: String?)? {
+        guard let stored = try? JSONDecoder().decode(Stored.self, from: Data(bytes)) else { return nil }
+        return (stored.sha256, stored.exit, stored.output)
+    }
+}

@@ -1,0 +1,209 @@
+import ArgumentParser
+import CaptionsCore
+import CaptionsMedia
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs a ``BatchCommand`` over many inputs: `--jobs` at once, each file's messages printed
+/// together, results in input order, a summary, and the worst exit code of all.
+enum BatchRunner {
+    /// The folder under `-o FOLDER` that holds one result file per input.
+    static let resultsFolder = ".captions-results"
+
+    private struct Job {
+        var item: BatchItem
+        var output: String?
+        var resultFile: String?
+    }
+
+    private struct State {
+        var next = 0
+        var done = 0
+        var resumed = 0
+        /// Finished results waiting for the ones before them, by index.
+        var finished: [Int: (stdout: [UInt8], stderr: String, result: BatchResult)] = [:]
+        var emitted = 0
+        var worstExit: Int32 = 0
+        var statuses: [String: Int] = [:]
+        var running: [Int: String] = [:]
+    }
+
+    static func run<Command: BatchCommand>(_ command: Command, io: CommandIO) throws {
+        let options = command.batch
+        let items = try BatchInputs.expand(command.inputs, options: options, kind: Command.inputKind, io: io)
+        let jobs = try plan(command, items: items)
+        let started = Clock.now()
+        if items.isEmpty {
+            let sharded = options.shard != nil
+            io.writeStandardError("captions: no \(Command.inputKind.description) to work on\(sharded ? " in this shard" : "")\n")
+            if !sharded { throw ExitCode(1) }
+            return
+        }
+        let workers = min(options.jobs ?? ParallelWork.processorCount, jobs.count)
+        // Each job works on its own copy of the command; `io` is written only under the lock.
+        nonisolated(unsafe) let perJob = command.sharing(cores: max(1, ParallelWork.processorCount / workers))
+        nonisolated(unsafe) let io = io
+        let state = Mutex(State())
+        let ticker = ProgressTicker(style: options.progress, io: io, total: jobs.count)
+        ticker.start { state.withLock { ($0.done, $0.running.sorted { $0.key < $1.key }.map(\.value)) } }
+        let group = DispatchGroup()
+        for worker in 0..<workers {
+            // One serial queue each: its own thread, even when a job waits on a file or a decoder.
+            DispatchQueue(label: "captions.batch.\(worker)").async(group: group) {
+                while let index = state.withLock({ state -> Int? in
+                    guard state.next < jobs.count else { return nil }
+                    defer { state.next += 1 }
+                    state.running[state.next] = jobs[state.next].item.path
+                    return state.next
+                }) {
+                    let finished = runOne(perJob, jobs[index], options: options)
+                    state.withLock { state in
+                        state.running[index] = nil
+                        state.finished[index] = finished.output
+                        state.done += 1
+                        if finished.resumed { state.resumed += 1 }
+                        // Printed in input order, whatever order the jobs end in.
+                        while let next = state.finished.removeValue(forKey: state.emitted) {
+                            emit(next, results: options.results != nil, io: io)
+                            state.worstExit = max(state.worstExit, next.result.exit)
+                            state.statuses[next.result.status, default: 0] += 1
+                            state.emitted += 1
+                        }
+                    }
+                }
+            }
+        }
+        group.wait()
+        ticker.stop()
+        let (statuses, resumed, worst) = state.withLock { ($0.statuses, $0.resumed, $0.worstExit) }
+        io.writeStandardError(summary(count: jobs.count, statuses: statuses, resumed: resumed, seconds: Clock.now() - started))
+        if worst != 0 { throw ExitCode(worst) }
+    }
+
+    /// Where each input's output and result go; throws usage errors for an output that cannot
+    /// be a folder and for two inputs that would write the same file.
+    private static func plan<Command: BatchCommand>(_ command: Command, items: [BatchItem]) throws -> [Job] {
+        let folder = command.output == "-" ? nil : command.output
+        guard let folder else {
+            if !Command.reportsToStandardOutput {
+                throw ValidationError("with several inputs, -o names the folder to write into: give -o FOLDER")
+            }
+            if command.batch.resume { throw ValidationError("--resume keeps its results under -o FOLDER: give -o FOLDER") }
+            return items.map { Job(item: $0) }
+        }
+        if FileAccess.exists(folder), !FileAccess.isDirectory(folder) {
+            throw ValidationError("with several inputs, -o names a folder, and \(folder) is a file")
+        }
+        let suffix = try command.outputExtension()
+        var claimed: [String: String] = [:]
+        return try items.map { item in
+            let output = folder + "/" + replacingExtension(of: item.relative, with: suffix)
+            if let earlier = claimed.updateValue(item.path, forKey: output) {
+                throw ValidationError("\(earlier) and \(item.path) would both be written to \(output); rename one, or convert them separately")
+            }
+            return Job(item: item, output: output, resultFile: folder + "/" + resultsFolder + "/" + item.relative + ".json")
+        }
+    }
+
+    static func replacingExtension(of path: String, with suffix: String) -> String {
+        let name = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let stem = path[name...].lastIndex(of: ".").map { $0 > name ? String(path[..<$0]) : path } ?? path
+        return stem + "." + suffix
+    }
+
+    /// Runs one input (or takes its earlier result under `--resume`).
+    private static func runOne<Command: BatchCommand>(
+        _ command: Command, _ job: Job, options: BatchOptions
+    ) -> (output: (stdout: [UInt8], stderr: String, result: BatchResult), resumed: Bool) {
+        let started = Clock.now()
+        let buffered = BufferedIO()
+        var sha256: String?
+        if job.resultFile != nil {
+            do { sha256 = try ContentHash.sha256(ofFile: job.item.path) } catch {
+                buffered.writeStandardError("\(job.item.path): error: \(error.message) [\(error.code)]\n")
+                let result = BatchResult(path: job.item.path, exit: 1, errors: 1, seconds: Clock.now() - started)
+                return ((buffered.standardOutput, buffered.standardError, result), false)
+            }
+        }
+        if options.resume, let resultFile = job.resultFile, let line = try? FileAccess.read(resultFile, io: buffered),
+            let stored = BatchResult.stored(in: line), stored.sha256 == sha256, stored.output.map(FileAccess.exists) ?? true
+        {
+            // Done before, for the same content: its result as it was.
+            var result = BatchResult(path: job.item.path, exit: stored.exit, seconds: 0, sha256: sha256)
+            result.storedLine = String(decoding: line, as: UTF8.self)
+            return (([], "", result), true)
+        }
+        var one = command
+        one.inputs = [job.item.path]
+        one.output = job.output ?? "-"
+        // The batch's own progress stands for every file's (theirs would only come out with their results).
+        one.batch.progress = ProgressStyle.none
+        if let output = job.output { FileAccess.makeDirectories(parentFolder(of: output)) }
+        let before = job.output.flatMap(FileAccess.modificationTime)
+        var exit: Int32 = 0
+        do {
+            try one.executeOne(io: buffered)
+        } catch let code as ExitCode {
+            exit = code.rawValue
+        } catch let error as ValidationError {
+            buffered.writeStandardError("\(job.item.path): error: \(error.message) [usage]\n")
+            exit = 64
+        } catch {
+            buffered.writeStandardError("\(job.item.path): error: \(error) [internal]\n")
+            exit = 1
+        }
+        var result = BatchResult(
+            path: job.item.path, exit: exit, facts: buffered.facts, errors: buffered.errors, warnings: buffered.warnings,
+            output: job.output.flatMap { output in
+                FileAccess.modificationTime(output).flatMap { $0 != before ? output : nil }
+            },
+            seconds: Clock.now() - started, sha256: sha256)
+        if let resultFile = job.resultFile {
+            FileAccess.makeDirectories(parentFolder(of: resultFile))
+            do { try FileAccess.writeText(result.jsonLine, to: resultFile, io: buffered) } catch {
+                buffered.writeStandardError("\(resultFile): warning: the result could not be kept; --resume will do this file again [batch.result.unwritable]\n")
+                result.warnings += 1
+            }
+        }
+        return ((buffered.standardOutput, buffered.standardError, result), false)
+    }
+
+    private static func emit(_ finished: (stdout: [UInt8], stderr: String, result: BatchResult), results: Bool, io: CommandIO) {
+        if !finished.stderr.isEmpty { io.writeStandardError(finished.stderr) }
+        if results {
+            var line = finished.result.storedLine ?? finished.result.jsonLine
+            if !line.hasSuffix("\n") { line += "\n" }
+            line.withUTF8 { io.writeStandardOutput(UnsafeRawBufferPointer($0)) }
+        } else {
+            finished.stdout.withUnsafeBytes { io.writeStandardOutput($0) }
+        }
+    }
+
+    private static func parentFolder(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+    }
+
+    /// `captions: 12 files in 3.2 s: 10 ok, 1 fail, 1 error (2 already done)`.
+    static func summary(count: Int, statuses: [String: Int], resumed: Int, seconds: Double) -> String {
+        let order = ["ok", "fail", "error", "usage"]
+        let parts = order.compactMap { status in statuses[status].map { "\($0) \(status)" } }
+        let time = NumberFormatting.shortest((seconds * 100).rounded() / 100)
+        let resumedText = resumed > 0 ? " (\(resumed) already done, skipped)" : ""
+        return "captions: \(count) file\(count == 1 ? "" : "s") in \(time) s: \(parts.joined(separator: ", "))\(resumedText)\n"
+    }
+}
+
+/// The monotonic clock, in seconds.
+enum Clock {
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
