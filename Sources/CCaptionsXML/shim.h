@@ -2,10 +2,20 @@
 #ifndef CCAPTIONS_XML_SHIM_H
 #define CCAPTIONS_XML_SHIM_H
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 #include <libxml/xmlreader.h>
+
+/// The libxml2 version in use (xmlParserVersion, such as "21004"), as a dotted string.
+static inline const char *ccaptions_xml_version(void) {
+    static char dotted[32];
+    int number = atoi(xmlParserVersion);
+    snprintf(dotted, sizeof dotted, "%d.%d.%d", number / 10000, number / 100 % 100, number % 100);
+    return dotted;
+}
 
 /// xmlFree, which Swift sees as a mutable global function pointer.
 static inline void ccaptions_xml_free(void *pointer) { xmlFree(pointer); }

@@ -10,4 +10,4 @@ import CCaptionsMalloc
 mallopt(M_TOP_PAD, 32 << 20)
 #endif
 
-CaptionsCommand.main()
+CaptionsCommand.runCommandLine()

@@ -124,7 +124,7 @@ public struct ConvertCommand: BatchCommand {
         let printer = DiagnosticPrinter(path: input == "-" ? "<stdin>" : input, showNotes: verbose)
         do {
             var plan = plan
-            if let speakers { plan.speakerNames = try JSONFiles.decode([String: String].self, from: speakers, io: io) }
+            if let speakers { plan.speakerNames = try JSONFiles.speakerNames(from: speakers, io: io) }
             var document = try read(plan, io: io)
             var diagnostics = document.diagnostics
             document = applyTransforms(plan, to: document, diagnostics: &diagnostics)
@@ -180,7 +180,7 @@ public struct ConvertCommand: BatchCommand {
         do {
             var document = try read(plan, io: io)
             if let speakers {
-                document = SpeakerRenamer(names: try JSONFiles.decode([String: String].self, from: speakers, io: io)).apply(to: document)
+                document = SpeakerRenamer(names: try JSONFiles.speakerNames(from: speakers, io: io)).apply(to: document)
             }
             guard printing else { return document }
             printer.print(document.diagnostics, to: io)

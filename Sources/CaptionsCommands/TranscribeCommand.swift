@@ -83,7 +83,7 @@ public struct TranscribeCommand: BatchCommand {
             from: recognition, audio: audio, shaper: shaper, speakerPerChannel: speakerPerChannel, model: speech.model)
         if let speakers {
             do {
-                document = SpeakerRenamer(names: try JSONFiles.decode([String: String].self, from: speakers, io: io)).apply(to: document)
+                document = SpeakerRenamer(names: try JSONFiles.speakerNames(from: speakers, io: io)).apply(to: document)
             } catch {
                 printer.print([error.diagnostic], to: io)
                 throw ExitCode(1)

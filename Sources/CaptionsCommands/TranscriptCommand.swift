@@ -40,7 +40,7 @@ public struct TranscriptCommand: BatchCommand {
     @Option(help: ArgumentHelp("A silence this long starts a new paragraph, such as 2s.", valueName: "duration"))
     var pause: String = "2s"
 
-    @Flag(help: "Drop sound tags such as [music] and (laughs).")
+    @Flag(help: "Drop sound tags: every [bracketed] text, and parentheses that describe a sound, (LAUGHS) or (door slams); other parenthesised speech stays.")
     var dropSoundTags = false
 
     @Flag(help: "No timestamps.")
@@ -102,7 +102,7 @@ public struct TranscriptCommand: BatchCommand {
         var document = SpeakerPrefixParser().apply(to: try ConvertCommand.parse(reading).readDocument(io: io))
         if let speakers {
             do {
-                document = SpeakerRenamer(names: try JSONFiles.decode([String: String].self, from: speakers, io: io)).apply(to: document)
+                document = SpeakerRenamer(names: try JSONFiles.speakerNames(from: speakers, io: io)).apply(to: document)
             } catch {
                 io.writeStandardError("\(speakers): error: \(error.message) [\(error.code)]\n")
                 throw ExitCode(1)
@@ -115,7 +115,7 @@ public struct TranscriptCommand: BatchCommand {
         var headings: [Transcript.Chapter] = []
         if let chapters {
             do {
-                headings = try JSONFiles.decode(ChapterFile.self, from: chapters, io: io).chapters.compactMap { entry in
+                headings = try JSONFiles.decode(ChapterFile.self, from: chapters, io: io, example: #"{"version": "1.2.0", "chapters": [{"startTime": 0, "title": "Intro"}]}"#).chapters.compactMap { entry in
                     guard entry.toc != false, let title = entry.title, entry.startTime >= 0 else { return nil }
                     let start = MediaTime(decimalSeconds: Substring(NumberFormatting.shortest(entry.startTime))) ?? .zero
                     return Transcript.Chapter(start: start, title: title)

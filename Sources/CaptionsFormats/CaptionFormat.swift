@@ -8,7 +8,7 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
     case srt
     /// TTML (IMSC1, DFXP, SMPTE-TT, EBU-TT-D).
     case ttml
-    /// The JSON dump of the model when written; read as a Podcasting 2.0 transcript.
+    /// The JSON dump of the model when written; read as the dump or a Podcasting 2.0 transcript, by content.
     case json
     /// A Podcasting 2.0 JSON transcript.
     case podcastJSON = "podcast-json"
@@ -187,8 +187,8 @@ extension CaptionFormat {
             reader: { _ in TTMLReader() }, writer: { TTMLWriter(profile: $0.ttmlProfile, frameRate: $0.frameRate) },
             recognises: { _, text in text.first == UInt8(ascii: "<") }),
         FormatEntry(
-            format: .json, displayName: "JSON", extensions: ["json"], names: [], reader: { _ in PodcastTranscriptReader() },
-            writer: { _ in JSONDumpWriter() }, recognises: nil),
+            format: .json, displayName: "JSON", extensions: ["json"], names: [], reader: { _ in JSONReader() },
+            writer: { _ in JSONDumpWriter() }, recognises: { _, text in text.first == UInt8(ascii: "{") }),
         FormatEntry(
             format: .podcastJSON, displayName: "Podcasting 2.0 JSON", extensions: [], names: ["podcast"],
             reader: { _ in PodcastTranscriptReader() }, writer: { _ in PodcastTranscriptWriter() }, recognises: nil),

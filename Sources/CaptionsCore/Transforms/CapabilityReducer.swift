@@ -75,7 +75,10 @@ public struct CapabilityReducer: Sendable {
 
     private func reduceCue(_ cue: inout Cue, number: Int, nextStart: MediaTime?, tally: inout LossTally) {
         let location = cue.location
-        if !capabilities.contains(.cueIdentifiers), !cue.id.isEmpty, cue.id != String(number) {
+        // A number is a sequence number (SRT's, or a WebVTT file's numbered like one): renumbering is no loss.
+        if !capabilities.contains(.cueIdentifiers), !cue.id.isEmpty, cue.id != String(number),
+            !cue.id.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        {
             tally.add(.cueIdentifiers, at: location)
         }
         if cue.end == nil, !capabilities.contains(.openEnds) {

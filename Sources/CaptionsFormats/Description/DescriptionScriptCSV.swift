@@ -9,9 +9,12 @@ extension DescriptionScript {
     /// Reads a CSV script (RFC 4180 quoting): `start,end,text` rows, the times optional (empty).
     ///
     /// A first row naming columns (`start`, `end`, `text` in any order, `text` required) is a
-    /// header; without one, the columns are `start,end,text` or, for one column, `text`.
+    /// header; without one, the columns are `start,end,text` or, for one column, `text`. The
+    /// separator is the comma, or the semicolon or tab when the first line has more of those (as
+    /// spreadsheets write CSV in locales with a decimal comma); a byte order mark is skipped.
     public init(csv: String) throws(CaptionsError) {
-        let rows = try CSVRows.parse(csv)
+        let text = csv.hasPrefix("\u{FEFF}") ? String(csv.dropFirst()) : csv
+        let rows = try CSVRows.parse(text, separator: CSVRows.separator(of: text))
         guard let first = rows.first else { self.init(entries: []); return }
         var columns: [Column] = [.start, .end, .text]
         var body = rows[...]
@@ -69,7 +72,20 @@ enum CSVRows {
         var fields: [Field]
     }
 
-    static func parse(_ text: String) throws(CaptionsError) -> [Row] {
+    /// `,`, `;` or tab: whichever the first line has most of outside quotes (`,` when none).
+    static func separator(of text: String) -> Character {
+        var counts: [Character: Int] = [:]
+        var inQuotes = false
+        for character in text {
+            if character == "\n" || character == "\r\n" || character == "\r" { break }
+            if character == "\"" { inQuotes.toggle() } else if !inQuotes, [",", ";", "\t"].contains(character) {
+                counts[character, default: 0] += 1
+            }
+        }
+        return [";", "\t"].filter { counts[$0, default: 0] > counts[",", default: 0] }.max { counts[$0, default: 0] < counts[$1, default: 0] } ?? ","
+    }
+
+    static func parse(_ text: String, separator: Character = ",") throws(CaptionsError) -> [Row] {
         var rows: [Row] = []
         var fields: [Field] = []
         var value = ""
@@ -104,7 +120,7 @@ enum CSVRows {
                 continue
             }
             switch character {
-            case ",":
+            case separator:
                 endField()
                 fieldStart = SourceLocation(line: line, column: column)
             case "\n", "\r\n", "\r":

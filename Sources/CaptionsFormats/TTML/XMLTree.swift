@@ -217,3 +217,9 @@ enum TTMLNamespace {
     static let metadata = "http://www.w3.org/ns/ttml#metadata"
     static let xml = "http://www.w3.org/XML/1998/namespace"
 }
+
+/// The XML library in use.
+public enum XMLLibrary {
+    /// libxml2's version, such as `2.9.14`.
+    public static var version: String { String(cString: ccaptions_xml_version()) }
+}

@@ -27,7 +27,7 @@ public struct PodcastTranscriptReader: TimedTextReader {
         do {
             file = try JSONDecoder().decode(File.self, from: Data(input))
         } catch let error as DecodingError {
-            throw CaptionsError("podcast.json.invalid", Self.describe(error), at: .start)
+            throw CaptionsError("podcast.json.invalid", JSONProblem.describe(error), at: .start)
         } catch {
             throw CaptionsError("podcast.json.invalid", "not JSON: \(error)", at: .start)
         }
@@ -63,28 +63,8 @@ public struct PodcastTranscriptReader: TimedTextReader {
     }
 
     /// Seconds as an exact time, from the shortest decimal that reads back as `seconds`.
-    private static func time(_ seconds: Double) -> MediaTime? {
+    static func time(_ seconds: Double) -> MediaTime? {
         guard seconds.isFinite, seconds >= 0 else { return nil }
         return MediaTime(decimalSeconds: Substring(NumberFormatting.shortest(seconds)))
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
-            let parts: [String] = context.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? "." + key.stringValue }
-            let joined: String = parts.joined()
-            return joined.hasPrefix(".") ? String(joined.dropFirst()) : joined
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            return "missing \"\(key.stringValue)\"" + (context.codingPath.isEmpty ? "" : " in \(path(context))")
-        case .typeMismatch(let type, let context):
-            return "\(path(context)): expected \(type == Double.self ? "a number" : "\(type)")"
-        case .valueNotFound(_, let context):
-            return "\(path(context)): missing value"
-        case .dataCorrupted(let context):
-            return "not JSON: \(context.debugDescription)"
-        @unknown default:
-            return "unreadable transcript"
-        }
     }
 }

@@ -138,17 +138,42 @@ public struct Transcript: Sendable, Equatable {
             .joined(separator: " ")
     }
 
-    /// The text without `[…]` and `(…)` sound tags.
+    /// The text without sound tags: every `[…]`, and the `(…)` that describe a sound.
     static func withoutSoundTags(_ text: String) -> String {
         var result = ""
-        var depth = 0
-        for character in text {
-            if character == "[" || character == "(" { depth += 1; continue }
-            if character == "]" || character == ")" { depth = max(0, depth - 1); continue }
-            if depth == 0 { result.append(character) }
+        var rest = Substring(text)
+        while let open = rest.firstIndex(where: { $0 == "[" || $0 == "(" }) {
+            let closer: Character = rest[open] == "[" ? "]" : ")"
+            guard let close = rest[open...].firstIndex(of: closer) else { break }
+            let inside = rest[rest.index(after: open)..<close]
+            result += rest[..<open]
+            if !(closer == "]" || isSoundDescription(inside)) { result += rest[open...close] }
+            rest = rest[rest.index(after: close)...]
         }
-        return prose(result)
+        return prose(result + rest)
     }
+
+    /// Whether parenthesised text describes a sound, as captions write them (`(LAUGHS)`,
+    /// `(door slams)`, `(music playing)`), rather than speech said in parentheses (`(vraiment
+    /// tous)`): written in capitals, or starting with a word of the sound vocabulary.
+    static func isSoundDescription(_ text: Substring) -> Bool {
+        let letters = text.filter(\.isLetter)
+        if !letters.isEmpty, letters.allSatisfy(\.isUppercase), letters.count > 1 { return true }
+        let first = text.split(whereSeparator: { !$0.isLetter }).first.map { $0.lowercased() } ?? ""
+        return soundWords.contains(first)
+    }
+
+    private static let soundWords: Set<String> = [
+        "laughs", "laughing", "laughter", "chuckles", "chuckling", "giggles", "giggling", "sighs", "sighing", "gasps", "gasping",
+        "coughs", "coughing", "sneezes", "applause", "applauding", "music", "singing", "sings", "humming", "hums", "cheering",
+        "cheers", "screams", "screaming", "shouts", "shouting", "yells", "yelling", "whispers", "whispering", "groans", "groaning",
+        "grunts", "grunting", "crying", "cries", "sobbing", "sobs", "sniffles", "sniffing", "clears", "inaudible", "indistinct",
+        "crosstalk", "silence", "static", "beeping", "beeps", "ringing", "rings", "knocking", "knocks", "thunder", "footsteps",
+        "exhales", "inhales", "panting", "pants", "murmuring", "murmurs", "snoring", "snores", "breathing", "breathes", "door",
+        "phone", "doorbell", "engine", "gunshot", "gunshots", "explosion", "siren", "sirens", "barking", "barks", "birds",
+        "wind", "rain", "water", "crowd", "audience", "background", "dramatic", "upbeat", "soft", "tense", "ominous",
+        "rires", "musique", "applaudissements", "soupirs", "soupire", "risas", "música", "aplausos", "lachen", "musik", "applaus",
+    ]
 
     /// `M:SS`, or `H:MM:SS` from an hour on.
     public static func stamp(_ time: MediaTime) -> String {
