@@ -17,6 +17,9 @@ sudo_if_needed apt-get install -y --no-install-recommends "${packages[@]}"
 Scripts/build.sh
 echo "setup: built $(pwd)/.build/release/captions"
 
+# The man page and shell completions, generated from the CLI's own definitions.
+Scripts/install-shell.sh
+
 # The peer tools the comparison tests read our output with (ttconv, pycaption, pysubs2), in a
 # virtual environment of their own, pinned with hashes. Tests that need them skip when they are
 # missing, so a machine where they cannot be installed still builds and tests.

@@ -32,7 +32,7 @@ public struct CheckCommand: BatchCommand {
 
     @OptionGroup var quality: QualityOptions
 
-    @Option(help: ArgumentHelp("The input format (default: from the extension, else from the content).", valueName: "format"))
+    @Option(help: ArgumentHelp("The input format: \(CaptionFormat.acceptedNames), media (default: from the extension, else from the content).", valueName: "format"))
     var from: String?
 
     @Option(help: ArgumentHelp("The input's text encoding, as for convert.", valueName: "name"))
