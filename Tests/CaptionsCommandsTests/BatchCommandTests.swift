@@ -1,0 +1,180 @@
+import CaptionsCommands
+import Foundation
+import Testing
+
+/// Many inputs at once: folders, manifests, results, resume, shards across processes, reports.
+@Suite struct BatchCommandTests {
+    static let good = "1\n00:00:01,000 --> 00:00:02,500\nHello there.\n\n2\n00:00:03,000 --> 00:00:04,000\nAgain.\n"
+
+    /// `a.srt`, `b.srt`, `season/c.srt`, `season/deep/d.srt`, `season/bad.srt` (no cues) and a
+    /// `notes.txt` a folder walk must skip.
+    func catalogue(in folder: URL) throws -> URL {
+        let root = folder.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("season/deep"), withIntermediateDirectories: true)
+        for name in ["a.srt", "b.srt", "season/c.srt", "season/deep/d.srt"] {
+            try Self.good.replacingOccurrences(of: "Again", with: name).write(
+                to: root.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        try "not captions\n".write(to: root.appendingPathComponent("season/bad.srt"), atomically: true, encoding: .utf8)
+        try "readme\n".write(to: root.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        return root
+    }
+
+    /// The JSON objects of JSON Lines text.
+    func lines(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    }
+
+    @Test func aFolderConvertsIntoTheSameLayoutWithOneResultPerFile() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = try catalogue(in: folder)
+        let out = folder.appendingPathComponent("out").path
+        let io = MemoryIO()
+        // One unreadable file: the worst exit code is the batch's.
+        #expect(run(["convert", input.path, "-r", "-o", out, "--to", "vtt", "--results", "jsonl", "--jobs", "3"], io: io) == 1)
+        let results = try lines(io.outputText)
+        let relative = results.compactMap { ($0["path"] as? String).map { String($0.dropFirst(input.path.count + 1)) } }
+        #expect(relative == ["a.srt", "b.srt", "season/bad.srt", "season/c.srt", "season/deep/d.srt"])
+        #expect(results.map { $0["status"] as? String } == ["ok", "ok", "error", "ok", "ok"])
+        #expect(results[0]["cues"] as? Int == 2 && results[2]["errors"] as? Int == 1)
+        #expect(results[4]["output"] as? String == out + "/season/deep/d.vtt")
+        let converted = try String(contentsOfFile: out + "/season/deep/d.vtt", encoding: .utf8)
+        #expect(converted.hasPrefix("WEBVTT") && converted.contains("d.srt."))
+        #expect(!FileManager.default.fileExists(atPath: out + "/season/bad.vtt"))
+        #expect(io.errors.contains("season/bad.srt:1:1: error:"))
+        #expect(io.errors.contains("captions: 5 files in") && io.errors.contains("4 ok, 1 error"))
+        // Without --recursive, the folder's own files only.
+        let shallow = MemoryIO()
+        #expect(run(["convert", input.path, "-o", folder.appendingPathComponent("top").path, "--to", "srt", "--results", "jsonl"], io: shallow) == 0)
+        #expect(try lines(shallow.outputText).count == 2)
+    }
+
+    @Test func severalInputsNeedAnOutputFolderAndAFormat() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = try catalogue(in: folder)
+        let a = input.appendingPathComponent("a.srt").path, b = input.appendingPathComponent("b.srt").path
+        let io = MemoryIO()
+        #expect(run(["convert", a, b, "--to", "vtt"], io: io) == 64)
+        #expect(run(["convert", a, b, "-o", folder.appendingPathComponent("x").path], io: io) == 64)
+        #expect(run(["convert", a, b, "--shard", "0/4", "-o", "x", "--to", "vtt"], io: io) == 64)
+        #expect(run(["convert", a, a.replacingOccurrences(of: ".srt", with: ".vtt"), "-o", folder.path, "--to", "vtt"], io: io) != 0)
+    }
+
+    @Test func resumeSkipsWhatIsDoneAndRedoesWhatChanged() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = try catalogue(in: folder)
+        let manifest = folder.appendingPathComponent("list.txt")
+        try "# the catalogue\n\(input.path)/a.srt\n\n\(input.path)/season/c.srt\n".write(to: manifest, atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("out").path
+        #expect(run(["convert", "--manifest", manifest.path, "-o", out, "--to", "vtt"], io: MemoryIO()) == 0)
+        // Outside the current folder, inputs named by path keep their file names.
+        let kept = out + "/.captions-results/a.srt.json"
+        let first = try String(contentsOfFile: kept, encoding: .utf8)
+        let unchanged = try String(contentsOfFile: out + "/.captions-results/c.srt.json", encoding: .utf8)
+        try Self.good.replacingOccurrences(of: "Hello", with: "Changed").write(
+            to: input.appendingPathComponent("a.srt"), atomically: true, encoding: .utf8)
+        let io = MemoryIO()
+        #expect(run(["convert", "--manifest", manifest.path, "-o", out, "--to", "vtt", "--resume", "--results", "jsonl"], io: io) == 0)
+        #expect(io.errors.contains("(1 already done, skipped)"))
+        // The unchanged file's result is the one kept; the changed one was converted again.
+        #expect(try String(contentsOfFile: out + "/.captions-results/c.srt.json", encoding: .utf8) == unchanged)
+        #expect(try String(contentsOfFile: kept, encoding: .utf8) != first)
+        #expect(try String(contentsOfFile: out + "/a.vtt", encoding: .utf8).contains("Changed"))
+        #expect(try lines(io.outputText).count == 2)
+    }
+
+    /// The CLI built by Scripts/build.sh (the test script builds it before the tests).
+    static let executable = FlashSamples.root.appendingPathComponent(".build/release/captions")
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: executable.path), "needs the release CLI (Scripts/build.sh)"))
+    func fourShardsInBackgroundProcessesDoEveryInputOnce() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = folder.appendingPathComponent("many")
+        try FileManager.default.createDirectory(at: input.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        for index in 0..<40 {
+            let name = index % 3 == 0 ? "sub/f\(index).srt" : "f\(index).srt"
+            try Self.good.replacingOccurrences(of: "Again", with: "File \(index)").write(
+                to: input.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        func start(_ arguments: [String]) throws -> Process {
+            let process = Process()
+            process.executableURL = Self.executable
+            process.arguments = arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        let sharded = folder.appendingPathComponent("sharded").path, single = folder.appendingPathComponent("single").path
+        // Four workers with no coordination, as a Kubernetes Indexed Job or a Slurm array runs them.
+        let workers = try (1...4).map { try start(["convert", input.path, "-r", "-o", sharded, "--to", "vtt", "--shard", "\($0)/4", "--jobs", "1"]) }
+        let alone = try start(["convert", input.path, "-r", "-o", single, "--to", "vtt"])
+        for process in workers + [alone] {
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+        func merged(_ out: String) throws -> [String] {
+            let results = URL(fileURLWithPath: out + "/.captions-results")
+            let files = try #require(FileManager.default.enumerator(at: results, includingPropertiesForKeys: nil)?.allObjects as? [URL])
+            return try files.filter { $0.pathExtension == "json" }.map { url in
+                var object = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+                object["seconds"] = nil
+                object["output"] = (object["output"] as? String)?.replacingOccurrences(of: out, with: "OUT")
+                return String(decoding: try JSONSerialization.data(withJSONObject: object, options: .sortedKeys), as: UTF8.self)
+            }.sorted()
+        }
+        let shardResults = try merged(sharded), singleResults = try merged(single)
+        #expect(shardResults.count == 40)
+        #expect(Set(shardResults).count == 40)
+        #expect(shardResults == singleResults)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sharded + "/sub").count == 14)
+    }
+
+    @Test(.enabled(if: FlashSamples.available, "needs ffmpeg to make the sample clips"))
+    func flashesScansSeveralVideosAndWritesSeveralReportsFromOneScan() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let failing = FlashSamples.path("a-black-white-5hz-fail"), passing = FlashSamples.path("b-black-white-2hz-pass")
+        let io = MemoryIO()
+        #expect(run(["flashes", failing, passing, "--results", "jsonl", "--jobs", "2"], io: io) == 2)
+        let results = try lines(io.outputText)
+        #expect(results.map { $0["verdict"] as? String } == ["fail", "pass"])
+        #expect(results.map { $0["exit"] as? Int } == [2, 0])
+        // One scan, three reports; the main one's format from its extension.
+        let json = folder.appendingPathComponent("r.json").path, html = folder.appendingPathComponent("r.html").path
+        let csv = folder.appendingPathComponent("r.csv").path
+        #expect(run(["flashes", failing, "-o", json, "--report", "html:\(html)", "--report", "csv"], io: MemoryIO()) == 2)
+        let report = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        #expect(report["verdict"] as? String == "fail")
+        #expect(try String(contentsOfFile: html, encoding: .utf8).contains("<html"))
+        #expect(try String(contentsOfFile: csv, encoding: .utf8).hasPrefix("frame,") || FileManager.default.fileExists(atPath: csv))
+        // Into a folder: each video's reports side by side.
+        let out = folder.appendingPathComponent("reports").path
+        #expect(run(["flashes", failing, passing, "-o", out, "--format", "json", "--report", "vtt"], io: MemoryIO()) == 2)
+        let made = try FileManager.default.contentsOfDirectory(atPath: out).filter { !$0.hasPrefix(".") }.sorted()
+        #expect(made == ["a-black-white-5hz-fail.json", "a-black-white-5hz-fail.vtt", "b-black-white-2hz-pass.json", "b-black-white-2hz-pass.vtt"])
+    }
+
+    @Test(.enabled(if: FlashSamples.available, "needs ffmpeg"))
+    func progressForMachinesIsOneJSONLineASecond() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let clip = folder.appendingPathComponent("long.mp4").path
+        #expect(FlashSamples.ffmpeg(["-f", "lavfi", "-i", "testsrc=d=40:s=320x240:r=25", "-pix_fmt", "yuv420p", clip]))
+        let io = MemoryIO()
+        #expect(run(["flashes", clip, "--progress", "json", "-o", folder.appendingPathComponent("r.json").path], io: io) == 0)
+        let progress = try lines(io.errors)
+        #expect(!progress.isEmpty)
+        for line in progress {
+            #expect(line["file"] as? String == clip)
+            #expect((line["frames"] as? Int ?? 0) > 0 && line["rate"] is Double || line["rate"] is Int)
+            #expect(line["duration"] as? Double == 40 || line["duration"] as? Int == 40)
+        }
+        let frames = progress.compactMap { $0["frames"] as? Int }
+        #expect(frames == frames.sorted())
+    }
+}

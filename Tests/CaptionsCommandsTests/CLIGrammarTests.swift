@@ -1,0 +1,153 @@
+import CaptionsCommands
+import Foundation
+import Testing
+
+/// One grammar on every command, and the rough edges a new user found (issue 14).
+@Suite struct CLIGrammarTests {
+    func write(_ text: String, _ name: String, in folder: URL) throws -> String {
+        let url = folder.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    @Test func theVersionNamesTheMeasuresAndTheLibraries() {
+        let text = VersionInfo.text
+        #expect(text.hasPrefix("captions \(VersionInfo.version)\n"))
+        #expect(text.contains("Dim Flashing Lights: Apple's model"))
+        #expect(text.contains("shot changes: luma-mafd-half-v1"))
+        #expect(text.contains("libxml2: 2."))
+        #expect(text.contains("FFmpeg: "))
+    }
+
+    @Test func theModelDumpReadsBackAndJSONIsRecognisedOnStandardInput() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let vtt = try write(
+            "WEBVTT\n\nREGION\nid:r1\nwidth:40%\n\nc1\n00:00:01.000 --> 00:00:02.000 region:r1 align:left line:10%\n<v Ann>Hello <b>there</b> <c.red>x</c> <00:00:01.500>y</v>\n\n00:00:03.250 --> 00:00:04.000 position:30%\nSecond\n",
+            "in.vtt", in: folder)
+        let direct = MemoryIO(), dump = MemoryIO()
+        #expect(run(["convert", vtt, "--to", "vtt"], io: direct) == 0)
+        #expect(run(["convert", vtt, "--to", "json"], io: dump) == 0)
+        let json = try write(dump.outputText, "dump.json", in: folder)
+        let back = MemoryIO()
+        #expect(run(["convert", json, "--to", "vtt"], io: back) == 0)
+        #expect(back.outputText == direct.outputText)
+        // Standard input has no name: JSON is told from its content (it was read as SRT).
+        let piped = MemoryIO(input: dump.outputText)
+        #expect(run(["convert", "-", "--format", "vtt"], io: piped) == 0)
+        #expect(piped.outputText == direct.outputText)
+        // Podcasting 2.0 JSON still reads through --from json.
+        let podcast = MemoryIO(input: #"{"version":"1.0.0","segments":[{"speaker":"Ann","startTime":0.5,"endTime":1.25,"body":"Hi."}]}"#)
+        #expect(run(["convert", "-", "--from", "json", "--to", "srt"], io: podcast) == 0)
+        #expect(podcast.outputText.contains("00:00:00,500 --> 00:00:01,250"))
+        let neither = MemoryIO(input: #"{"items": []}"#)
+        #expect(run(["convert", "-", "--from", "json", "--to", "srt"], io: neither) == 1)
+        #expect(neither.errors.contains("neither a caption dump"))
+    }
+
+    @Test func mergingNumberedCuesIsNoLossUnderStrict() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let srt = try write(
+            "1\n00:00:01,000 --> 00:00:02,000\nSame\n\n2\n00:00:02,000 --> 00:00:03,000\nSame\n\n3\n00:00:04,000 --> 00:00:05,000\nNext\n",
+            "m.srt", in: folder)
+        let io = MemoryIO()
+        #expect(run(["convert", srt, "--to", "srt", "--merge", "--strict"], io: io) == 0)
+        #expect(io.outputText == "1\n00:00:01,000 --> 00:00:03,000\nSame\n\n2\n00:00:04,000 --> 00:00:05,000\nNext\n")
+        // A named identifier is still a loss in SRT.
+        let vtt = try write("WEBVTT\n\nintro\n00:00:01.000 --> 00:00:02.000\nHi\n", "n.vtt", in: folder)
+        #expect(run(["convert", vtt, "--to", "srt", "--strict"], io: MemoryIO()) == 1)
+    }
+
+    @Test func droppingSoundTagsKeepsSpeechInParentheses() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let srt = try write(
+            "1\n00:00:01,000 --> 00:00:02,000\n(LAUGHS) C'est pour eux (vraiment tous).\n\n2\n00:00:02,000 --> 00:00:03,000\n[music] (door slams) Who's there?\n",
+            "s.srt", in: folder)
+        let io = MemoryIO()
+        #expect(run(["transcript", srt, "--drop-sound-tags", "--no-timestamps"], io: io) == 0)
+        #expect(io.outputText.contains("C'est pour eux (vraiment tous). Who's there?"))
+        #expect(!io.outputText.contains("LAUGHS") && !io.outputText.contains("music") && !io.outputText.contains("door"))
+    }
+
+    @Test func describeReadsACSVSavedBySpreadsheets() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let dialogue = try write("1\n00:00:00,000 --> 00:00:01,000\nHello.\n\n2\n00:00:09,000 --> 00:00:10,000\nBye.\n", "d.srt", in: folder)
+        for (name, csv) in [("bom.csv", "\u{FEFF}start,text\n00:00:02,A door opens.\n"), ("semicolon.csv", "start;text\n00:00:02;A door opens.\n")] {
+            let script = try write(csv, name, in: folder)
+            let io = MemoryIO()
+            #expect(run(["describe", "--script", script, "--dialogue", dialogue, "--no-speech-timing"], io: io) == 0, "\(name): \(io.errors)")
+            #expect(io.outputText.contains("A door opens."), "\(name)")
+            #expect(io.errors.contains("1 of 1 descriptions placed"), "\(name): \(io.errors)")
+        }
+    }
+
+    @Test func aBadSpeakerMapSaysWhereAndWhat() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let srt = try write("1\n00:00:01,000 --> 00:00:02,000\nHi\n", "a.srt", in: folder)
+        let map = try write(#"{"SPEAKER_1": 7}"#, "map.json", in: folder)
+        let io = MemoryIO()
+        #expect(run(["convert", srt, "--to", "vtt", "--speakers", map], io: io) == 1)
+        #expect(io.errors.contains("map.json: SPEAKER_1: expected a string; expected JSON such as {\"SPEAKER_1\": \"Ann\""))
+        #expect(!io.errors.contains("DecodingError"))
+    }
+
+    @Test func quietAndVerboseMeanTheSameEverywhere() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        // A warning (a short arrow), a note (an unclosed tag), and a result all the same.
+        let srt = try write("1\n00:00:01,000 --> 00:00:02,000\n<i>Hi\n\n2\n00:00:03,000 -> 00:00:04,000\nBroken\n", "w.srt", in: folder)
+        for command in [["convert", srt, "--to", "vtt"], ["transcript", srt], ["check", srt]] {
+            let loud = MemoryIO(), quiet = MemoryIO()
+            run(command, io: loud)
+            run(command + ["-q"], io: quiet)
+            #expect(loud.errors.contains(": warning: ") || command[0] == "check", "\(command[0])")
+            #expect(!loud.errors.contains(": note: "), "\(command[0])")
+            #expect(!quiet.errors.contains(": warning: ") && !quiet.errors.contains(": note: "), "\(command[0])")
+            #expect(quiet.outputText == loud.outputText, "\(command[0])")
+            let verbose = MemoryIO()
+            #expect(run(command + ["-v"], io: verbose) == run(command, io: MemoryIO()))
+            #expect(verbose.errors.contains(": note: ") || command[0] == "check", "\(command[0])")
+        }
+    }
+
+    @Test func everyReportTakesItsFormatFromTheOutputName() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let srt = try write("1\n00:00:01,000 --> 00:00:03,000\nHello there.\n", "a.srt", in: folder)
+        for (command, name, start) in [("transcript", "t.html", "<!doctype html>"), ("check", "c.json", "{"), ("transcript", "t.md", "#")] {
+            let output = folder.appendingPathComponent(name).path
+            #expect(run([command, srt, "-o", output], io: MemoryIO()) == 0)
+            #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix(start), "\(command) \(name)")
+        }
+        // --to and --format are one option.
+        let a = MemoryIO(), b = MemoryIO()
+        #expect(run(["convert", srt, "--to", "srt"], io: a) == 0)
+        #expect(run(["convert", srt, "--format", "srt"], io: b) == 0)
+        #expect(a.outputText == b.outputText)
+    }
+
+    @Test func usageErrorsListTheChoices() throws {
+        let io = MemoryIO()
+        #expect(run(["convert", "x.srt", "--from", "xyz", "--to", "vtt"], io: io) == 64)
+        #expect(run(["convert", "x.srt", "--shard", "5/4", "--to", "vtt"], io: io) == 64)
+        #expect(run(["flashes", "x.mp4", "--format", "pdf"], io: io) == 64)
+        do {
+            _ = try CaptionsCommand.parseAsRoot(["flashes", "x.mp4", "--format", "pdf"])
+            Issue.record("pdf was accepted")
+        } catch {
+            let message = CaptionsCommand.message(for: error)
+            #expect(message.contains("text") && message.contains("json") && message.contains("html"))
+        }
+        do {
+            _ = try CaptionsCommand.parseAsRoot(["convert", "x.srt", "--progress", "loud"])
+            Issue.record("loud was accepted")
+        } catch {
+            #expect(CaptionsCommand.message(for: error).contains("json"))
+        }
+        #expect(CaptionsCommand.helpMessage(for: TranscribeCommand.self).contains("offline"))
+    }
+}
