@@ -5,13 +5,14 @@
 #   Scripts/bench.sh flash      # only the flash scan and dim
 #   Scripts/bench.sh quality    # only captions check (100,000 cues; shot changes of a 60 s 1080p clip)
 #   Scripts/bench.sh speech     # only transcribe (needs Scripts/install-speech.sh, pocketsphinx-testdata)
+#   Scripts/bench.sh batch      # many files at once: 1,000 SRT files; 8 clips with --jobs 2
 #   WITH_TTCONV=1 Scripts/bench.sh captions   # also ttconv on the 10k files (minutes)
 # Prints the best wall time (runs alternate between the tools) and peak memory of each, and the
 # ratios the project's targets use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-sections=${*:-captions flash quality speech}
+sections=${*:-captions flash quality speech batch}
 want() { [[ " $sections " == *" $1 "* ]]; }
 # The peers Scripts/setup.sh installs (ttconv) come first.
 [ -d .build/peers/bin ] && PATH="$(pwd)/.build/peers/bin:$PATH"
@@ -236,3 +237,44 @@ else
   echo "   skipped: needs Scripts/install-speech.sh, pocketsphinx-testdata and ffmpeg"
 fi
 fi
+
+if want batch; then
+echo
+echo "== batch: 1,000 small SRT files (seeded) converted as one batch vs 1,000 captions processes"
+mkdir -p "$work/many"
+python3 - "$work/many" <<'PY'
+import random, sys
+random.seed(2026)
+words = "the a caption reads quickly while people watch and listen to every word said".split()
+for n in range(1000):
+    t, cues = 0, []
+    for i in range(1, 31):
+        start, t = t, t + random.randint(800, 3000)
+        stamp = lambda ms: "%02d:%02d:%02d,%03d" % (ms // 3600000, ms // 60000 % 60, ms // 1000 % 60, ms % 1000)
+        cues.append("%d\n%s --> %s\n%s\n" % (i, stamp(start), stamp(t), " ".join(random.choice(words) for _ in range(7))))
+        t += random.randint(0, 400)
+    open("%s/f%04d.srt" % (sys.argv[1], n), "w").write("\n".join(cues))
+PY
+ours=("$captions" convert "$work/many" -o "$work/many-out" --to vtt -q)
+peer=(sh -c "for f in \"$work\"/many/*.srt; do \"$captions\" convert \"\$f\" -o \"$work/many-one/\$(basename \"\$f\" .srt).vtt\" -q || exit 1; done")
+mkdir -p "$work/many-one"
+read -r batch_s batch_kb single_s _ < <(versus 3)
+printf '   one batch:        %6.3f s  %7d KB peak\n' "$batch_s" "$batch_kb"
+printf '   1,000 processes:  %6.3f s\n' "$single_s"
+printf '   speed-up: %s (target >= 10)\n' "$(ratio "$single_s" "$batch_s")"
+if command -v ffmpeg >/dev/null; then
+  echo
+  echo "== batch: 8 short clips (10 s, 640x360, 25 fps, H.264), captions flashes --jobs 2 vs one after another (--jobs 1)"
+  mkdir -p "$work/clips"
+  for n in 1 2 3 4 5 6 7 8; do
+    ffmpeg -v error -y -f lavfi -i "testsrc2=s=640x360:r=25:d=10,hue=h=$((n * 40))" -c:v libx264 -preset veryfast -pix_fmt yuv420p "$work/clips/c$n.mp4"
+  done
+  ours=("$captions" flashes "$work/clips" --jobs 2 -q)
+  peer=("$captions" flashes "$work/clips" --jobs 1 -q)
+  read -r jobs2_s jobs2_kb jobs1_s jobs1_kb < <(versus 3)
+  printf '   --jobs 2: %6.2f s  %7d KB peak\n' "$jobs2_s" "$jobs2_kb"
+  printf '   --jobs 1: %6.2f s  %7d KB peak\n' "$jobs1_s" "$jobs1_kb"
+  printf '   speed-up: %s (target >= 1.6)\n' "$(ratio "$jobs1_s" "$jobs2_s")"
+fi
+fi
+

@@ -7,8 +7,13 @@ cd "$(dirname "$0")/.."
 sudo_if_needed() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 packages=(pkg-config ffmpeg espeak-ng libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libxml2-dev libuchardet-dev python3-venv
-  libswresample-dev pocketsphinx-testdata chromium)
-command -v node >/dev/null 2>&1 || packages+=(nodejs)
+  libswresample-dev)
+# What only the tests need (real speech, a browser for the transcript page, node for the WebVTT
+# conformance run); CAPTIONS_RUNTIME_ONLY=1 (the Dockerfile) leaves them out.
+if [ -z "${CAPTIONS_RUNTIME_ONLY:-}" ]; then
+  packages+=(pocketsphinx-testdata chromium)
+  command -v node >/dev/null 2>&1 || packages+=(nodejs)
+fi
 
 export DEBIAN_FRONTEND=noninteractive
 sudo_if_needed apt-get update
@@ -23,7 +28,7 @@ Scripts/install-shell.sh
 # The peer tools the comparison tests read our output with (ttconv, pycaption, pysubs2), in a
 # virtual environment of their own, pinned with hashes. Tests that need them skip when they are
 # missing, so a machine where they cannot be installed still builds and tests.
-if [ ! -x .build/peers/bin/tt ]; then
+if [ -z "${CAPTIONS_RUNTIME_ONLY:-}" ] && [ ! -x .build/peers/bin/tt ]; then
   if python3 -m venv .build/peers && .build/peers/bin/pip install -q --disable-pip-version-check --require-hashes --no-deps \
       -r Scripts/peers-requirements.txt; then
     echo "setup: peer tools in $(pwd)/.build/peers (ttconv, pycaption, pysubs2)"
