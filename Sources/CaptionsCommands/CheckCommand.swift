@@ -47,6 +47,9 @@ public struct CheckCommand: BatchCommand {
     @Option(help: ArgumentHelp("Fail (exit 1) when there are more warnings than this.", valueName: "n"))
     var maxWarnings: Int?
 
+    @Flag(help: "Warnings are errors: exit 1 on any (as --max-warnings 0).")
+    var strict = false
+
     @Flag(help: "With --media: list the shot changes found (time, frame, score) before the findings.")
     var shots = false
 
@@ -118,7 +121,7 @@ public struct CheckCommand: BatchCommand {
         io.record("findingErrors", .int(report.count(.error)))
         io.record("findingWarnings", .int(report.count(.warning)))
         io.discard(document)
-        let tooManyWarnings = maxWarnings.map { report.count(.warning) > $0 } ?? false
+        let tooManyWarnings = (strict ? 0 : maxWarnings).map { report.count(.warning) > $0 } ?? false
         if report.count(.error) > 0 || tooManyWarnings { throw ExitCode(1) }
     }
 

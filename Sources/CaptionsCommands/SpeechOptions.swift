@@ -16,6 +16,10 @@ struct SpeechOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The language spoken, such as en or fr (default: detected).", valueName: "code"))
     var language: String?
 
+    /// The recogniser's threads (a batch gives each job its share of the cores).
+    @Option(help: .hidden)
+    var threads: Int?
+
     func validate() throws {
         guard SpeechInstallation.models.contains(model) else {
             throw ValidationError("--model \(model): choose one of \(SpeechInstallation.models.joined(separator: ", "))")
@@ -48,7 +52,7 @@ struct SpeechOptions: ParsableArguments {
         }
         let duration = audio.duration
         do {
-            let recogniser = SpeechRecogniser(installation: installation, model: model, beam: beam, language: language)
+            let recogniser = SpeechRecogniser(installation: installation, model: model, beam: beam, language: language, threads: threads)
             let recognition = try recogniser.recognise(audio.mono) { segment in
                 guard showProgress, duration > 0 else { return }
                 let filled = Int(min(1, segment.end / duration) * 30)

@@ -63,6 +63,13 @@ public struct TranscribeCommand: BatchCommand {
         try executeOneOrMany(io: verbosity.filtered(io))
     }
 
+    /// Each of several recognisers at once runs on its share of the cores.
+    func sharing(cores: Int) -> Self {
+        var copy = self
+        copy.speech.threads = copy.speech.threads ?? cores
+        return copy
+    }
+
     /// The extension of each output in the folder.
     func outputExtension() throws -> String { try destination.fileExtension() }
 

@@ -43,6 +43,9 @@ public struct TranscriptCommand: BatchCommand {
     @Flag(help: "Drop sound tags: every [bracketed] text, and parentheses that describe a sound, (LAUGHS) or (door slams); other parenthesised speech stays.")
     var dropSoundTags = false
 
+    @Flag(help: "Treat warnings in reading the captions as errors: write nothing.")
+    var strict = false
+
     @Flag(help: "No timestamps.")
     var noTimestamps = false
 
@@ -100,6 +103,10 @@ public struct TranscriptCommand: BatchCommand {
         if let encoding { reading += ["--encoding", encoding] }
         if verbosity.verbose { reading.append("--verbose") }
         var document = SpeakerPrefixParser().apply(to: try ConvertCommand.parse(reading).readDocument(io: io))
+        if strict, document.diagnostics.contains(where: { $0.severity == .warning }) {
+            io.writeStandardError("captions: \(input == "-" ? "<stdin>" : input): warnings are errors under --strict; nothing written\n")
+            throw ExitCode(1)
+        }
         if let speakers {
             do {
                 document = SpeakerRenamer(names: try JSONFiles.speakerNames(from: speakers, io: io)).apply(to: document)

@@ -64,10 +64,13 @@ public struct SpeechRecogniser: Sendable {
     public var beam: Int
     /// The language, or nil to detect it.
     public var language: String?
+    /// The helper's CPU threads; nil: every core.
+    public var threads: Int?
 
     /// A recogniser.
-    public init(installation: SpeechInstallation, model: String = "base", beam: Int = 5, language: String? = nil) {
-        (self.installation, self.model, self.beam, self.language) = (installation, model, beam, language)
+    /// `threads`: the recogniser's CPU threads (default: every core; a batch gives each job its share).
+    public init(installation: SpeechInstallation, model: String = "base", beam: Int = 5, language: String? = nil, threads: Int? = nil) {
+        (self.installation, self.model, self.beam, self.language, self.threads) = (installation, model, beam, language, threads)
     }
 
     private struct Line: Decodable {
@@ -89,6 +92,7 @@ public struct SpeechRecogniser: Sendable {
         var arguments = [installation.folder + "/bin/python", installation.folder + "/captions-speech.py",
                          "--model", modelFolder, "--audio", audio.path, "--beam", String(beam)]
         if let language { arguments += ["--language", language] }
+        if let threads { arguments += ["--threads", String(max(1, threads))] }
 
         var pipeEnds: [Int32] = [0, 0]
         // Close-on-exec: the helper gets only the write end, as its standard output.

@@ -134,7 +134,7 @@ struct TranscribeCommandTests {
         let script = folder.appendingPathComponent("script.txt")
         try paragraphs.joined(separator: "\n\n").write(to: script, atomically: true, encoding: .utf8)
         let io = MemoryIO()
-        #expect(run(["align", recording, "--text", script.path, "--to", "json", "-q"], io: io) == 0, "\(io.errors)")
+        #expect(run(["align", recording, "--text", script.path, "--to", "json"], io: io) == 0, "\(io.errors)")
         #expect(io.errors.contains("[align.notHeard]") && io.errors.contains("butler"), "\(io.errors)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(io.outputText.utf8)) as? [String: Any])
         let cues = try #require(json["cues"] as? [[String: Any]])
