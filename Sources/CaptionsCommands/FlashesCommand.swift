@@ -92,6 +92,11 @@ public struct FlashesCommand: BatchCommand {
 
     /// Runs against `io` on one video or many; throws `ExitCode` 2 for a failing video and 1 for an unreadable one.
     public func execute(io: CommandIO) throws {
+        if batch.isBatch(inputs), inputs.count > 1 || batch.manifest != nil || inputs.contains(where: FileAccess.isDirectory),
+            let named = report.first(where: { $0.contains(":") })
+        {
+            throw ValidationError("--report '\(named)': with several videos, give the format alone (--report html), and each report goes into the -o folder")
+        }
         try executeOneOrMany(io: verbosity.filtered(io))
     }
 

@@ -86,6 +86,20 @@ import Testing
         #expect(try lines(io.outputText).count == 2)
     }
 
+    @Test func oneFileWithResultsStillWritesTheNamedOutput() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = try catalogue(in: folder).appendingPathComponent("a.srt").path
+        let output = folder.appendingPathComponent("a.vtt").path
+        let io = MemoryIO()
+        #expect(run(["convert", input, "-o", output, "--results", "jsonl"], io: io) == 0)
+        #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix("WEBVTT"))
+        #expect(try lines(io.outputText).first?["output"] as? String == output)
+        let again = MemoryIO()
+        #expect(run(["convert", input, "-o", output, "--resume"], io: again) == 0)
+        #expect(again.errors.contains("(1 already done, skipped)"))
+    }
+
     /// The CLI built by Scripts/build.sh (the test script builds it before the tests).
     static let executable = FlashSamples.root.appendingPathComponent(".build/release/captions")
 

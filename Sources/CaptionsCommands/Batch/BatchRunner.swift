@@ -90,6 +90,13 @@ enum BatchRunner {
     /// be a folder and for two inputs that would write the same file.
     private static func plan<Command: BatchCommand>(_ command: Command, items: [BatchItem]) throws -> [Job] {
         let folder = command.output == "-" ? nil : command.output
+        // One file named on its own (with --results or --resume): -o is still that file's output.
+        if let output = folder, command.inputs.count == 1, command.batch.manifest == nil, items.count == 1,
+            items[0].path == command.inputs[0], !FileAccess.isDirectory(output)
+        {
+            let name = output.split(separator: "/").last.map(String.init) ?? output
+            return [Job(item: items[0], output: output, resultFile: parentFolder(of: output) + "/" + resultsFolder + "/" + name + ".json")]
+        }
         guard let folder else {
             if !Command.reportsToStandardOutput {
                 throw ValidationError("with several inputs, -o names the folder to write into: give -o FOLDER")
