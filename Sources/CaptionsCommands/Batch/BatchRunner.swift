@@ -51,7 +51,7 @@ enum BatchRunner {
         nonisolated(unsafe) let io = io
         let state = Mutex(State())
         let ticker = ProgressTicker(style: options.progress, io: io, total: jobs.count)
-        ticker.start { state.withLock { ($0.done, $0.running.sorted { $0.key < $1.key }.map(\.value)) } }
+        ticker.start { draw in state.withLock { draw($0.done, $0.running.sorted { $0.key < $1.key }.map(\.value)) } }
         let group = DispatchGroup()
         for worker in 0..<workers {
             // One serial queue each: its own thread, even when a job waits on a file or a decoder.

@@ -20,14 +20,15 @@ final class ProgressTicker: @unchecked Sendable {
         self.total = total
     }
 
-    /// Starts drawing; `status` gives the files done and the ones being worked on.
-    func start(_ status: @escaping @Sendable () -> (done: Int, running: [String])) {
+    /// Starts drawing. `locked` calls its argument with the files done and the ones being worked
+    /// on while holding the lock the batch prints under, so that a line is never drawn in the
+    /// middle of a file's messages.
+    func start(_ locked: @escaping @Sendable (_ draw: (Int, [String]) -> Void) -> Void) {
         guard style != .none else { return }
         running = true
         DispatchQueue(label: "captions.progress").async { [self] in
             while stopped.wait(timeout: .now() + .seconds(1)) == .timedOut {
-                let (done, files) = status()
-                draw(done: done, files: files)
+                locked { done, files in draw(done: done, files: files) }
             }
             finished.signal()
         }
