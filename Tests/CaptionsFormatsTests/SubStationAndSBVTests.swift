@@ -98,6 +98,19 @@ import Testing
         #expect(throws: CaptionsError.self) { try SBVReader().read(Array("no cues here\n".utf8)) }
     }
 
+
+    /// An hour field too wide for a time in milliseconds (found by the fuzzer: it overflowed and
+    /// trapped) is a malformed timing, reported, and the cues around it are still read.
+    @Test func hourFieldsTooWideAreReportedNotOverflowed() throws {
+        let sbv = "99999999999999999:00:00.000,0:00:01.000\ntoo wide\n\n999999999:00:00.000,999999999:00:01.000\nwidest\n"
+        let document = try SBVReader().read(Array(sbv.utf8))
+        #expect(document.cues.map(\.plainText) == ["widest"])
+        #expect(document.cues.first?.start == MediaTime(seconds: 999_999_999 * 3600))
+        #expect(document.diagnostics.map(\.code.rawValue).contains("sbv.timing.malformed"))
+        let ass = Self.ass.replacingOccurrences(of: "0:00:01.50,0:00:03.00", with: "99999999999999999:00:01.50,0:00:03.00")
+        let read = try ASSReader().read(Array(ass.utf8))
+        #expect(read.cues.map(\.plainText).contains("EXIT") && !read.cues.map(\.plainText).contains { $0.hasPrefix("Hello") })
+    }
     @Test func microDVDFramesStylesAndRatesAreRead() throws {
         let sub = "{1}{1}25\n{25}{50}{y:i}Hello|/World\n{75}{100}{Y:b}{c:$0000FF}Red|bold\n{150}{175}{f:Arial}plain\n"
         let document = try MicroDVDReader().read(Array(sub.utf8))

@@ -17,13 +17,14 @@ struct TextLines {
         self.diagnostics = diagnostics
     }
 
-    /// A `H:MM:SS.fff` clock time as the line-based formats write it: hours of any width, minutes
-    /// and seconds below 60, an optional fraction read to the millisecond. `strictWidths`: two-digit
+    /// A `H:MM:SS.fff` clock time as the line-based formats write it: hours of up to nine digits
+    /// (so that the time in milliseconds cannot overflow), minutes and seconds below 60, an optional fraction read to the millisecond. `strictWidths`: two-digit
     /// minutes and seconds and one to three fraction digits (SBV); otherwise any widths, and
     /// fraction digits past the third ignored (ASS writes centiseconds, some tools more).
     static func clockTime(_ text: Substring, strictWidths: Bool) -> MediaTime? {
         let fields = text.trimmedSpaces.split(separator: ":", omittingEmptySubsequences: false)
-        guard fields.count == 3, !strictWidths || fields[1].count == 2, let hours = Int64(fields[0]), hours >= 0,
+        guard fields.count == 3, !strictWidths || fields[1].count == 2, fields[0].count <= maximumHourDigits,
+            let hours = Int64(fields[0]), hours >= 0,
             let minutes = Int64(fields[1]), minutes >= 0, minutes < 60
         else { return nil }
         let parts = fields[2].split(separator: ".", omittingEmptySubsequences: false)
@@ -39,6 +40,10 @@ struct TextLines {
         }
         return MediaTime(milliseconds: ((hours * 60 + minutes) * 60 + seconds) * 1000 + milliseconds)
     }
+
+    /// The widest hours field ``clockTime(_:strictWidths:)`` reads: 999,999,999 hours is far past any
+    /// plausible time (``TimeLimits`` reports those) and still fits in milliseconds.
+    static let maximumHourDigits = 9
 
     /// The location of `column` (1-based) on line `index` (0-based).
     static func location(_ index: Int, column: Int = 1) -> SourceLocation { SourceLocation(line: index + 1, column: column) }
