@@ -1,10 +1,18 @@
 // See include/CCaptionsKernels.h. Each kernel has a portable body (a static inline function the
 // compiler vectorises for the baseline instruction set) and, on x86-64, an AVX2 version chosen once
 // at run time. Both give bit-identical results: integer sums, and float operations in the same order.
+#include <string.h>
 #include "CCaptionsKernels.h"
 #include "dispatch.h"
 
 // MARK: Portable bodies
+
+// Adds to each cell c in [from, count) its first column and, where `keep` says so, its second.
+static inline void pairs_portable(
+    const uint32_t *columns, const int32_t *first, const int32_t *second, const uint32_t *keep, size_t from,
+    size_t count, uint32_t *cells) {
+    for (size_t c = from; c < count; c++) cells[c] += columns[first[c]] + (columns[second[c]] & keep[c]);
+}
 
 // Adds each run of `width` samples of `row` to its cell's sum (a body per sample type).
 #define RUNS_PORTABLE(name, sample)                                                                  \
@@ -163,6 +171,20 @@ void ccaptions_add_runs_u8(const uint8_t *row, int width, size_t cells, uint32_t
 
 void ccaptions_add_runs_u16(const uint16_t *row, int width, size_t cells, uint32_t *sums) {
     DISPATCH(runs_u16_avx2(row, width, cells, sums), runs_u16_portable(row, width, cells, sums));
+}
+
+void ccaptions_fold_columns(uint32_t *columns, const int32_t *cell_of, size_t count, int shift, uint32_t *cells) {
+    if (count == 0) return;
+    for (size_t x = 0; x < count; x++) cells[cell_of[x]] += columns[x >> shift];
+    memset(columns, 0, (((count - 1) >> shift) + 1) * sizeof(uint32_t));
+}
+
+void ccaptions_fold_pairs(
+    uint32_t *columns, size_t clear, const int32_t *first, const int32_t *second, const uint32_t *keep, size_t count,
+    uint32_t *cells) {
+    // Scalar on purpose: AVX2 gathers were slower here than the plain loop.
+    pairs_portable(columns, first, second, keep, 0, count, cells);
+    memset(columns, 0, clear * sizeof(uint32_t));
 }
 
 void ccaptions_scale_sums(const uint32_t *sums, const float *weights, float scale, float *out, size_t count) {

@@ -14,6 +14,18 @@ void ccaptions_add_runs_u8(const uint8_t *row, int width, size_t cells, uint32_t
 /// The same for 16-bit samples (native byte order).
 void ccaptions_add_runs_u16(const uint16_t *row, int width, size_t cells, uint32_t *sums);
 
+/// Folds a line's column sums into a row of cells and clears them:
+/// cells[cell_of[x]] += columns[x >> shift] for x < count, then columns[0 … (count - 1) >> shift] = 0.
+/// `shift` replicates each column over 2^shift entries of `cell_of` (chroma narrower than its cells).
+void ccaptions_fold_columns(uint32_t *columns, const int32_t *cell_of, size_t count, int shift, uint32_t *cells);
+
+/// The same fold where no cell has more than two columns, cell by cell with no chain of writes
+/// to one cell: cells[c] += columns[first[c]] + (columns[second[c]] & keep[c]) for c < count
+/// (`keep` all ones, or 0 for a cell of one column); then columns[0 … clear - 1] = 0.
+void ccaptions_fold_pairs(
+    uint32_t *columns, size_t clear, const int32_t *first, const int32_t *second, const uint32_t *keep, size_t count,
+    uint32_t *cells);
+
 /// out[i] = (float)sums[i] * weights[i] * scale, for i < count.
 void ccaptions_scale_sums(const uint32_t *sums, const float *weights, float scale, float *out, size_t count);
 

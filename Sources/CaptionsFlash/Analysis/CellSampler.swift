@@ -37,19 +37,63 @@ struct CellSampler {
         /// The cell column of each chroma column (its first luma column).
         var columnOfChromaX: [Int32] = []
         var rowOfLine: [Int32] = []
-        /// Where each cell column's run of luma columns (and of chroma columns) starts; one more
-        /// entry than there are cell columns (the maps are monotonic, so a cell is one run).
-        var lumaRuns: [Int] = []
-        var chromaRuns: [Int] = []
         /// Whether luma line `line` adds its chroma line: once per chroma line and row of cells.
         var addsChroma: [Bool] = []
         var lumaWeight: [Float] = []
         var chromaWeight: [Float] = []
+        /// How a line's luma, and chroma, column sums fold into a row of cells.
+        var lumaFold = Fold.scatter(map: [], count: 0, shift: 0)
+        var chromaFold = Fold.scatter(map: [], count: 0, shift: 0)
         /// Cells narrower than a chroma sample: chroma is replicated to every luma pixel instead.
         var replicatesChroma = false
         /// When every cell is exactly `luma` luma columns and `chroma` chroma columns wide (1, 2,
         /// 4 or 8: 1080p and 2160p), rows are summed straight into cells, a word at a time.
         var uniformRuns: (luma: Int, chroma: Int)?
+    }
+
+    /// How column sums fold into cells: each column `x` (of `count`) adds to cell `map[x]` the
+    /// sum of column `x >> shift`; or, when no cell takes more than two columns, cell by cell.
+    private enum Fold {
+        case scatter(map: [Int32], count: Int, shift: Int)
+        case pairs(first: [Int32], second: [Int32], keep: [UInt32], clear: Int)
+
+        /// The fold for `map` and `shift` into `cells` cells.
+        static func make(map: [Int32], count: Int, shift: Int, cells: Int) -> Fold {
+            var first = [Int32](repeating: -1, count: cells)
+            var second = [Int32](repeating: -1, count: cells)
+            for x in 0..<count {
+                let (cell, source) = (Int(map[x]), Int32(x >> shift))
+                if first[cell] < 0 {
+                    first[cell] = source
+                } else if second[cell] < 0 {
+                    second[cell] = source
+                } else {
+                    return .scatter(map: map, count: count, shift: shift)
+                }
+            }
+            guard !first.contains(-1) else { return .scatter(map: map, count: count, shift: shift) }
+            let keep = second.map { $0 < 0 ? UInt32(0) : .max }
+            return .pairs(
+                first: first, second: zip(first, second).map { $1 < 0 ? $0 : $1 }, keep: keep,
+                clear: count == 0 ? 0 : ((count - 1) >> shift) + 1)
+        }
+
+        /// Adds `columns` into `cells` and clears them.
+        func apply(_ columns: UnsafeMutablePointer<UInt32>, into cells: UnsafeMutablePointer<UInt32>) {
+            switch self {
+            case .scatter(let map, let count, let shift):
+                map.withUnsafeBufferPointer { ccaptions_fold_columns(columns, $0.baseAddress, count, Int32(shift), cells) }
+            case .pairs(let first, let second, let keep, let clear):
+                first.withUnsafeBufferPointer { first in
+                    second.withUnsafeBufferPointer { second in
+                        keep.withUnsafeBufferPointer { keep in
+                            ccaptions_fold_pairs(
+                                columns, clear, first.baseAddress, second.baseAddress, keep.baseAddress, first.count, cells)
+                        }
+                    }
+                }
+            }
+        }
     }
 
     init(grid: CellGrid) {
@@ -205,14 +249,6 @@ struct CellSampler {
         var chromaColumns = [Float](repeating: 0, count: grid.columns)
         for column in maps.columnOfChromaX { chromaColumns[Int(column)] += 1 }
         maps.replicatesChroma = chromaColumns.contains(0)
-        func runs(_ map: [Int32]) -> [Int] {
-            var starts = [Int](repeating: map.count, count: grid.columns + 1)
-            for (index, column) in map.enumerated().reversed() { starts[Int(column)] = index }
-            for column in stride(from: grid.columns - 1, through: 0, by: -1) where starts[column] > starts[column + 1] {
-                starts[column] = starts[column + 1]
-            }
-            return starts
-        }
         let cellColumns = grid.columns
         func uniform(_ count: Int) -> Int? {
             count % cellColumns == 0 && [1, 2, 4, 8].contains(count / cellColumns) ? count / cellColumns : nil
@@ -222,8 +258,11 @@ struct CellSampler {
         } else {
             maps.uniformRuns = nil
         }
-        maps.lumaRuns = runs(maps.columnOfX)
-        maps.chromaRuns = runs(maps.columnOfChromaX)
+        maps.lumaFold = .make(map: maps.columnOfX, count: width, shift: 0, cells: grid.columns)
+        maps.chromaFold =
+            maps.replicatesChroma
+            ? .make(map: maps.columnOfX, count: width, shift: key.shiftX, cells: grid.columns)
+            : .make(map: maps.columnOfChromaX, count: chromaWidth, shift: 0, cells: grid.columns)
         let mask = (1 << key.shiftY) - 1
         maps.addsChroma = (0..<key.height).map { line in
             maps.replicatesChroma || line & mask == 0 || maps.rowOfLine[line] != maps.rowOfLine[line - 1]
@@ -260,7 +299,7 @@ struct CellSampler {
                 if row != currentRow {
                     if currentRow >= 0 {
                         flush(
-                            row: currentRow, width: width, chromaWidth: chromaWidth, chromaShiftX: shiftX, layout: layout,
+                            row: currentRow, layout: layout,
                             uniform: uniformRuns != nil, scales: scales)
                     }
                     currentRow = row
@@ -314,7 +353,7 @@ struct CellSampler {
         }
         if currentRow >= 0 {
             flush(
-                row: currentRow, width: width, chromaWidth: chromaWidth, chromaShiftX: shiftX, layout: layout,
+                row: currentRow, layout: layout,
                 uniform: uniformRuns != nil, scales: scales)
         }
     }
@@ -323,7 +362,7 @@ struct CellSampler {
     /// straight into cells (`uniform`), each row of cells is complete here: its means are written
     /// to the channels at once, with no per-frame buffer of sums for the whole grid.
     private mutating func flush(
-        row: Int, width: Int, chromaWidth: Int, chromaShiftX: Int, layout: VideoFrame.Layout, uniform: Bool, scales: Scales
+        row: Int, layout: VideoFrame.Layout, uniform: Bool, scales: Scales
     ) {
         let base = row * grid.columns
         if uniform {
@@ -353,34 +392,8 @@ struct CellSampler {
         let separateChroma = Self.hasSeparateChroma(layout)
         let channelCount = { if case .gray = layout { return 1 } else { return 3 } }()
         for channel in 0..<channelCount {
-            let (columns, cells) = (columnSums[channel], sums[channel])
-            let chroma = channel > 0 && separateChroma
-            if chroma, maps.replicatesChroma {
-                // Cells narrower than a chroma sample: chroma replicated across its luma columns.
-                maps.columnOfX.withUnsafeBufferPointer { map in
-                    for x in 0..<width { cells[base &+ Int(map[x])] &+= columns[x &>> chromaShiftX] }
-                }
-                columns.update(repeating: 0, count: chromaWidth)
-                continue
-            }
-            // Each cell is one run of columns: one pass, a sum carried along, no scattered writes.
-            let columnCount = grid.columns
-            (chroma ? maps.chromaRuns : maps.lumaRuns).withUnsafeBufferPointer { runs in
-                var column = 0
-                while column < columnCount, runs[column &+ 1] == runs[column] { column &+= 1 }
-                var end = runs[min(column &+ 1, columnCount)]
-                var sum: UInt32 = 0
-                for x in 0..<(chroma ? chromaWidth : width) {
-                    sum &+= columns[x]
-                    guard x &+ 1 == end else { continue }
-                    cells[base &+ column] &+= sum
-                    sum = 0
-                    column &+= 1
-                    while column < columnCount, runs[column &+ 1] == runs[column] { column &+= 1 }
-                    end = column < columnCount ? runs[column &+ 1] : Int.max
-                }
-            }
-            columns.update(repeating: 0, count: chroma ? chromaWidth : width)
+            let fold = channel > 0 && separateChroma ? maps.chromaFold : maps.lumaFold
+            fold.apply(columnSums[channel], into: sums[channel] + base)
         }
     }
 }

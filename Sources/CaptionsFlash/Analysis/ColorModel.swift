@@ -28,8 +28,8 @@ struct ColorModel: Equatable {
     private let kr, kb, kg: Float
     /// Luminance weights of linear R, G, B.
     let luminanceWeights: (Float, Float, Float)
-    /// Linear RGB → CIE XYZ, row by row.
-    let toXYZ: [Float]
+    /// Linear RGB → CIE 1976 u′v′ (plain numbers: the per-cell loop copies it without retaining).
+    let chromaticityMap: ChromaticityMap
     private let hlgGammaMinusOne: Float
 
     static let steps = 4095
@@ -58,6 +58,7 @@ struct ColorModel: Equatable {
         kg = 1 - kr - kb
         toLinear = (0...Self.steps).map { Self.linearize(Double($0) / Double(Self.steps), transfer) }
         codeLight = (0...255).map { Float(pow(Double($0) / 255, 2.2)) }
+        let toXYZ: [Float]  // linear RGB → CIE XYZ, row by row
         switch primaries {
         case .bt709:
             luminanceWeights = (0.2126, 0.7152, 0.0722)
@@ -67,6 +68,7 @@ struct ColorModel: Equatable {
             toXYZ = [0.6370, 0.1446, 0.1689, 0.2627, 0.6780, 0.0593, 0, 0.0281, 1.0610]
         }
         hlgGammaMinusOne = Float(TransferFunction.hlgSystemGamma(peak: hdrPeak) - 1)
+        chromaticityMap = ChromaticityMap(toXYZ: toXYZ, absolute: transfer != .sdr)
     }
 
     static func == (a: ColorModel, b: ColorModel) -> Bool {
@@ -166,13 +168,7 @@ struct ColorModel: Equatable {
 
     /// CIE 1976 u′, v′ of linear R, G, B (D65 white for black).
     @inline(__always)
-    func chromaticity(_ r: Float, _ g: Float, _ b: Float) -> (Float, Float) {
-        let x = toXYZ[0] * r + toXYZ[1] * g + toXYZ[2] * b
-        let y = toXYZ[3] * r + toXYZ[4] * g + toXYZ[5] * b
-        let z = toXYZ[6] * r + toXYZ[7] * g + toXYZ[8] * b
-        let denominator = x + 15 * y + 3 * z
-        return denominator > 1e-6 * (isAbsolute ? 100 : 1) ? (4 * x / denominator, 9 * y / denominator) : (0.1978, 0.4683)
-    }
+    func chromaticity(_ r: Float, _ g: Float, _ b: Float) -> (Float, Float) { chromaticityMap(r, g, b) }
 
     /// Calls `body` with this model in the form ``ccaptions_cell_light`` takes (valid during the
     /// call): the same figures and order of operations as ``light(signal:)``, ``luminance(_:_:_:)``
@@ -223,4 +219,28 @@ extension VideoFrame.Matrix {
 extension VideoFrame.Primaries {
     /// "BT.2020".
     var displayName: String { self == .bt709 ? "BT.709" : "BT.2020" }
+}
+
+/// Linear R, G, B → CIE 1976 u′, v′ through CIE XYZ, with D65 white for black: nine numbers and a
+/// floor, held by value.
+struct ChromaticityMap {
+    private let x, y, z: (Float, Float, Float)
+    /// Below this X + 15Y + 3Z the colour is black.
+    private let floor: Float
+
+    /// The map for an RGB → XYZ matrix given row by row; `absolute` light (cd/m²) has a higher floor.
+    init(toXYZ m: [Float], absolute: Bool) {
+        (x, y, z) = ((m[0], m[1], m[2]), (m[3], m[4], m[5]), (m[6], m[7], m[8]))
+        floor = 1e-6 * (absolute ? 100 : 1)
+    }
+
+    /// u′, v′ of linear R, G, B.
+    @inline(__always)
+    func callAsFunction(_ r: Float, _ g: Float, _ b: Float) -> (Float, Float) {
+        let cx = x.0 * r + x.1 * g + x.2 * b
+        let cy = y.0 * r + y.1 * g + y.2 * b
+        let cz = z.0 * r + z.1 * g + z.2 * b
+        let denominator = cx + 15 * cy + 3 * cz
+        return denominator > floor ? (4 * cx / denominator, 9 * cy / denominator) : (0.1978, 0.4683)
+    }
 }

@@ -153,6 +153,7 @@ struct PictureAnalysis {
             fieldWindows.recompute(count: store.count, level: { Double(store.states[$0].level) }, pixels: pixels)
         }
         var levelChange: Double = 0
+        let chromaticity = model.chromaticityMap
         model.withCellKernel(displayPeak: displayPeak) {
             ccaptions_cell_light($0, store.fed0, store.fed1, store.fed2, store.changed, changed, store.lights, store.count)
         }
@@ -176,7 +177,7 @@ struct PictureAnalysis {
             } else {
                 let sum = r + g + b
                 redTransition = state.pointee.chromaticityTracker.update(
-                    r: r, g: g, b: b, isRed: sum > black && r >= 0.8 * sum, chromaticity: model.chromaticity)
+                    r: r, g: g, b: b, isRed: sum > black && r >= 0.8 * sum, chromaticity: chromaticity)
             }
             if redTransition { red.record(cell) }
         }

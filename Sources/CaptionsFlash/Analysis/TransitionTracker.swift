@@ -93,7 +93,7 @@ struct ChromaticityTracker {
     /// red transition. `chromaticity` gives u′v′ of linear R, G, B.
     @inline(__always)
     mutating func update(
-        r: Float, g: Float, b: Float, isRed: Bool, chromaticity: (Float, Float, Float) -> (Float, Float)
+        r: Float, g: Float, b: Float, isRed: Bool, chromaticity: ChromaticityMap
     ) -> Bool {
         guard started else {
             (reference, referenceIsRed, started) = ((r, g, b), isRed, true)
