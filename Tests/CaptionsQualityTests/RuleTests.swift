@@ -54,11 +54,27 @@ import Testing
         #expect(try codes(overhangs, shots: [10000]) == ["1 check.shot.end"])
     }
 
+    @Test func spansAndLinesAreWrittenAsPeopleReadThem() throws {
+        let checker = QualityChecker(profile: try shipped("netflix"), language: "en")
+        let long = String(repeating: "a", count: 43)
+        let report = checker.check(document([(0, 400, "Hi."), (450, 2000, "Yes.\n" + long), (3000, 4005, "No.")]))
+        let messages = report.findings.map(\.diagnostic.message)
+        #expect(messages.contains("cue 1 (00:00:00.000): on screen 0.4s (10 frames), under the minimum 0.833s (20 frames)"))
+        #expect(messages.contains("cue 1 (00:00:00.000): gap of 0.05s (1 frame) to cue 2, under the minimum 0.083s (2 frames)"))
+        #expect(messages.contains("cue 2 (00:00:00.450): line 2 has 43 characters, over 42"))
+        // Found by cue, and in rule order within a cue.
+        #expect(report.findings.map { $0.cueIndex ?? -1 } == report.findings.map { $0.cueIndex ?? -1 }.sorted())
+        #expect(report.findings.prefix(2).map(\.diagnostic.code.rawValue) == ["check.duration.short", "check.gap.short"])
+    }
+
     @Test func charactersTheTargetCannotShow() throws {
         #expect(try codes(document([(0, 2000, "♪ Señor, ¿qué? ♪")]), "cea608", language: nil) == [])
         #expect(try codes(document([(0, 2000, "5 € ✓")]), "cea608", language: nil) == ["1 check.characters"])
         #expect(try codes(document([(0, 2000, "Mojibake \u{FFFD} here")])) == ["1 check.characters"])
         #expect(try codes(document([(0, 2000, "Tab\there")])) == [])
+        // ASCII that CEA-608's standard set shows as other characters, but its extended set has.
+        #expect(try codes(document([(0, 2000, "Stars *here* {and} ~there~")]), "cea608", language: nil) == [])
+        #expect(try codes(document([(0, 2000, "Stars *here* and \u{7F}")]), "cea608", language: nil) == ["1 check.characters"])
     }
 
     @Test func unbalancedMarkupFromTheReader() throws {

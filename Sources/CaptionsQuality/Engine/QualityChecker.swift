@@ -47,16 +47,28 @@ public struct QualityChecker: Sendable {
         let context = context(for: document)
         var sink = FindingSink(context: context)
         for rule in Self.rules { rule.check(context, into: &sink) }
-        var findings = sink.findings
-        // Stable: by cue, then in rule order.
-        findings = findings.enumerated().sorted {
-            ($0.element.cueIndex ?? -1, $0.offset) < ($1.element.cueIndex ?? -1, $1.offset)
-        }.map(\.element)
+        let findings = Self.byCue(sink.findings, cues: document.cues.count)
         let passed = document.diagnostics.filter { $0.severity != .note && !MarkupRule.isMarkup($0.code) }
         let reader = passed.map { QualityFinding($0, cueIndex: nil, start: nil, end: nil, fixable: false) }
         return QualityReport(
             profile: profile.name, language: language ?? document.language, frameRate: context.frameRate,
             frameRateSource: resolvedRate.1, shotChanges: context.shotChanges, cueCount: document.cues.count,
             findings: reader + findings)
+    }
+
+    /// `findings` by cue, in rule order within a cue, those about no cue first: a stable counting
+    /// sort (one pass to count, one to place), where a comparison sort took a tenth of a check.
+    static func byCue(_ findings: [QualityFinding], cues: Int) -> [QualityFinding] {
+        // Slot 0 is for findings about no cue, slot i + 1 for cue i.
+        var starts = [Int](repeating: 0, count: cues + 2)
+        for finding in findings { starts[(finding.cueIndex ?? -1) + 2] += 1 }
+        for slot in 1..<starts.count { starts[slot] += starts[slot - 1] }
+        var order = [Int32](repeating: 0, count: findings.count)
+        for (position, finding) in findings.enumerated() {
+            let slot = (finding.cueIndex ?? -1) + 1
+            order[starts[slot]] = Int32(position)
+            starts[slot] += 1
+        }
+        return order.map { findings[Int($0)] }
     }
 }

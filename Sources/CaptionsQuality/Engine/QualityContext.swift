@@ -76,19 +76,34 @@ public struct QualityContext: Sendable {
     /// A span in nanoseconds as people read it.
     func describe(nanoseconds: Int64) -> String {
         let frames = Int64((Double(nanoseconds) / 1e9 * Double(frameRate.numerator) / Double(frameRate.denominator)).rounded())
-        return "\(Self.seconds(milliseconds: Int64((Double(nanoseconds) / 1e6).rounded()))) (\(frames) frame\(frames == 1 ? "" : "s"))"
+        var text = Self.seconds(milliseconds: Int64((Double(nanoseconds) / 1e6).rounded()))
+        text.append(" (")
+        text.append(String(frames))
+        text.append(frames == 1 ? " frame)" : " frames)")
+        return text
     }
 
     /// Seconds with up to three decimals: `0.25s`.
     static func seconds(_ time: MediaTime) -> String { seconds(milliseconds: time.rounded(toTimescale: 1000)) }
 
-    /// Milliseconds as seconds with up to three decimals.
+    /// Milliseconds as seconds with up to three decimals (written digit by digit: a report of a
+    /// long file writes hundreds of thousands).
     static func seconds(milliseconds: Int64) -> String {
-        let whole = milliseconds / 1000
-        var fraction = String(milliseconds.magnitude % 1000)
-        while fraction.count < 3 { fraction = "0" + fraction }
-        while fraction.hasSuffix("0") { fraction.removeLast() }
-        return (milliseconds < 0 && whole == 0 ? "-" : "") + "\(whole)" + (fraction.isEmpty ? "" : ".\(fraction)") + "s"
+        var text = milliseconds < 0 && milliseconds > -1000 ? "-" : ""
+        text.append(String(milliseconds / 1000))
+        var fraction = Int(milliseconds.magnitude % 1000)
+        if fraction > 0 {
+            var digits = 3
+            while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+            text.append(".")
+            var divisor = digits == 3 ? 100 : digits == 2 ? 10 : 1
+            while divisor > 0 {
+                text.unicodeScalars.append(Unicode.Scalar(UInt8(48 + fraction / divisor % 10)))
+                divisor /= 10
+            }
+        }
+        text.append("s")
+        return text
     }
 
     /// `HH:MM:SS.mmm`.
@@ -127,8 +142,14 @@ public struct QualityContext: Sendable {
 struct FindingSink {
     let context: QualityContext
     private(set) var findings: [QualityFinding] = []
+    /// The last code's severity and repair, as the profile has them (a rule gives one code many
+    /// times in a row; the profile's tables are looked up by string).
+    private var last: (code: Diagnostic.Code, fallback: Diagnostic.Severity, repair: String?, severity: Diagnostic.Severity, fixable: Bool)?
 
-    init(context: QualityContext) { self.context = context }
+    init(context: QualityContext) {
+        self.context = context
+        findings.reserveCapacity(context.cues.count)
+    }
 
     /// A finding about cue `index`; `repair` names the `fix` repair kind that handles it, if any.
     mutating func add(
@@ -136,10 +157,21 @@ struct FindingSink {
         at location: SourceLocation? = nil
     ) {
         let cue = context.cues[index]
-        let text = "cue \(index + 1) (\(QualityContext.clock(cue.start))): \(message)"
-        let diagnostic = Diagnostic(context.profile.severity(of: code, default: severity), code, text, at: location ?? cue.location)
-        let fixable = repair.map { context.profile.allowsFix($0) } ?? false
-        findings.append(QualityFinding(diagnostic, cueIndex: index, start: cue.start, end: cue.end, fixable: fixable))
+        var text = "cue "
+        text.reserveCapacity(message.utf8.count + 32)
+        text.append(String(index + 1))
+        text.append(" (")
+        text.append(QualityContext.clock(cue.start))
+        text.append("): ")
+        text.append(message)
+        if last == nil || last!.code != code || last!.fallback != severity || last!.repair != repair {
+            last = (
+                code, severity, repair, context.profile.severity(of: code, default: severity),
+                repair.map { context.profile.allowsFix($0) } ?? false
+            )
+        }
+        let diagnostic = Diagnostic(last!.severity, code, text, at: location ?? cue.location)
+        findings.append(QualityFinding(diagnostic, cueIndex: index, start: cue.start, end: cue.end, fixable: last!.fixable))
     }
 
     /// A finding the reader made, passed on with its location.

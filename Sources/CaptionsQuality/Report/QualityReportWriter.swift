@@ -49,13 +49,30 @@ extension QualityReport {
 
 enum QualityReportText {
     static func render(_ report: QualityReport, path: String) -> String {
-        var text = ""
+        // Written as bytes into one buffer: a 100,000-cue file can have 100,000 findings.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(report.findings.reduce(0) { $0 + $1.diagnostic.message.utf8.count + path.utf8.count + 64 })
+        let place = Array(path.utf8)
         for finding in report.findings {
             let diagnostic = finding.diagnostic
-            let place = diagnostic.location.map { "\(path):\($0.line):\($0.column)" } ?? path
-            text += "\(place): \(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.code)]\(finding.fixable ? " (fix repairs this)" : "")\n"
+            bytes += place
+            if let location = diagnostic.location {
+                bytes.append(UInt8(ascii: ":"))
+                bytes += String(location.line).utf8
+                bytes.append(UInt8(ascii: ":"))
+                bytes += String(location.column).utf8
+            }
+            bytes += ": ".utf8
+            bytes += diagnostic.severity.rawValue.utf8
+            bytes += ": ".utf8
+            bytes += diagnostic.message.utf8
+            bytes += " [".utf8
+            bytes += diagnostic.code.rawValue.utf8
+            bytes += (finding.fixable ? "] (fix repairs this)\n" : "]\n").utf8
         }
-        return text + report.summary(path: path) + "\n"
+        var text = String(decoding: bytes, as: UTF8.self)
+        text += report.summary(path: path) + "\n"
+        return text
     }
 }
 

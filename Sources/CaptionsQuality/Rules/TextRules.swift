@@ -61,11 +61,10 @@ struct CharacterRule: QualityRule {
     func check(_ context: QualityContext, into sink: inout FindingSink) {
         let name = context.limits.characters ?? "printable"
         let repertoire = CharacterRepertoire.named(name) ?? .printable
+        let takesAllASCII = repertoire.name == "printable"
         for (index, facts) in context.facts.enumerated() {
-            // Printable ASCII is in every repertoire.
-            if facts.isASCII, facts.text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }) {
-                if repertoire.name == "printable" || !facts.text.utf8.contains(where: Self.notIn608) { continue }
-            }
+            // Printable ASCII is in every repertoire but CEA-608's, which lacks nine of its characters.
+            if facts.isPrintableASCII, takesAllASCII || !facts.hasASCIIOutside608 { continue }
             var seen: [Character] = []
             for character in facts.text where !repertoire.contains(character) && !seen.contains(character) {
                 seen.append(character)
@@ -80,11 +79,6 @@ struct CharacterRule: QualityRule {
                 "\(listed.joined(separator: ", "))\(seen.count > 5 ? " and \(seen.count - 5) more" : "") cannot be shown (\(repertoire.name))",
                 cue: index, repair: nil)
         }
-    }
-
-    /// ASCII bytes CEA-608's standard set replaces with other characters (`*`, `\`, `^`, `_`, `` ` ``, `{`, `|`, `}`, `~`).
-    private static func notIn608(_ byte: UInt8) -> Bool {
-        [0x2A, 0x5C, 0x5E, 0x5F, 0x60, 0x7B, 0x7C, 0x7D, 0x7E].contains(byte)
     }
 }
 
