@@ -12,7 +12,7 @@ public struct ConvertCommand: BatchCommand {
         discussion: """
             Formats come from the file extensions (.vtt, .srt, .ttml, .dfxp, .xml, .itt, .scc, .stl, .ass, .ssa, .sbv, .json; .smi and .sami, read only; .sub by its content) or --from/--to; '-' is standard input or output. \
             From a media file (.mkv, .mp4, .mov, .webm, .ts, …) the first text subtitle stream is read (or --stream N); \
-            without one, or with --channel, the CEA-608 closed captions carried in its video (H.264, HEVC, MPEG-2). \
+            without one, or with --channel or --service, the closed captions carried in its video (H.264, HEVC, MPEG-2): CEA-608, or CEA-708 when 608 shows nothing. \
             What the target format cannot carry is reported as a warning; --strict makes any warning an error. \
             The output is written to a temporary file and renamed into place, never over the input.
 
@@ -66,6 +66,9 @@ public struct ConvertCommand: BatchCommand {
 
     @Option(help: ArgumentHelp("For SCC and captions in video: the CEA-608 channel to read, 1–4 (CC1–CC4; default 1).", valueName: "n"))
     var channel: Int?
+
+    @Option(help: ArgumentHelp("For captions in video: the CEA-708 service to read, 1–63 (default: CEA-608 CC1, or service 1 when CC1 shows nothing).", valueName: "n"))
+    var service: Int?
 
     @Option(help: ArgumentHelp("For a SAMI file with several languages: the one to read, by code (fr-FR) or class name (default: the first).", valueName: "lang"))
     var language: String?
@@ -231,7 +234,7 @@ public struct ConvertCommand: BatchCommand {
     /// The captions of the media input: its text subtitle stream (`--stream`, or the first), or,
     /// with `--channel` or when it has none, the CEA-608 captions its video carries.
     private func readMedia() throws(MediaError) -> TimedTextDocument {
-        if channel == nil {
+        if channel == nil, service == nil {
             do {
                 let contents = try SubtitleStreamReader.read(path: input, stream: stream)
                 return SubtitlePacketReader.document(from: contents.packets, format: "media", diagnostics: contents.diagnostics)
@@ -245,11 +248,11 @@ public struct ConvertCommand: BatchCommand {
         } catch where error.code == "media.video.none" {
             throw MediaError("media.subtitle.none", "\(input) has neither a text subtitle stream nor a video that could carry captions")
         }
-        guard !captions.pictures.isEmpty || channel != nil else {
+        guard !captions.pictures.isEmpty || channel != nil || service != nil else {
             throw MediaError("media.subtitle.none", "\(input) has no text subtitle stream, and its video carries no closed captions")
         }
         return ClosedCaptionDecoder.document(
-            from: captions.pictures, end: captions.end, channel: channel ?? 1, diagnostics: captions.diagnostics)
+            from: captions.pictures, end: captions.end, channel: channel ?? 1, service: service, diagnostics: captions.diagnostics)
     }
 
     /// `bytes` in `encoding` as UTF-8; throws naming the first byte that is not in it.
@@ -352,6 +355,10 @@ public struct ConvertCommand: BatchCommand {
             guard (1...4).contains(channel) else { throw ValidationError("--channel \(channel): CEA-608 channels are 1 to 4 (CC1–CC4)") }
             plan.readerOptions.channel = channel
         }
+        if let service, !(1...63).contains(service) {
+            throw ValidationError("--service \(service): CEA-708 services are 1 to 63")
+        }
+        if service != nil, channel != nil { throw ValidationError("give --channel (CEA-608) or --service (CEA-708), not both") }
         plan.readerOptions.language = language
         plan.writerOptions.crlf = crlf
         plan.writerOptions.ttmlProfile = ttmlProfile ?? (output.lowercased().hasSuffix(".itt") ? .itt : .imsc1)

@@ -37,7 +37,11 @@ extension FuzzTarget {
             return ["\u{FC}\u{94}\u{20}", "\u{FC}\u{94}\u{2C}", "\u{FC}\u{94}\u{2F}", "\u{FC}\u{94}\u{AE}", "\u{FC}\u{94}\u{25}",
                     "\u{FC}\u{94}\u{26}", "\u{FC}\u{94}\u{29}", "\u{FC}\u{94}\u{70}", "\u{FC}\u{91}\u{AE}", "\u{FC}\u{97}\u{A1}",
                     "\u{FC}\u{C8}\u{E9}", "\u{FC}\u{80}\u{80}", "\u{FD}\u{15}\u{20}", "\u{FD}\u{15}\u{2F}", "\u{FD}\u{80}\u{80}",
-                    "\u{FA}\u{00}\u{00}", "\u{FF}\u{02}\u{21}", "\u{FE}\u{41}\u{42}"]
+                    "\u{FA}\u{00}\u{00}", "\u{FF}\u{02}\u{21}", "\u{FE}\u{41}\u{42}",
+                    // CEA-708: a packet of 18 bytes with a 16-byte block of service 1, DefineWindow 0
+                    // visible, DisplayWindows, DeleteWindows, CR, EXT1, SetPenAttributes, SetPenLocation.
+                    "\u{FF}\u{09}\u{30}", "\u{FE}\u{98}\u{20}", "\u{FE}\u{89}\u{01}", "\u{FE}\u{8C}\u{01}",
+                    "\u{FE}\u{0D}\u{48}", "\u{FE}\u{10}\u{31}", "\u{FE}\u{90}\u{00}", "\u{FE}\u{92}\u{01}"]
         case .stl:
             return ["850STL25.01", "850STL30.01", "1", "0", "00", "01", "\u{8A}", "\u{8F}", "\u{80}", "\u{81}", "\u{0D}\u{0B}\u{0B}",
                     "\u{0A}\u{0A}", "\u{C2}e", "\u{FF}", "\u{FE}", "00:00:01:00 , 00:00:02:00 , ", "//", "$FontSize = 28"]

@@ -26,7 +26,8 @@ public enum FuzzHarness {
     }
 
     /// Decodes `bytes` as the caption data of pictures at 29.97 a second (ten triplets a picture;
-    /// channel 1, or 3 for inputs of odd length), then writes the document to every output.
+    /// channel 1, or 3 for inputs of odd length; CEA-708 service 1 for every third length), then
+    /// writes the document to every output.
     static func checkClosedCaptions(_ bytes: [UInt8]) -> [FuzzFinding] {
         let pictures = stride(from: 0, to: bytes.count, by: 30).map { start in
             ClosedCaptionData(
@@ -34,7 +35,9 @@ public enum FuzzHarness {
                 triplets: Array(bytes[start..<min(bytes.count, start + 30)]))
         }
         let end = MediaTime(value: Int64(pictures.count) * 1001, timescale: 30000) ?? .zero
-        let document = ClosedCaptionDecoder.document(from: pictures, end: end, channel: bytes.count % 2 == 0 ? 1 : 3)
+        // Every third length asks for CEA-708 service 1 (the others read 608, and 708 when 608 is empty).
+        let document = ClosedCaptionDecoder.document(
+            from: pictures, end: end, channel: bytes.count % 2 == 0 ? 1 : 3, service: bytes.count % 3 == 2 ? 1 : nil)
         return outputs(variant: bytes.count).flatMap { check(document, output: $0) }
     }
 

@@ -151,6 +151,43 @@ struct EmbeddedClosedCaptionTests {
         #expect(first.errors.contains("[cea608.captions.none]") && first.errors.contains("--channel 3"), "\(first.errors)")
     }
 
+    /// CEA-708 service blocks in the same A/53 data (`cc_type` 3 and 2) come out of an H.264
+    /// clip when it carries no 608, and by `--service N` beside it.
+    @Test(arguments: ["libx264", "mpeg2video"])
+    func cea708ServicesComeOutOfTheVideo(encoder: String) throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        // Service 1 (picture 10): DefineWindow 0, visible, anchored bottom centre; "Hello 708".
+        // Service 2 (picture 11): the same window with "Hola". Picture 70: DeleteWindows 0 (service 1).
+        let window: [UInt8] = [0x98, 0x20, 0x80 | 90, 50, 0x71, 31, 0x00]
+        func triplets(sequence: UInt8, service: UInt8, _ bytes: [UInt8]) -> [UInt8] {
+            var packet: [UInt8] = [0, service << 5 | UInt8(bytes.count)] + bytes
+            if packet.count % 2 == 1 { packet.append(0) }
+            packet[0] = sequence << 6 | UInt8(packet.count / 2)
+            var result: [UInt8] = []
+            for pair in stride(from: 0, to: packet.count, by: 2) {
+                result += [pair == 0 ? 0xFF : 0xFE, packet[pair], packet[pair + 1]]
+            }
+            return result
+        }
+        let packet1 = triplets(sequence: 0, service: 1, window + Array("Hello 708".utf8))
+        let packet2 = triplets(sequence: 1, service: 2, window + Array("Hola".utf8))
+        let packet3 = triplets(sequence: 2, service: 1, [0x8C, 0x01])
+        var pictures = [[UInt8]](repeating: [0xFC, 0x80, 0x80, 0xFD, 0x80, 0x80], count: 100)
+        pictures[10] += packet1
+        pictures[11] += packet2
+        pictures[70] += packet3
+        let clip = folder.appendingPathComponent(encoder == "libx264" ? "news.mp4" : "news.ts").path
+        try ClosedCaptionClip.write(pictures, encoder: encoder, to: clip)
+        let result = convert([clip, "-v"])
+        #expect(result.status == 0, "\(result.errors)")
+        let cues = Self.cues(result.output)
+        #expect(cues.map { $0.text.trimmingCharacters(in: .newlines) } == ["Hello 708"], "\(result.output)")
+        #expect(cues.first.map { abs($0.start - 334) <= 1 && abs($0.end - 2336) <= 1 } == true, "\(cues)")
+        #expect(result.errors.contains("[cea708.service.chosen]"))
+        #expect(Self.cues(convert([clip, "--service", "2"]).output).map { $0.text.trimmingCharacters(in: .newlines) } == ["Hola"])
+    }
+
     /// `captions dim` re-encodes the pictures and keeps the captions they carry.
     @Test func dimmingKeepsTheCaptions() throws {
         let folder = try temporaryFolder()
