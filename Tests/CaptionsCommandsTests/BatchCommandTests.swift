@@ -50,6 +50,50 @@ import Testing
         #expect(try lines(shallow.outputText).count == 2)
     }
 
+    @Test func htmlReportsGetAnIndexPageAcrossShards() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = try catalogue(in: folder)
+        let out = folder.appendingPathComponent("reports").path
+        let index = out + "/index.html"
+        // Two shards into one folder: the page the second writes lists both shards' files.
+        _ = run(["check", input.path, "-r", "-o", out, "--to", "html", "--shard", "1/2", "-q"], io: MemoryIO())
+        let first = try String(contentsOfFile: index, encoding: .utf8)
+        let io = MemoryIO()
+        _ = run(["check", input.path, "-r", "-o", out, "--to", "html", "--shard", "2/2"], io: io)
+        #expect(io.errors.contains("the reports are listed in \(index)"))
+        let page = try String(contentsOfFile: index, encoding: .utf8)
+        let rows = page.components(separatedBy: "<tr class=").dropFirst().map { String($0) }
+        #expect(rows.count == 5)
+        #expect(first.components(separatedBy: "<tr class=").count - 1 < 5)
+        // Every name links to its report, which exists; the file that could not be read comes first.
+        for name in ["a", "b", "season/c", "season/deep/d"] {
+            #expect(page.contains("<a href=\"\(name).html\">"))
+            #expect(FileManager.default.fileExists(atPath: out + "/" + name + ".html"))
+        }
+        // Files that did not pass first (check findings are "fail"), then the one that could not be read.
+        let statuses = rows.map { String($0.split(separator: "\"")[0]) }
+        let rank = ["fail": 0, "error": 1, "usage": 2, "ok": 3]
+        #expect(statuses.contains("fail") && statuses == statuses.sorted { rank[$0]! < rank[$1]! })
+        #expect(rows.filter { $0.hasPrefix("\"error\"") }.count == 1 && rows.contains { $0.hasPrefix("\"error\"") && $0.contains("season/bad.srt") })
+        #expect(page.contains("<html lang=\"en\">") && page.contains("<th scope=\"col\">Status</th>"))
+        // Reports in another format get no page; an input's own index.html is never replaced.
+        let text = folder.appendingPathComponent("text").path
+        _ = run(["check", input.path, "-o", text, "--to", "text", "-q"], io: MemoryIO())
+        #expect(FileManager.default.fileExists(atPath: text + "/a.txt"))
+        #expect(!FileManager.default.fileExists(atPath: text + "/index.html"))
+        let named = folder.appendingPathComponent("named")
+        try FileManager.default.createDirectory(at: named, withIntermediateDirectories: true)
+        for name in ["index.srt", "other.srt"] {
+            try Self.good.write(to: named.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        let namedOut = folder.appendingPathComponent("named-out").path
+        _ = run(["check", named.path, "-o", namedOut, "--to", "html", "-q"], io: MemoryIO())
+        let own = try String(contentsOfFile: namedOut + "/index.html", encoding: .utf8)
+        #expect(!own.contains("<tr class="))
+        #expect(try String(contentsOfFile: namedOut + "/captions-index.html", encoding: .utf8).contains("<a href=\"index.html\">"))
+    }
+
     @Test func severalInputsNeedAnOutputFolderAndAFormat() throws {
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }
@@ -60,6 +104,21 @@ import Testing
         #expect(run(["convert", a, b, "-o", folder.appendingPathComponent("x").path], io: io) == 64)
         #expect(run(["convert", a, b, "--shard", "0/4", "-o", "x", "--to", "vtt"], io: io) == 64)
         #expect(run(["convert", a, a.replacingOccurrences(of: ".srt", with: ".vtt"), "-o", folder.path, "--to", "vtt"], io: io) != 0)
+    }
+
+    @Test func reportsOnInputsThatShareANameKeepTheirExtensions() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = try catalogue(in: folder)
+        try "WEBVTT\n\n00:00:01.000 --> 00:00:02.500\nHello there.\n".write(
+            to: input.appendingPathComponent("a.vtt"), atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("qc").path
+        let io = MemoryIO()
+        _ = run(["check", input.path, "-o", out, "--to", "text", "--results", "jsonl"], io: io)
+        let outputs = try lines(io.outputText).compactMap { $0["output"] as? String }.map { String($0.dropFirst(out.count + 1)) }
+        // a.srt and a.vtt would both be a.txt: each keeps its extension; b.srt is b.txt as before.
+        #expect(outputs == ["a.srt.txt", "a.vtt.txt", "b.txt"], "\(io.errors)")
+        for name in outputs { #expect(FileManager.default.fileExists(atPath: out + "/" + name)) }
     }
 
     @Test func resumeSkipsWhatIsDoneAndRedoesWhatChanged() throws {

@@ -20,7 +20,7 @@ struct SpeechOutputTests {
     }
 
     @Test func mediaLinksArePercentEncoded() {
-        #expect(TranscriptPage.urlPath("episode #12?.mp3") == "episode%20%2312%3F.mp3")
-        #expect(TranscriptPage.urlPath("shows/é.mp3") == "shows/%C3%A9.mp3")
+        #expect(XMLText.urlPath("episode #12?.mp3") == "episode%20%2312%3F.mp3")
+        #expect(XMLText.urlPath("shows/é.mp3") == "shows/%C3%A9.mp3")
     }
 }

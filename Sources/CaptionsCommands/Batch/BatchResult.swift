@@ -15,11 +15,13 @@ struct BatchResult {
     /// The line kept from an earlier run, for an input skipped by `--resume`.
     var storedLine: String?
 
-    /// `ok` (exit 0), `fail` (2: a flash hazard), `usage` (64), else `error`.
+    /// `ok` (exit 0); `fail` when the file was read and did not pass (2: a flash hazard; 1 from
+    /// `check`, which then counted its findings); `usage` (64); else `error`.
     var status: String {
         switch exit {
         case 0: "ok"
         case 2: "fail"
+        case 1 where facts.contains(where: { $0.0 == "findingErrors" }): "fail"
         case 64: "usage"
         default: "error"
         }

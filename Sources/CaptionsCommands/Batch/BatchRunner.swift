@@ -83,6 +83,13 @@ enum BatchRunner {
         ticker.stop()
         let (statuses, resumed, worst) = state.withLock { ($0.statuses, $0.resumed, $0.worstExit) }
         io.writeStandardError(summary(count: jobs.count, statuses: statuses, resumed: resumed, seconds: Clock.now() - started))
+        if FileAccess.isDirectory(command.output), jobs.contains(where: { $0.output != nil }), (try? command.outputExtension()) == "html" {
+            let taken = Set(jobs.compactMap(\.output))
+            let name = Command.configuration.commandName ?? "captions"
+            if let index = try BatchIndex.write(folder: command.output, command: name, taken: taken, io: io) {
+                io.writeStandardError("captions: the reports are listed in \(index)\n")
+            }
+        }
         if worst != 0 { throw ExitCode(worst) }
     }
 
@@ -109,8 +116,15 @@ enum BatchRunner {
         }
         let suffix = try command.outputExtension()
         var claimed: [String: String] = [:]
+        // A report about an input may keep the input's extension: `a.srt` and `a.ssa` are checked
+        // into `a.srt.html` and `a.ssa.html` (only those that would share a name).
+        var sharing: [String: Int] = [:]
+        if Command.reportsToStandardOutput {
+            for item in items { sharing[replacingExtension(of: item.relative, with: suffix), default: 0] += 1 }
+        }
         return try items.map { item in
-            let output = folder + "/" + replacingExtension(of: item.relative, with: suffix)
+            let replaced = replacingExtension(of: item.relative, with: suffix)
+            let output = folder + "/" + ((sharing[replaced] ?? 0) > 1 ? item.relative + "." + suffix : replaced)
             if let earlier = claimed.updateValue(item.path, forKey: output) {
                 throw ValidationError("\(earlier) and \(item.path) would both be written to \(output); rename one, or convert them separately")
             }

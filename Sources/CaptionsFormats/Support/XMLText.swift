@@ -47,4 +47,21 @@ public enum XMLText {
     private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r" || scalar.value == 0xFFFE || scalar.value == 0xFFFF
     }
+
+    /// A file path as a relative URL: bytes other than unreserved characters and `/` percent-encoded
+    /// (a `#` or `?` in a file name would otherwise end the path).
+    public static func urlPath(_ path: String) -> String {
+        var result = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                result.append(Character(Unicode.Scalar(byte)))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                result += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return result
+    }
 }

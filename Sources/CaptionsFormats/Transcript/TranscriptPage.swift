@@ -38,7 +38,7 @@ enum TranscriptPage {
             let isVideo = videoExtensions.contains(String(media.split(separator: ".").last ?? "").lowercased())
             let element = isVideo ? "video" : "audio"
             player = """
-                <div class="player"><\(element) id="player" controls preload="metadata" src="\(XMLText.escape(urlPath(media)))"></\(element)></div>
+                <div class="player"><\(element) id="player" controls preload="metadata" src="\(XMLText.escape(XMLText.urlPath(media)))"></\(element)></div>
                 <p class="follow"><label><input type="checkbox" id="follow" checked> Scroll to follow the \(isVideo ? "video" : "audio")</label></p>
 
                 """
@@ -90,23 +90,6 @@ enum TranscriptPage {
             </html>
 
             """
-    }
-
-    /// A file path as a relative URL: bytes other than unreserved characters and `/` percent-encoded
-    /// (a `#` or `?` in a file name would otherwise end the path).
-    static func urlPath(_ path: String) -> String {
-        var result = ""
-        for byte in path.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
-                result.append(Character(Unicode.Scalar(byte)))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                result += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return result
     }
 
     private static func seconds(_ time: MediaTime) -> String {
