@@ -186,11 +186,19 @@ fi
 
 if want quality; then
 echo
-echo "== captions check (netflix profile) on 100,000 seeded cues, and the same cues after captions fix"
+echo "== captions check (netflix profile) on 100,000 seeded cues, the same cues after captions fix, and 100,000 cues that pass"
 python3 Scripts/make-big-srt.py 100000 "$work/qc.srt" 2026
 "$captions" fix "$work/qc.srt" -o "$work/qc-fixed.srt" 2>/dev/null || true
+python3 - "$work/qc-clean.srt" <<'PY'
+import sys
+stamp = lambda ms: "%02d:%02d:%02d,%03d" % (ms // 3600000, ms // 60000 % 60, ms // 1000 % 60, ms % 1000)
+with open(sys.argv[1], "w") as out:
+    for i in range(100000):
+        start = i * 3500
+        out.write("%d\n%s --> %s\nHello there, my friend.\nHow are you today?\n\n" % (i + 1, stamp(start), stamp(start + 3000)))
+PY
 peer=()
-for file in qc qc-fixed; do
+for file in qc qc-fixed qc-clean; do
   ours=(sh -c "\"$captions\" check \"$work/$file.srt\" -o \"$work/$file.txt\"; true")
   read -r check_s check_rss _ _ < <(versus 5)
   printf '   %-9s %s\n' "$file:" "$(tail -1 "$work/$file.txt" | sed 's/.*: //')"
