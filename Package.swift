@@ -25,7 +25,9 @@ let package = Package(
         ),
         // libxml2 for TTML, hardened in XMLTree.swift (no network, no DTD, no entity expansion).
         .systemLibrary(name: "CCaptionsXML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .systemLibrary(name: "CCaptionsCharset", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
+        // uchardet names a legacy text encoding, ICU's detector (libicu, already loaded by libxml2)
+        // gives a second opinion with a confidence, glibc's iconv converts.
+        .systemLibrary(name: "CCaptionsCharset", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev", "libicu-dev"])]),
         // <malloc.h> for mallopt in the executable (see Sources/CaptionsCLI/main.swift).
         .systemLibrary(name: "CCaptionsMalloc"),
         .target(name: "CaptionsCore"),

@@ -1,5 +1,6 @@
 // uchardet (Mozilla's universal charset detector, from Debian) to name the encoding of a caption
-// file that is not UTF-8, and glibc's iconv to convert it.
+// file that is not UTF-8, ICU's charset detector for a second opinion with a confidence (uchardet
+// 0.0.7, Debian 12's, gives none), and glibc's iconv to convert it.
 #ifndef CCAPTIONS_CHARSET_SHIM_H
 #define CCAPTIONS_CHARSET_SHIM_H
 
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <uchardet.h>
+#include <unicode/ucsdet.h>
 
 /// The charset uchardet detects in `bytes` ("" when it cannot tell), copied into `name`
 /// (`capacity` bytes, NUL-terminated).
@@ -24,6 +26,32 @@ static inline void ccaptions_detect_charset(const char *bytes, size_t count, cha
         }
     }
     uchardet_delete(detector);
+}
+
+/// ICU's charset detector's candidates for `bytes` (markup ignored), best first: up to `capacity`
+/// names, each copied NUL-terminated into `names + i * name_capacity`, and their confidences
+/// (0-100) into `confidences`. Returns how many; 0 when ICU has no guess or fails. At most the
+/// first 1 MiB is looked at.
+static inline int ccaptions_charset_candidates(
+    const char *bytes, size_t count, char *names, size_t name_capacity, int *confidences, int capacity) {
+    UErrorCode status = U_ZERO_ERROR;
+    UCharsetDetector *detector = ucsdet_open(&status);
+    if (U_FAILURE(status) || !detector) return 0;
+    ucsdet_enableInputFilter(detector, 1);
+    ucsdet_setText(detector, bytes, (int32_t)(count < (1u << 20) ? count : (1u << 20)), &status);
+    int32_t found = 0;
+    const UCharsetMatch **matches = U_SUCCESS(status) ? ucsdet_detectAll(detector, &found, &status) : NULL;
+    int written = 0;
+    for (int32_t i = 0; matches && U_SUCCESS(status) && i < found && written < capacity; i++) {
+        const char *name = ucsdet_getName(matches[i], &status);
+        int32_t confidence = ucsdet_getConfidence(matches[i], &status);
+        if (U_FAILURE(status) || !name) break;
+        strncpy(names + (size_t)written * name_capacity, name, name_capacity - 1);
+        names[(size_t)written * name_capacity + name_capacity - 1] = 0;
+        confidences[written++] = confidence;
+    }
+    ucsdet_close(detector);
+    return written;
 }
 
 /// Converts `count` bytes in `charset` to UTF-8 with iconv. Returns a malloc'd buffer (free it)

@@ -1,5 +1,5 @@
 import CaptionsCore
-import CaptionsFormats
+@testable import CaptionsFormats
 import Foundation
 import Testing
 
@@ -95,6 +95,11 @@ import Testing
         #expect(fromCP1251.cues.first?.plainText == "Привет, как дела? Сегодня хорошая погода.")
         #expect(fromCP1251.diagnostics.map(\.code) == ["srt.encoding.detected"])
         #expect(fromCP1251.diagnostics.first?.message.contains("WINDOWS-1251") == true)
+        // uchardet names it; ICU's detector, asked for a second opinion, agrees and says how sure it is.
+        let opinion = try #require(fromCP1251.diagnostics.first?.message)
+        #expect(opinion.contains("ICU's detector agrees, confidence "), "\(opinion)")
+        let confidence = try #require(Int(opinion.split(separator: "confidence ")[1].prefix { $0.isNumber }))
+        #expect((1...100).contains(confidence))
 
         let text = "1\n00:00:01,000 --> 00:00:02,000\nnaïve café\n"
         let utf32 = try #require(Self.encode(text, as: "UTF-32LE"))
@@ -104,6 +109,19 @@ import Testing
         let fromBareUTF16 = try SRTReader().read(try #require(Self.encode(text, as: "UTF-16BE")))
         #expect(fromBareUTF16.cues.first?.plainText == "naïve café")
         #expect(fromBareUTF16.diagnostics.map(\.code) == ["srt.encoding.utf16"])
+    }
+
+    /// ICU's candidates come best first with confidences; names that read text the same way match
+    /// however they are spelled, and ISO 8859 parts match the Windows code pages built on them.
+    @Test func icuGivesCandidatesAndNamesMatchAcrossSpellings() throws {
+        let greek = try #require(Self.encode(String(repeating: "Καλημέρα σας, τι κάνετε σήμερα; Ο καιρός είναι ωραίος. ", count: 4), as: "ISO-8859-7"))
+        let candidates = Charset.candidates(greek)
+        #expect(candidates.first.map { Charset.sameReading($0.name, "ISO-8859-7") } == true, "\(candidates)")
+        #expect(zip(candidates, candidates.dropFirst()).allSatisfy { $0.confidence >= $1.confidence })
+        #expect(Charset.candidates([]).isEmpty)
+        #expect(Charset.sameReading("WINDOWS-1251", "windows-1251") && Charset.sameReading("Shift_JIS", "SHIFT-JIS"))
+        #expect(Charset.sameReading("ISO-8859-2", "windows-1250") && Charset.sameReading("UTF-16LE", "UTF-16BE"))
+        #expect(!Charset.sameReading("WINDOWS-1251", "WINDOWS-1252") && !Charset.sameReading("ISO-8859-5", "KOI8-R"))
     }
 
     /// `text` in `encoding`, through iconv the other way.

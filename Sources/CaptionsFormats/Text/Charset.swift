@@ -36,6 +36,48 @@ public enum Charset {
         return found.isEmpty ? nil : found
     }
 
+    /// One encoding ICU's detector considers, with its confidence (0–100).
+    struct Candidate: Equatable {
+        var name: String
+        var confidence: Int
+    }
+
+    /// ICU's charset detector's candidates for `bytes`, best first (markup ignored); empty when it
+    /// has no guess. uchardet 0.0.7 gives no confidence, so this is the one the diagnostics quote.
+    static func candidates(_ bytes: [UInt8]) -> [Candidate] {
+        guard !bytes.isEmpty else { return [] }  // ICU would guess UTF-8 for nothing
+        let (capacity, nameCapacity) = (8, 64)
+        var names = [CChar](repeating: 0, count: capacity * nameCapacity)
+        var confidences = [Int32](repeating: 0, count: capacity)
+        let count = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                ccaptions_charset_candidates($0.baseAddress, $0.count, &names, nameCapacity, &confidences, Int32(capacity))
+            }
+        }
+        return (0..<Int(max(count, 0))).map { index in
+            let slot = names[(index * nameCapacity)..<((index + 1) * nameCapacity)].prefix { $0 != 0 }
+            return Candidate(name: String(decoding: slot.map { UInt8(bitPattern: $0) }, as: UTF8.self), confidence: Int(confidences[index]))
+        }
+    }
+
+    /// Whether two encoding names read a text the same way for the detectors' purposes: the same
+    /// name however it is spelled, or an ISO 8859 part and the Windows code page built on it (ICU
+    /// says windows-125x only when bytes 0x80–0x9F occur), UTF-16/32 of either byte order.
+    static func sameReading(_ first: String, _ second: String) -> Bool {
+        func family(_ name: String) -> String {
+            let key = name.uppercased().filter { $0.isLetter || $0.isNumber }
+            let families = [
+                "ISO88591": "WINDOWS1252", "ISO88592": "WINDOWS1250", "ISO88597": "WINDOWS1253", "ISO88598": "WINDOWS1255",
+                "ISO88598I": "WINDOWS1255", "ISO88599": "WINDOWS1254", "ISO88596": "WINDOWS1256", "CP1252": "WINDOWS1252",
+                "CP1251": "WINDOWS1251", "CP1250": "WINDOWS1250", "GB2312": "GB18030", "GBK": "GB18030", "UHC": "EUCKR",
+                "CP949": "EUCKR", "SJIS": "SHIFTJIS", "CP932": "SHIFTJIS", "UTF16BE": "UTF16", "UTF16LE": "UTF16",
+                "UTF32BE": "UTF32", "UTF32LE": "UTF32",
+            ]
+            return families[key] ?? key
+        }
+        return family(first) == family(second)
+    }
+
     /// Why bytes could not be converted.
     public enum ConversionFailure: Error, Equatable {
         /// iconv does not know the encoding.

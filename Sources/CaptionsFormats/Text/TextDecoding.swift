@@ -7,8 +7,9 @@ import CaptionsCore
 /// - NUL becomes U+FFFD (as the WebVTT parser requires), with a warning.
 /// - Invalid UTF-8 is either replaced by U+FFFD per maximal subpart (``InvalidUTF8Policy/replace``,
 ///   WebVTT's rule) or the input's encoding is detected (``InvalidUTF8Policy/detect``, what legacy
-///   SRT files need: uchardet names the code page, Windows-1251 or Shift-JIS say, and iconv
-///   converts it; Windows-1252 when it cannot tell). Either way a warning points at the first bad
+///   SRT files need: uchardet names the code page, Windows-1251 or Shift-JIS say, ICU's detector
+///   gives its confidence in it, and iconv converts it; ICU's guess when uchardet cannot tell and
+///   ICU is sure enough, Windows-1252 otherwise). Either way a warning points at the first bad
 ///   byte and names the encoding read.
 ///
 /// - Complexity: O(n); valid ASCII and UTF-8 input is checked in one pass and not copied.
@@ -49,20 +50,20 @@ enum TextDecoding {
                     .warning, Diagnostic.Code(rawValue: "\(codePrefix).encoding.invalid"),
                     "invalid UTF-8 replaced by U+FFFD", at: location))
             case .detect:
-                if let name = Charset.detect(bytes), !["ASCII", "UTF-8"].contains(name.uppercased()),
-                    case .success(let converted) = Charset.convert(bytes, from: name)
-                {
+                let candidates = Charset.candidates(bytes)
+                if let (name, converted, opinion) = detected(bytes, candidates: candidates) {
                     bytes = converted
                     diagnostics.append(Diagnostic(
                         .warning, Diagnostic.Code(rawValue: "\(codePrefix).encoding.detected"),
-                        "not UTF-8; read as \(name) (detected by uchardet; if the letters look wrong, name the "
-                            + "encoding with --encoding)", at: location))
+                        "not UTF-8; read as \(name) (\(opinion); if the letters look wrong, name the encoding with --encoding)",
+                        at: location))
                 } else {
                     bytes = transcodeWindows1252(bytes)
+                    let guess = candidates.first.map { "; ICU's detector's best guess was \($0.name), confidence \($0.confidence) of 100" } ?? ""
                     diagnostics.append(Diagnostic(
                         .warning, Diagnostic.Code(rawValue: "\(codePrefix).encoding.windows1252"),
                         "not UTF-8 and no encoding detected; read as Windows-1252 (check accented letters, or name the "
-                            + "encoding with --encoding)", at: location))
+                            + "encoding with --encoding\(guess))", at: location))
                 }
             }
             scan = bytes.withUnsafeBufferPointer(UTF8Scan.init)
@@ -75,6 +76,39 @@ enum TextDecoding {
                 "NUL characters replaced by U+FFFD", at: location))
         }
         return (bytes, diagnostics)
+    }
+
+    /// The least confidence (of 100) at which ICU's guess is used when uchardet cannot tell.
+    static let leastConfidenceAlone = 30
+
+    /// The encoding `bytes` are read in, the bytes as UTF-8, and how sure the detectors are:
+    /// uchardet's name with ICU's confidence in it (and ICU's preference when it differs), or,
+    /// when uchardet cannot tell, ICU's best guess if it is at least ``leastConfidenceAlone`` sure.
+    /// `nil` when neither names an encoding iconv can convert the bytes from.
+    static func detected(_ bytes: [UInt8], candidates: [Charset.Candidate]) -> (String, [UInt8], String)? {
+        if let name = Charset.detect(bytes), !["ASCII", "UTF-8"].contains(name.uppercased()),
+            case .success(let converted) = Charset.convert(bytes, from: name)
+        {
+            let opinion: String
+            if let index = candidates.firstIndex(where: { Charset.sameReading($0.name, name) }) {
+                let confidence = candidates[index].confidence
+                let best = candidates[0]
+                opinion = index == 0 ? "ICU's detector agrees, confidence \(confidence) of 100"
+                    : confidence >= best.confidence ? "ICU's detector gives it \(confidence) of 100, as much as \(best.name)"
+                    : "ICU's detector gives it \(confidence) of 100 and prefers \(best.name) (\(best.confidence))"
+            } else if let best = candidates.first {
+                opinion = "ICU's detector does not consider it and prefers \(best.name), confidence \(best.confidence) of 100"
+            } else {
+                opinion = "ICU's detector has no guess"
+            }
+            return (name, converted, "detected by uchardet; " + opinion)
+        }
+        if let best = candidates.first, best.confidence >= leastConfidenceAlone, !best.name.uppercased().hasPrefix("UTF-8"),
+            case .success(let converted) = Charset.convert(bytes, from: best.name)
+        {
+            return (best.name, converted, "uchardet could not tell; ICU's detector's best guess, confidence \(best.confidence) of 100")
+        }
+        return nil
     }
 
     /// The text of `bytes` without a UTF-8 byte order mark when they need no other decoding (valid
