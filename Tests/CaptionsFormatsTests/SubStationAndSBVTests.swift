@@ -99,6 +99,17 @@ import Testing
     }
 
 
+    /// A document without cues written as ASS reads back as one, with a warning (it used to be
+    /// refused: our own output, from a TTML file whose paragraphs no region shows); a file with no
+    /// [Events] section at all is still not ASS.
+    @Test func anEmptyScriptReadsBackAsNoCues() throws {
+        let written = ASSWriter().write(TimedTextDocument())
+        let document = try ASSReader().read(written)
+        #expect(document.cues.isEmpty)
+        #expect(document.diagnostics.map(\.code.rawValue) == ["ass.empty"])
+        #expect(throws: CaptionsError.self) { try ASSReader().read(Array("[Script Info]\nTitle: nothing\n".utf8)) }
+    }
+
     /// An hour field too wide for a time in milliseconds (found by the fuzzer: it overflowed and
     /// trapped) is a malformed timing, reported, and the cues around it are still read.
     @Test func hourFieldsTooWideAreReportedNotOverflowed() throws {

@@ -77,6 +77,43 @@ import Testing
         #expect(document.diagnostics.filter { $0.code.rawValue == "ttml.region.ancestorConflict" }.count == 1)
     }
 
+    /// With regions defined, paragraphs in none of them, or in regions the layout does not define,
+    /// are shown by no conforming player: left out as ttconv leaves them out, and counted in one
+    /// warning (files of them used to read as no cues without a word). A region on `<body>`, or
+    /// one a span names, keeps a paragraph.
+    @Test func paragraphsInNoDefinedRegionAreLeftOutAndCounted() throws {
+        let unplaced = try TTMLReader().read(ttml(
+            #"<div><p begin="1s" end="2s">one</p><p begin="3s" end="4s">two</p><p begin="5s" end="6s"> </p>"#
+                + #"<p begin="7s" end="8s"><span region="top">named by a span</span></p></div>"#, head: Self.layout))
+        #expect(unplaced.cues.map(\.plainText) == ["named by a span"])
+        let none = try #require(unplaced.diagnostics.first { $0.code.rawValue == "ttml.region.none" })
+        #expect(none.message.hasPrefix("2 paragraphs with text are in no region"), "\(none.message)")
+        #expect(none.location?.line != nil)
+
+        let undefined = try TTMLReader().read(ttml(
+            #"<div><p begin="1s" end="2s" region="bottomCenter">lost</p><p begin="3s" end="4s" region="top">kept</p></div>"#,
+            head: Self.layout))
+        #expect(undefined.cues.map(\.plainText) == ["kept"])
+        let named = try #require(undefined.diagnostics.first { $0.code.rawValue == "ttml.region.undefined" })
+        #expect(named.message.contains("\"bottomCenter\"") && named.message.hasPrefix("1 paragraph with text is"))
+
+        let onBody = try TTMLReader().read(Array(
+            (#"<tt xmlns="http://www.w3.org/ns/ttml" xmlns:tts="http://www.w3.org/ns/ttml#styling"><head>"# + Self.layout
+                + #"</head><body region="bottom"><div><p begin="1s" end="2s">shown</p></div></body></tt>"#).utf8))
+        #expect(onBody.cues.map(\.plainText) == ["shown"])
+        #expect(!onBody.diagnostics.contains { $0.code.rawValue.hasPrefix("ttml.region.") })
+    }
+
+    /// Image captions are not read, and the reader says so instead of returning no cues silently.
+    @Test func imageCaptionsAreReported() throws {
+        let document = try TTMLReader().read(ttml(
+            ##"<div begin="1s" end="2s" xmlns:smpte="http://www.smpte-ra.org/schemas/2052-1/2010/smpte-tt" smpte:backgroundImage="#img_0"/>"##
+                + ##"<div begin="3s" end="4s" xmlns:smpte="http://www.smpte-ra.org/schemas/2052-1/2010/smpte-tt" smpte:backgroundImage="#img_1"/>"##))
+        #expect(document.cues.isEmpty)
+        let report = try #require(document.diagnostics.first { $0.code.rawValue == "ttml.image.unsupported" })
+        #expect(report.message.hasPrefix("2 image captions"))
+    }
+
     /// A region without xml:id can be named by nothing: it is ignored (with a warning) instead of
     /// hiding every paragraph from the default region.
     @Test func aRegionWithoutAnIDIsIgnored() throws {

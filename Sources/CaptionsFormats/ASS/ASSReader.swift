@@ -9,7 +9,9 @@ public struct ASSReader: TimedTextReader {
     /// A reader.
     public init() {}
 
-    /// Parses an ASS or SSA file; throws `ass.cues.none` when it has no `Dialogue` line.
+    /// Parses an ASS or SSA file. One whose `[Events]` section has a `Format` line and no
+    /// `Dialogue` line is a script without cues (how ASS writes one: ours and Aegisub's), read with
+    /// a warning; throws `ass.cues.none` when there is no such section either.
     public func read(_ input: consuming [UInt8]) throws(CaptionsError) -> TimedTextDocument {
         let text = TextLines(input, codePrefix: "ass")
         var document = TimedTextDocument(diagnostics: text.diagnostics, sourceFormat: "ass")
@@ -22,6 +24,7 @@ public struct ASSReader: TimedTextReader {
         var isSSA = false
         var dropped: Set<String> = []
         var firstDrop: SourceLocation?
+        var eventsFormat: SourceLocation?
         for (index, rawLine) in text.lines.enumerated() {
             let line = rawLine.trimmedSpaces
             if line.hasPrefix("["), line.hasSuffix("]") {
@@ -46,6 +49,7 @@ public struct ASSReader: TimedTextReader {
                 let style = Style(columns: styleColumns, fields: fields, legacyAlignment: section == "v4 styles")
                 styles[style.name] = style
             case ("events", "format"):
+                eventsFormat = eventsFormat ?? TextLines.location(index)
                 eventColumns = value.split(separator: ",").map { $0.trimmedSpaces.lowercased() }
             case ("events", "dialogue"):
                 let fields = Self.fields(value, count: eventColumns.count)
@@ -69,8 +73,11 @@ public struct ASSReader: TimedTextReader {
                 continue
             }
         }
-        guard !document.cues.isEmpty else {
-            throw CaptionsError("ass.cues.none", "no Dialogue line found in an [Events] section", at: .start)
+        if document.cues.isEmpty {
+            guard let eventsFormat else {
+                throw CaptionsError("ass.cues.none", "no Dialogue line found in an [Events] section", at: .start)
+            }
+            document.diagnostics.append(Diagnostic(.warning, "ass.empty", "the [Events] section holds no Dialogue line: no cues", at: eventsFormat))
         }
         if let firstDrop {
             document.diagnostics.append(Diagnostic(

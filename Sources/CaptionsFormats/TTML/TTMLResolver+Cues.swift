@@ -22,6 +22,20 @@ extension TTMLResolver {
             }
             return
         }
+        // Only the regions this paragraph's text can be in change what it shows (looking at every
+        // region for every paragraph made many regions and paragraphs take quadratic time).
+        var referenced: Set<String> = []
+        if let id = region(of: paragraph) { referenced.insert(id) }
+        Self.collectRegionReferences(paragraph.element, into: &referenced)
+        if hasRegions, !referenced.contains(where: { regions[$0] != nil }) {
+            // In no region the document defines: TTML's region association presents it nowhere.
+            if !Self.text(of: paragraph.element).allSatisfy(\.isWhitespace) {
+                unshown.count += 1
+                unshown.first = unshown.first ?? paragraph.element.location
+                unshown.undefinedRegions.formUnion(referenced)
+            }
+            return
+        }
         var times: Set<MediaTime> = [paragraph.begin, paragraphEnd]
         collectTimes(paragraph, into: &times)
         var ancestor = paragraph.parent
@@ -32,11 +46,6 @@ extension TTMLResolver {
             }
             ancestor = current.parent
         }
-        // Only the regions this paragraph's text can be in change what it shows (looking at every
-        // region for every paragraph made many regions and paragraphs take quadratic time).
-        var referenced: Set<String> = []
-        if let id = region(of: paragraph) { referenced.insert(id) }
-        Self.collectRegionReferences(paragraph.element, into: &referenced)
         for id in referenced {
             guard let region = regions[id] else { continue }
             times.insert(region.begin)

@@ -13,6 +13,8 @@ struct TTMLResolver {
     /// Paragraphs left out because an ancestor names another region (reported once).
     var prunedByAncestorRegion = 0
     var reportedDepth = false
+    /// Paragraphs with text in no region the document defines (reported once, with the count).
+    var unshown = Unshown()
     var agents: [String: String] = [:]
     /// The document's `ttm:title` and `ttm:desc` texts (the head's metadata).
     var title = ""
@@ -30,6 +32,7 @@ struct TTMLResolver {
         for head in root.elements where head.name == "head" { readHead(head, document: documentTime) }
         reportStyling(root)
         guard let body = root.elements.first(where: { $0.name == "body" }) else { return }
+        reportImages(body)
         let timedBody = timed(body, parent: documentTime, reference: .zero)
         documentTime.children.append(timedBody)
         for paragraph in paragraphs(in: timedBody) {
@@ -38,8 +41,53 @@ struct TTMLResolver {
             paragraph.element.children.removeAll()
             paragraph.children.removeAll()
         }
+        if let report = unshown.diagnostic { diagnostics.append(report) }
         cues.sort { $0.start < $1.start }
         withExtendedLifetime(documentTime) {}
+    }
+
+    /// Paragraphs that TTML's region association shows nowhere: with regions defined, a paragraph
+    /// in none of them (no `region` on it, its ancestors or its spans, or only names the layout
+    /// does not define) is presented by no conforming player. ttconv leaves them out, and so do we,
+    /// but never silently: a file of such paragraphs used to read as no cues with exit 0.
+    struct Unshown {
+        var count = 0
+        var first: SourceLocation?
+        /// Region names they use that the layout does not define.
+        var undefinedRegions: Set<String> = []
+
+        /// The warning that counts them, `nil` when there are none.
+        var diagnostic: Diagnostic? {
+            guard count > 0 else { return nil }
+            let names = undefinedRegions.sorted()
+            let which = count == 1 ? "1 paragraph with text is" : "\(count) paragraphs with text are"
+            let why = names.isEmpty
+                ? "in no region, although the document defines regions"
+                : "in no region the document defines (\(names.prefix(3).map { "\"\($0)\"" }.joined(separator: ", ")) not in its layout)"
+            return Diagnostic(
+                .warning, names.isEmpty ? "ttml.region.none" : "ttml.region.undefined",
+                "\(which) \(why): TTML's region association shows them in no conforming player; left out, as ttconv "
+                    + "does. Name a defined region on them or on <body> to keep them", at: first)
+        }
+    }
+
+    /// Reports image captions (`smpte:backgroundImage`, IMSC 1.1 `<image>`), which are not read:
+    /// a file of them would otherwise read as no cues without a word.
+    private mutating func reportImages(_ body: XMLElement) {
+        var (count, first): (Int, SourceLocation?) = (0, nil)
+        func scan(_ element: XMLElement) {
+            if element.name == "image" || element.attributes.contains(where: { $0.name == "backgroundImage" }) {
+                count += 1
+                first = first ?? element.location
+            }
+            for child in element.elements { scan(child) }
+        }
+        scan(body)
+        guard count > 0 else { return }
+        diagnostics.append(Diagnostic(
+            .warning, "ttml.image.unsupported",
+            "\(count) image caption\(count == 1 ? "" : "s") (smpte:backgroundImage or <image>) not read: only text is",
+            at: first))
     }
 
     // MARK: Head

@@ -46,14 +46,16 @@ public struct QualityChecker: Sendable {
     public func check(_ document: TimedTextDocument) -> QualityReport {
         let context = context(for: document)
         var sink = FindingSink(context: context)
+        // The reader's findings are about no cue, so the sort by cue lists them first, in their order
+        // (joining two arrays afterwards would copy every finding once more).
+        for diagnostic in document.diagnostics where diagnostic.severity != .note && !MarkupRule.isMarkup(diagnostic.code) {
+            sink.add(diagnostic)
+        }
         for rule in Self.rules { rule.check(context, into: &sink) }
-        let findings = Self.byCue(sink.findings, cues: document.cues.count)
-        let passed = document.diagnostics.filter { $0.severity != .note && !MarkupRule.isMarkup($0.code) }
-        let reader = passed.map { QualityFinding($0, cueIndex: nil, start: nil, end: nil, fixable: false) }
         return QualityReport(
             profile: profile.name, language: language ?? document.language, frameRate: context.frameRate,
             frameRateSource: resolvedRate.1, shotChanges: context.shotChanges, cueCount: document.cues.count,
-            findings: reader + findings)
+            findings: Self.byCue(sink.findings, cues: document.cues.count))
     }
 
     /// `findings` by cue, in rule order within a cue, those about no cue first: a stable counting

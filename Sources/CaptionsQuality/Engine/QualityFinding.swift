@@ -44,6 +44,10 @@ public struct QualityReport: Sendable {
 
     /// How many findings have a severity.
     public func count(_ severity: Diagnostic.Severity) -> Int {
-        findings.reduce(0) { $0 + ($1.diagnostic.severity == severity ? 1 : 0) }
+        // By index: `reduce` copied every finding (a retain and release of each string), which was
+        // a tenth of checking a file with a finding on every cue.
+        var total = 0
+        for index in findings.indices where findings[index].diagnostic.severity == severity { total += 1 }
+        return total
     }
 }

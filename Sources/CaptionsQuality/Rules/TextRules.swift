@@ -34,18 +34,20 @@ struct LineRule: QualityRule {
 /// Reading speed: `check.readingSpeed`, in characters a second or words a minute as the profile counts.
 struct ReadingSpeedRule: QualityRule {
     func check(_ context: QualityContext, into sink: inout FindingSink) {
-        guard context.limits.readingSpeed != nil else { return }
+        guard let limit = context.limits.readingSpeed else { return }
+        // What reads the same in every finding, written once.
+        let unit = limit.unit == .characters ? "characters/s, over " : "words/min, over "
+        let over = unit + Self.oneDecimal(limit.max)
         for index in context.cues.indices where !context.facts[index].isEmpty {
-            let facts = context.facts[index]
             guard let speed = context.readingSpeed(of: index) else { continue }
-            let duration = Double(facts.end - facts.start) / 1e9
+            let (start, end) = (context.facts[index].start, context.facts[index].end)
+            let duration = Double(end - start) / 1e9
             guard speed.rate * duration / (duration + 0.001) > speed.limit.max else { continue }
-            let unit = speed.limit.unit == .characters ? "characters/s" : "words/min"
-            let what = speed.limit.unit == .characters
+            let what = limit.unit == .characters
                 ? "\(context.facts[index].readingCharacters) characters" : "\(context.facts[index].words) words"
             sink.add(
                 "check.readingSpeed", .error,
-                "reads at \(Self.oneDecimal(speed.rate)) \(unit), over \(Self.oneDecimal(speed.limit.max)) (\(what) in \(QualityContext.seconds(milliseconds: (facts.end - facts.start) / 1_000_000)))",
+                "reads at \(Self.oneDecimal(speed.rate)) \(over) (\(what) in \(QualityContext.seconds(milliseconds: (end - start) / 1_000_000)))",
                 cue: index, repair: "readingSpeed")
         }
     }

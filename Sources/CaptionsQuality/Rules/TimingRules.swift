@@ -7,19 +7,22 @@ struct DurationRule: QualityRule {
         let maximum = context.nanoseconds(context.limits.maxDuration)
         guard minimum != nil || maximum != nil else { return }
         let slack = QualityContext.slackNanoseconds
+        // The limits read the same in every finding: described once.
+        let minimumText = minimum.map { context.describe(nanoseconds: $0) } ?? ""
+        let maximumText = maximum.map { context.describe(nanoseconds: $0) } ?? ""
         for (index, facts) in context.facts.enumerated() {
             guard facts.end != .max, !facts.isEmpty else { continue }
             let duration = facts.end - facts.start
             if let minimum, duration + slack < minimum {
                 sink.add(
                     "check.duration.short", .error,
-                    "on screen \(context.describe(nanoseconds: duration)), under the minimum \(context.describe(nanoseconds: minimum))",
+                    "on screen \(context.describe(nanoseconds: duration)), under the minimum \(minimumText)",
                     cue: index, repair: "duration")
             }
             if let maximum, maximum + slack < duration {
                 sink.add(
                     "check.duration.long", .error,
-                    "on screen \(context.describe(nanoseconds: duration)), over the maximum \(context.describe(nanoseconds: maximum))",
+                    "on screen \(context.describe(nanoseconds: duration)), over the maximum \(maximumText)",
                     cue: index, repair: "duration")
             }
         }
@@ -65,6 +68,8 @@ struct GapRule: QualityRule {
         guard minimum > 0 || closable != nil else { return }
         let slack = QualityContext.slackNanoseconds
         let facts = context.facts
+        let minimumText = context.describe(nanoseconds: minimum)
+        let closableText = closable.map { context.describe(nanoseconds: $0) } ?? ""
         for (index, next) in zip(context.timeOrder, context.timeOrder.dropFirst()) {
             let end = facts[index].end
             guard end != .max, facts[next].start >= end else { continue }
@@ -72,12 +77,12 @@ struct GapRule: QualityRule {
             if minimum > 0, gap + slack < minimum {
                 sink.add(
                     "check.gap.short", .error,
-                    "gap of \(context.describe(nanoseconds: gap)) to cue \(next + 1), under the minimum \(context.describe(nanoseconds: minimum))",
+                    "gap of \(context.describe(nanoseconds: gap)) to cue \(next + 1), under the minimum \(minimumText)",
                     cue: index, repair: "gaps")
             } else if let closable, gap > minimum + slack, gap + slack < closable {
                 sink.add(
                     "check.gap.closable", .warning,
-                    "gap of \(context.describe(nanoseconds: gap)) to cue \(next + 1): close it to \(context.describe(nanoseconds: minimum)) or open it to \(context.describe(nanoseconds: closable))",
+                    "gap of \(context.describe(nanoseconds: gap)) to cue \(next + 1): close it to \(minimumText) or open it to \(closableText)",
                     cue: index, repair: "gaps")
             }
         }
