@@ -75,12 +75,18 @@ public struct QualityContext: Sendable {
 
     /// A span in nanoseconds as people read it.
     func describe(nanoseconds: Int64) -> String {
+        var text = ""
+        describe(nanoseconds: nanoseconds, into: &text)
+        return text
+    }
+
+    /// Appends a span in nanoseconds as people read it to `text`.
+    func describe(nanoseconds: Int64, into text: inout String) {
         let frames = Int64((Double(nanoseconds) / 1e9 * Double(frameRate.numerator) / Double(frameRate.denominator)).rounded())
-        var text = Self.seconds(milliseconds: Int64((Double(nanoseconds) / 1e6).rounded()))
+        Self.appendSeconds(milliseconds: Int64((Double(nanoseconds) / 1e6).rounded()), to: &text)
         text.append(" (")
         text.append(String(frames))
         text.append(frames == 1 ? " frame)" : " frames)")
-        return text
     }
 
     /// Seconds with up to three decimals: `0.25s`.
@@ -89,7 +95,14 @@ public struct QualityContext: Sendable {
     /// Milliseconds as seconds with up to three decimals (written digit by digit: a report of a
     /// long file writes hundreds of thousands).
     static func seconds(milliseconds: Int64) -> String {
-        var text = milliseconds < 0 && milliseconds > -1000 ? "-" : ""
+        var text = ""
+        appendSeconds(milliseconds: milliseconds, to: &text)
+        return text
+    }
+
+    /// Appends ``seconds(milliseconds:)``'s text to `text`.
+    static func appendSeconds(milliseconds: Int64, to text: inout String) {
+        if milliseconds < 0 && milliseconds > -1000 { text.append("-") }
         text.append(String(milliseconds / 1000))
         var fraction = Int(milliseconds.magnitude % 1000)
         if fraction > 0 {
@@ -103,7 +116,6 @@ public struct QualityContext: Sendable {
             }
         }
         text.append("s")
-        return text
     }
 
     /// `HH:MM:SS.mmm`.
@@ -156,14 +168,23 @@ struct FindingSink {
         _ code: Diagnostic.Code, _ severity: Diagnostic.Severity, _ message: String, cue index: Int, repair: String?,
         at location: SourceLocation? = nil
     ) {
+        add(code, severity, cue: index, repair: repair, at: location) { $0.append(message) }
+    }
+
+    /// A finding about cue `index` whose message `message` appends to the text (rules that find
+    /// something in every cue of a long file write it in place, without a string of its own).
+    mutating func add(
+        _ code: Diagnostic.Code, _ severity: Diagnostic.Severity, cue index: Int, repair: String?,
+        at location: SourceLocation? = nil, message: (inout String) -> Void
+    ) {
         let cue = context.cues[index]
         var text = "cue "
-        text.reserveCapacity(message.utf8.count + 32)
+        text.reserveCapacity(128)
         text.append(String(index + 1))
         text.append(" (")
         text.append(QualityContext.clock(cue.start))
         text.append("): ")
-        text.append(message)
+        message(&text)
         if last == nil || last!.code != code || last!.fallback != severity || last!.repair != repair {
             last = (
                 code, severity, repair, context.profile.severity(of: code, default: severity),

@@ -16,12 +16,13 @@ struct LineRule: QualityRule {
         let maxLines = context.limits.maxLines
         let maxLength = context.limits.maxLineLength
         guard maxLines != nil || maxLength != nil else { return }
-        for (index, facts) in context.facts.enumerated() where !facts.isEmpty {
-            if let maxLines, facts.lineCount > maxLines {
-                sink.add("check.line.count", .error, "\(facts.lineCount) lines, over \(maxLines)", cue: index, repair: "lines")
+        let facts = context.facts
+        for index in facts.indices where !facts[index].isEmpty {
+            if let maxLines, facts[index].lineCount > maxLines {
+                sink.add("check.line.count", .error, "\(facts[index].lineCount) lines, over \(maxLines)", cue: index, repair: "lines")
             }
-            if let maxLength, facts.longestLine > maxLength {
-                let long = facts.lineLengths.enumerated().filter { $0.element > maxLength }
+            if let maxLength, facts[index].longestLine > maxLength {
+                let long = facts[index].lineLengths.enumerated().filter { $0.element > maxLength }
                 if !long.isEmpty {
                     let which = long.map { "line \($0.offset + 1) has \($0.element)" }.joined(separator: ", ")
                     sink.add("check.line.length", .error, "\(which) characters, over \(maxLength)", cue: index, repair: "lines")
@@ -38,17 +39,25 @@ struct ReadingSpeedRule: QualityRule {
         // What reads the same in every finding, written once.
         let unit = limit.unit == .characters ? "characters/s, over " : "words/min, over "
         let over = unit + Self.oneDecimal(limit.max)
-        for index in context.cues.indices where !context.facts[index].isEmpty {
+        let facts = context.facts
+        for index in facts.indices where !facts[index].isEmpty {
             guard let speed = context.readingSpeed(of: index) else { continue }
-            let (start, end) = (context.facts[index].start, context.facts[index].end)
+            let (start, end) = (facts[index].start, facts[index].end)
             let duration = Double(end - start) / 1e9
             guard speed.rate * duration / (duration + 0.001) > speed.limit.max else { continue }
-            let what = limit.unit == .characters
-                ? "\(context.facts[index].readingCharacters) characters" : "\(context.facts[index].words) words"
-            sink.add(
-                "check.readingSpeed", .error,
-                "reads at \(Self.oneDecimal(speed.rate)) \(over) (\(what) in \(QualityContext.seconds(milliseconds: (end - start) / 1_000_000)))",
-                cue: index, repair: "readingSpeed")
+            let (amount, what) = limit.unit == .characters
+                ? (facts[index].readingCharacters, " characters in ") : (facts[index].words, " words in ")
+            sink.add("check.readingSpeed", .error, cue: index, repair: "readingSpeed") { text in
+                text.append("reads at ")
+                text.append(Self.oneDecimal(speed.rate))
+                text.append(" ")
+                text.append(over)
+                text.append(" (")
+                text.append(String(amount))
+                text.append(what)
+                QualityContext.appendSeconds(milliseconds: (end - start) / 1_000_000, to: &text)
+                text.append(")")
+            }
         }
     }
 

@@ -10,20 +10,25 @@ struct DurationRule: QualityRule {
         // The limits read the same in every finding: described once.
         let minimumText = minimum.map { context.describe(nanoseconds: $0) } ?? ""
         let maximumText = maximum.map { context.describe(nanoseconds: $0) } ?? ""
-        for (index, facts) in context.facts.enumerated() {
-            guard facts.end != .max, !facts.isEmpty else { continue }
-            let duration = facts.end - facts.start
+        let facts = context.facts
+        for index in facts.indices {
+            guard facts[index].end != .max, !facts[index].isEmpty else { continue }
+            let duration = facts[index].end - facts[index].start
             if let minimum, duration + slack < minimum {
-                sink.add(
-                    "check.duration.short", .error,
-                    "on screen \(context.describe(nanoseconds: duration)), under the minimum \(minimumText)",
-                    cue: index, repair: "duration")
+                sink.add("check.duration.short", .error, cue: index, repair: "duration") { text in
+                    text.append("on screen ")
+                    context.describe(nanoseconds: duration, into: &text)
+                    text.append(", under the minimum ")
+                    text.append(minimumText)
+                }
             }
             if let maximum, maximum + slack < duration {
-                sink.add(
-                    "check.duration.long", .error,
-                    "on screen \(context.describe(nanoseconds: duration)), over the maximum \(maximumText)",
-                    cue: index, repair: "duration")
+                sink.add("check.duration.long", .error, cue: index, repair: "duration") { text in
+                    text.append("on screen ")
+                    context.describe(nanoseconds: duration, into: &text)
+                    text.append(", over the maximum ")
+                    text.append(maximumText)
+                }
             }
         }
     }
@@ -75,15 +80,25 @@ struct GapRule: QualityRule {
             guard end != .max, facts[next].start >= end else { continue }
             let gap = facts[next].start - end
             if minimum > 0, gap + slack < minimum {
-                sink.add(
-                    "check.gap.short", .error,
-                    "gap of \(context.describe(nanoseconds: gap)) to cue \(next + 1), under the minimum \(minimumText)",
-                    cue: index, repair: "gaps")
+                sink.add("check.gap.short", .error, cue: index, repair: "gaps") { text in
+                    text.append("gap of ")
+                    context.describe(nanoseconds: gap, into: &text)
+                    text.append(" to cue ")
+                    text.append(String(next + 1))
+                    text.append(", under the minimum ")
+                    text.append(minimumText)
+                }
             } else if let closable, gap > minimum + slack, gap + slack < closable {
-                sink.add(
-                    "check.gap.closable", .warning,
-                    "gap of \(context.describe(nanoseconds: gap)) to cue \(next + 1): close it to \(minimumText) or open it to \(closableText)",
-                    cue: index, repair: "gaps")
+                sink.add("check.gap.closable", .warning, cue: index, repair: "gaps") { text in
+                    text.append("gap of ")
+                    context.describe(nanoseconds: gap, into: &text)
+                    text.append(" to cue ")
+                    text.append(String(next + 1))
+                    text.append(": close it to ")
+                    text.append(minimumText)
+                    text.append(" or open it to ")
+                    text.append(closableText)
+                }
             }
         }
     }
