@@ -102,8 +102,8 @@ public final class VideoDecoder {
     /// frames while the decoder runs, such as the flash analysis) one more up to 1080p, so that the
     /// cores stay busy while frame threads wait on each other. Above 1080p the extra thread's
     /// frames would cost more memory than it saves time (4K 10-bit: 347 MB peak against 297 MB).
-    /// `threads` caps the decoder's threads (a batch scanning several videos at once gives each its
-    /// share of the cores).
+    /// `threads` caps the decoder's threads, without the extra one (a batch scanning several videos
+    /// at once gives each its share of the cores).
     public init(path: String, deblocking: Deblocking = .all, callerWorksBeside: Bool = false, threads: Int? = nil) throws(MediaError) {
         if let failure = ccaptions_ffmpeg_load() { throw MediaError("media.ffmpeg.missing", String(cString: failure)) }
         ccaptions_av_log_set_level(AV_LOG_QUIET)
@@ -123,7 +123,11 @@ public final class VideoDecoder {
                 ccaptions_avcodec_parameters_to_context(context, stream.pointee.codecpar), "media.decoder", "cannot set up the decoder")
             let pixels = Int(context.pointee.width) * Int(context.pointee.height)
             let cores = threads.map { max(1, min($0, Self.cores)) } ?? Self.cores
-            context.pointee.thread_count = Int32(cores + (callerWorksBeside && pixels <= 1920 * 1088 ? 1 : 0))
+            // The extra thread only when the decoder has the machine to itself: scans that share
+            // the cores (a batch's jobs) already keep them busy, and a thread more each made two
+            // jobs spend a fifth more CPU than one.
+            let extra = callerWorksBeside && threads == nil && pixels <= 1920 * 1088 ? 1 : 0
+            context.pointee.thread_count = Int32(cores + extra)
             context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
             switch deblocking {
             case .all: break
