@@ -99,6 +99,18 @@ import Testing
     }
 
 
+    /// A cue that ends before it starts (webvtt-py's sample.sbv has one) is read as ending when it
+    /// starts, and said so with its line, as SRT and WebVTT say it; it used to be clamped silently.
+    @Test func cuesEndingBeforeTheyStartAreReported() throws {
+        let sbv = try SBVReader().read(Array("0:00:01.000,0:00:02.000\nfine\n\n0:00:17.484,0:00:16.543\nbackwards\n".utf8))
+        #expect(sbv.cues.map(\.plainText) == ["fine", "backwards"])
+        #expect(sbv.cues[1].end == sbv.cues[1].start)
+        #expect(sbv.diagnostics.map { "\($0.code.rawValue) \($0.location?.line ?? 0)" } == ["sbv.cue.endBeforeStart 4"])
+        let ass = Self.ass.replacingOccurrences(of: "0:00:04.00,0:00:05.25", with: "0:00:05.25,0:00:04.00")
+        let read = try ASSReader().read(Array(ass.utf8))
+        #expect(read.diagnostics.contains { $0.code.rawValue == "ass.cue.endBeforeStart" && $0.location?.line == 14 })
+    }
+
     /// A document without cues written as ASS reads back as one, with a warning (it used to be
     /// refused: our own output, from a TTML file whose paragraphs no region shows); a file with no
     /// [Events] section at all is still not ASS.

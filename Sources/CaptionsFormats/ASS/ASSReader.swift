@@ -66,6 +66,7 @@ public struct ASSReader: TimedTextReader {
                 if !parser.dropped.isEmpty, firstDrop == nil { firstDrop = location }
                 dropped.formUnion(parser.dropped)
                 let position = parser.position ?? style.position
+                if end < start { document.diagnostics.append(TextLines.endBeforeStart(codePrefix: "ass", at: location)) }
                 var cue = Cue(start: start, end: max(start, end), settings: position.settings, content: content, location: location)
                 if let name = field("name")?.trimmedSpaces, !name.isEmpty { cue.speaker = String(name) }
                 document.cues.append(cue)

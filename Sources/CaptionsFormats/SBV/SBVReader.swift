@@ -36,6 +36,7 @@ public struct SBVReader: TimedTextReader {
             }
             let joined = body.joined(separator: "\n").replacing("[br]", with: "\n").replacing("[BR]", with: "\n")
             let content: [InlineNode] = body.isEmpty ? [] : [.text(joined)]
+            if end < start { document.diagnostics.append(TextLines.endBeforeStart(codePrefix: "sbv", at: TextLines.location(timingLine))) }
             document.cues.append(Cue(start: start, end: max(start, end), content: content, location: TextLines.location(timingLine)))
         }
         guard !document.cues.isEmpty else {

@@ -47,6 +47,7 @@ struct SpruceSTLReader: TimedTextReader {
                 }
             }
             builder.appendText(String(rest))
+            if end < start { document.diagnostics.append(TextLines.endBeforeStart(codePrefix: "stl", at: TextLines.location(index))) }
             document.cues.append(Cue(
                 start: timecode.time(frame: start), end: timecode.time(frame: max(start, end)), content: builder.finish(),
                 location: TextLines.location(index)))

@@ -45,6 +45,14 @@ struct TextLines {
     /// plausible time (``TimeLimits`` reports those) and still fits in milliseconds.
     static let maximumHourDigits = 9
 
+    /// The warning for a cue whose end comes before its start, which the line formats read as
+    /// ending when it starts (SRT and WebVTT keep such a cue as it is, with the same warning).
+    static func endBeforeStart(codePrefix: String, at location: SourceLocation) -> Diagnostic {
+        Diagnostic(
+            .warning, Diagnostic.Code(rawValue: "\(codePrefix).cue.endBeforeStart"),
+            "the cue ends before it starts; read as ending when it starts, so it is never shown", at: location)
+    }
+
     /// The location of `column` (1-based) on line `index` (0-based).
     static func location(_ index: Int, column: Int = 1) -> SourceLocation { SourceLocation(line: index + 1, column: column) }
 }
