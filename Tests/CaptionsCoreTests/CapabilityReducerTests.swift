@@ -1,4 +1,4 @@
-import CaptionsCore
+@testable import CaptionsCore
 import Testing
 
 @Suite struct CapabilityReducerTests {
@@ -83,6 +83,20 @@ import Testing
         ])
         _ = CapabilityReducer(capabilities: [], formatName: "SRT").reduce(&document)
         #expect(document.cues[0].end == MediaTime(seconds: 4))
+    }
+
+    /// Cues without an end that start together (TTML paragraphs without times) stay on screen
+    /// together until a later cue starts; they used to end where the next one starts, which made
+    /// every one but the last last no time (ttconv's lwsp_default.ttml lost its first line so).
+    @Test func openEndsStartingTogetherEndTogether() {
+        var document = TimedTextDocument(cues: [
+            Cue(start: .zero, end: nil, content: [.text("a")]), Cue(start: .zero, end: nil, content: [.text("b")]),
+            Cue(start: MediaTime(seconds: 3), end: nil, content: [.text("c")]),
+            Cue(start: MediaTime(seconds: 3), end: nil, content: [.text("d")]),
+        ])
+        _ = CapabilityReducer(capabilities: [], formatName: "WebVTT").reduce(&document)
+        #expect(document.cues.map(\.end) == [3, 3, 8, 8].map { MediaTime(seconds: $0) })
+        #expect(CapabilityReducer.nextLaterStarts([]).isEmpty)
     }
 }
 

@@ -39,15 +39,15 @@ public struct CapabilityReducer: Sendable {
         }
         let count = reduced.cues.count
         let ranges = ParallelWork.ranges(of: count, minimum: 20_000)
-        // The start after each piece, read before the pieces change their cues.
-        let nextStarts = ranges.map { $0.upperBound < count ? reduced.cues[$0.upperBound].start : nil }
+        // Where cues without an end end, worked out before the pieces change their cues.
+        let needsEnds = !capabilities.contains(.openEnds) && reduced.cues.contains { $0.end == nil }
+        let laterStarts = needsEnds ? Self.nextLaterStarts(reduced.cues) : []
         let tallies = reduced.cues.withUnsafeMutableBufferPointer { cues in
             nonisolated(unsafe) let cues = cues
             return ParallelWork.map(ranges.count) { piece in
                 var pieceTally = LossTally()
                 for index in ranges[piece] {
-                    let next = index + 1 < ranges[piece].upperBound ? cues[index + 1].start : nextStarts[piece]
-                    reduceCue(&cues[index], number: index + 1, nextStart: next, tally: &pieceTally)
+                    reduceCue(&cues[index], number: index + 1, nextStart: needsEnds ? laterStarts[index] : nil, tally: &pieceTally)
                 }
                 return pieceTally
             }
@@ -55,6 +55,18 @@ public struct CapabilityReducer: Sendable {
         for pieceTally in tallies { tally.merge(pieceTally) }
         if !capabilities.contains(.emptyCues) { removeEmptyCues(from: &reduced, tally: &tally) }
         return tally.diagnostics(formatName: formatName)
+    }
+
+    /// For each cue, the start of the next cue in the document that starts later than it: cues
+    /// that start together stay on screen together. (TTML paragraphs without times all start at 0;
+    /// ending each where the next one starts made every one but the last last no time.)
+    static func nextLaterStarts(_ cues: [Cue]) -> [MediaTime?] {
+        var result = [MediaTime?](repeating: nil, count: cues.count)
+        for index in cues.indices.reversed().dropFirst() {
+            let next = cues[index + 1].start
+            result[index] = next > cues[index].start ? next : result[index + 1]
+        }
+        return result
     }
 
     /// Removes the cues without visible text (only spaces, tabs and line breaks, or nothing) and
@@ -240,7 +252,7 @@ private struct LossTally {
             case .comments: ("comments (NOTE blocks)", "dropped")
             case .header: ("header text", "dropped")
             case .cueIdentifiers: ("cue identifiers", "replaced by numbers")
-            case .openEnds: ("cues without an end time", "now end where the next cue starts (the last one after 5 s)")
+            case .openEnds: ("cues without an end time", "now end where a later cue starts (the last ones after 5 s)")
             case .placement: ("cue positions", "dropped")
             case .placementApproximated: ("exact cue positions", "moved to the nearest of nine screen positions")
             case .voices: ("voice spans (speaker names)", "dropped; --speaker-prefix writes names into the text")
