@@ -354,3 +354,27 @@ func ttml(_ body: String, parameters: String = "", head: String = "") -> [UInt8]
         #expect(back.cues[0].end == MediaTime(value: 156 * 1001, timescale: 24000))
     }
 }
+
+/// TTML ruby (`tts:ruby`) becomes the model's ruby, so that WebVTT carries it as `<ruby>`/`<rt>`;
+/// it used to run the annotation into the text ("歌うたです").
+@Suite struct TTMLRubyTests {
+    @Test func rubyContainersBecomeRubyAndTheirDelimitersGo() throws {
+        let document = try TTMLReader().read(ttml(
+            #"<div><p begin="0s" end="1s">スペイン<span tts:ruby="container"><span tts:ruby="base">歌</span>"#
+                + #"<span tts:ruby="delimiter">(</span><span tts:ruby="text">うた</span><span tts:ruby="delimiter">)</span></span>です</p></div>"#))
+        let cue = try #require(document.cues.first)
+        let ruby = cue.content.compactMap { node -> Span? in
+            if case .span(let span) = node, span.kind == .ruby { return span }
+            return nil
+        }
+        #expect(ruby.count == 1, "\(cue.content)")
+        #expect(ruby.first?.children.contains { if case .span(let rt) = $0 { rt.kind == .rubyText } else { false } } == true)
+        let written = String(decoding: WebVTTWriter().write(document), as: UTF8.self)
+        #expect(written.contains("スペイン<ruby>歌<rt>うた</rt></ruby>です"), "\(written)")
+        #expect(!document.diagnostics.contains { $0.message.contains("tts:ruby") })
+        var forSRT = document
+        let lost = CapabilityReducer(capabilities: SRTWriter().capabilities, formatName: "SRT").reduce(&forSRT)
+        #expect(forSRT.cues.first?.plainText == "スペイン歌です")
+        #expect(lost.contains { $0.code.rawValue == "convert.lost.ruby" })
+    }
+}

@@ -235,6 +235,16 @@ extension TTMLResolver {
                     let children = inline(
                         timedChild, at: time, preserve: childPreserve, region: element.attribute("region") ?? region)
                     var spanNodes = styled(children, element)
+                    switch styleValue("ruby", of: element) {
+                    // Ruby: the container and its annotation become the model's (WebVTT's) ruby and
+                    // rt; the delimiters are parentheses for renderers without ruby, which the
+                    // writers of such formats put in themselves. Bases and containers of bases
+                    // or annotations are their text.
+                    case "container": spanNodes = [.span(Span(.ruby, children: spanNodes))]
+                    case "text": spanNodes = [.span(Span(.rubyText, children: spanNodes))]
+                    case "delimiter": spanNodes = []
+                    default: break
+                    }
                     if let language = element.attribute("lang", namespace: TTMLNamespace.xml), !language.isEmpty, !spanNodes.isEmpty {
                         spanNodes = [.span(Span(.language, annotation: language, children: spanNodes))]
                     }

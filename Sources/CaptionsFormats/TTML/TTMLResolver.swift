@@ -138,13 +138,13 @@ struct TTMLResolver {
     /// TTML styling attributes the reader turns into the model.
     static let usedStyles: Set<String> = [
         "display", "color", "fontStyle", "fontWeight", "textDecoration", "textAlign", "origin", "extent", "displayAlign",
-        "writingMode",
+        "writingMode", "ruby",
     ]
     /// TTML styling attributes that exist but have no equivalent in the model (reported as notes).
     static let ignoredStyles: Set<String> = [
         "backgroundColor", "direction", "fontFamily", "fontSize", "lineHeight", "opacity", "overflow", "padding",
         "showBackground", "textOutline", "unicodeBidi", "visibility", "wrapOption", "zIndex", "fontVariant", "linePadding",
-        "multiRowAlign", "textCombine", "textEmphasis", "textShadow", "ruby", "rubyAlign", "rubyPosition", "rubyReserve",
+        "multiRowAlign", "textCombine", "textEmphasis", "textShadow", "rubyAlign", "rubyPosition", "rubyReserve",
         "shear", "fillLineGap", "luminanceGain", "position", "disparity", "backgroundImage",
     ]
 
