@@ -46,9 +46,12 @@ enum CEA608Encoder {
         switch settings.line {
         case .auto:
             top = lastTop
-        case .value(let line) where settings.snapToLines:
+        case .value(let setting) where settings.snapToLines:
+            // Clamped first: a WebVTT line number can be any size, and a huge one trapped in Int().
+            let line = setting.isFinite ? min(max(setting, -100), 100) : 0
             top = line >= 0 ? Int(line) + 1 : CEA608Memory.rows + Int(line) + 2 - rows.count
-        case .value(let line):
+        case .value(let setting):
+            let line = setting.isFinite ? min(max(setting, -1_000), 1_000) : 0
             let edge = Int(((line - 10) / rowHeight).rounded()) + 1
             switch settings.lineAlign {
             case .start: top = edge

@@ -107,7 +107,8 @@ public struct STLWriter: TimedTextWriter {
     private func verticalPosition(_ settings: CueSettings, rows: Int) -> Int {
         let step = kind == .teletext ? 2 : 1
         let lastFirst = kind == .teletext ? 24 - step * rows : 23 - rows + 1
-        guard case .value(let line) = settings.line, !settings.snapToLines else { return max(lastFirst, 1) }
+        guard case .value(let setting) = settings.line, !settings.snapToLines else { return max(lastFirst, 1) }
+        let line = setting.isFinite ? min(max(setting, -1_000), 1_000) : 0  // any size would trap in Int()
         let row = Int(((line - 10) / 80 * 23).rounded()) + (kind == .teletext ? 1 : 0)
         return min(max(row, 1), max(lastFirst, 1))
     }

@@ -216,7 +216,9 @@ extension TTMLResolver {
 
     /// The content active at `time`, as inline nodes. Text directly inside a `seq` container is an
     /// anonymous span of duration 0 and never shows; text outside every region does not either.
-    private func inline(_ node: TimedElement, at time: MediaTime, preserve: Bool, region: String?) -> [InlineNode] {
+    private func inline(
+        _ node: TimedElement, at time: MediaTime, preserve: Bool, region: String?, insideRuby: Bool = false
+    ) -> [InlineNode] {
         var nodes: [InlineNode] = []
         let showsText = node.element.attribute("timeContainer") != "seq" && isPresented(inRegion: region, at: time)
         var timedChildren = node.children.makeIterator()
@@ -231,22 +233,29 @@ extension TTMLResolver {
                 switch element.name {
                 case "br": if showsText { nodes.append(.text("\n")) }
                 case "span":
+                    // Ruby (`tts:ruby`) as the model's, WebVTT's: a container becomes `ruby` and its
+                    // annotation `rt`, directly inside it (WebVTT reads `rt` nowhere else); the
+                    // delimiters, parentheses for renderers without ruby, are left out; bases and
+                    // the containers of bases or annotations are their content. Ruby parts outside
+                    // a container are plain spans.
+                    let ruby = styleValue("ruby", of: element)
+                    let opensRuby = ruby == "container" && !insideRuby
+                    let holdsParts = insideRuby && (ruby == "baseContainer" || ruby == "textContainer")
                     let childPreserve = element.attribute("space", namespace: TTMLNamespace.xml).map { $0 == "preserve" } ?? preserve
                     let children = inline(
-                        timedChild, at: time, preserve: childPreserve, region: element.attribute("region") ?? region)
-                    var spanNodes = styled(children, element)
-                    switch styleValue("ruby", of: element) {
-                    // Ruby: the container and its annotation become the model's (WebVTT's) ruby and
-                    // rt; the delimiters are parentheses for renderers without ruby, which the
-                    // writers of such formats put in themselves. Bases and containers of bases
-                    // or annotations are their text.
-                    case "container": spanNodes = [.span(Span(.ruby, children: spanNodes))]
-                    case "text": spanNodes = [.span(Span(.rubyText, children: spanNodes))]
-                    case "delimiter": spanNodes = []
-                    default: break
-                    }
-                    if let language = element.attribute("lang", namespace: TTMLNamespace.xml), !language.isEmpty, !spanNodes.isEmpty {
-                        spanNodes = [.span(Span(.language, annotation: language, children: spanNodes))]
+                        timedChild, at: time, preserve: childPreserve, region: element.attribute("region") ?? region,
+                        insideRuby: opensRuby || holdsParts)
+                    var spanNodes: [InlineNode]
+                    if holdsParts {
+                        spanNodes = children
+                    } else if insideRuby, ruby == "delimiter" {
+                        spanNodes = []
+                    } else {
+                        spanNodes = styled(opensRuby ? [.span(Span(.ruby, children: children))] : children, element)
+                        if let language = element.attribute("lang", namespace: TTMLNamespace.xml), !language.isEmpty, !spanNodes.isEmpty {
+                            spanNodes = [.span(Span(.language, annotation: language, children: spanNodes))]
+                        }
+                        if insideRuby, ruby == "text" { spanNodes = [.span(Span(.rubyText, children: spanNodes))] }
                     }
                     nodes.append(contentsOf: spanNodes)
                 default:
