@@ -378,3 +378,19 @@ func ttml(_ body: String, parameters: String = "", head: String = "") -> [UInt8]
         #expect(lost.contains { $0.code.rawValue == "convert.lost.ruby" })
     }
 }
+
+/// A TTML description becomes a WebVTT NOTE; one of several paragraphs, or holding "-->", used to
+/// break out of the NOTE into stray blocks and a cue (found by the fuzzer).
+@Suite struct TTMLDescriptionTests {
+    @Test func descriptionsWithBlankLinesAndArrowsStayOneNote() throws {
+        let document = try TTMLReader().read(ttml(
+            #"<div><p begin="1s" end="2s">text</p></div>"#,
+            head: "<metadata><ttm:desc>first paragraph\n\nsecond --> still the note\n</ttm:desc></metadata>"))
+        let written = WebVTTWriter().write(document)
+        let reread = try WebVTTReader().read(written)
+        #expect(reread.cues.map(\.plainText) == ["text"])
+        #expect(reread.comments.count == 1)
+        #expect(reread.comments.first?.text == "first paragraph\nsecond --\u{200B}> still the note")
+        #expect(WebVTTWriter().write(reread) == written)
+    }
+}

@@ -60,11 +60,20 @@ public struct WebVTTWriter: TimedTextWriter {
     }
 
     private func writeComment(_ comment: Comment, to out: inout ByteWriter) {
-        if comment.text.isEmpty {
+        let text = Self.noteText(comment.text)
+        if text.isEmpty {
             out.write("\nNOTE\n")
         } else {
-            out.write(comment.text.contains("\n") ? "\nNOTE\n" + comment.text + "\n" : "\nNOTE " + comment.text + "\n")
+            out.write(text.contains("\n") ? "\nNOTE\n" + text + "\n" : "\nNOTE " + text + "\n")
         }
+    }
+
+    /// A comment as a NOTE block can hold it: without empty lines, which would end the block (a
+    /// TTML `ttm:desc` of paragraphs became stray blocks), and with U+200B inside `-->`, which
+    /// would make the block a cue. Comments read from WebVTT never have either.
+    static func noteText(_ text: String) -> String {
+        let lines = text.split(omittingEmptySubsequences: true) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+        return lines.joined(separator: "\n").replacing("-->", with: "--\u{200B}>")
     }
 
     private func writeCue(_ cue: Cue, to out: inout ByteWriter) {
