@@ -79,25 +79,19 @@ struct GapRule: QualityRule {
             let end = facts[index].end
             guard end != .max, facts[next].start >= end else { continue }
             let gap = facts[next].start - end
+            // "gap of 0.083s (2 frames) to cue 7", then what the finding says of it.
+            func describeGap(_ text: inout String, _ tail: String...) {
+                text.append("gap of ")
+                context.describe(nanoseconds: gap, into: &text)
+                text.append(" to cue ")
+                text.append(String(next + 1))
+                for part in tail { text.append(part) }
+            }
             if minimum > 0, gap + slack < minimum {
-                sink.add("check.gap.short", .error, cue: index, repair: "gaps") { text in
-                    text.append("gap of ")
-                    context.describe(nanoseconds: gap, into: &text)
-                    text.append(" to cue ")
-                    text.append(String(next + 1))
-                    text.append(", under the minimum ")
-                    text.append(minimumText)
-                }
+                sink.add("check.gap.short", .error, cue: index, repair: "gaps") { describeGap(&$0, ", under the minimum ", minimumText) }
             } else if let closable, gap > minimum + slack, gap + slack < closable {
-                sink.add("check.gap.closable", .warning, cue: index, repair: "gaps") { text in
-                    text.append("gap of ")
-                    context.describe(nanoseconds: gap, into: &text)
-                    text.append(" to cue ")
-                    text.append(String(next + 1))
-                    text.append(": close it to ")
-                    text.append(minimumText)
-                    text.append(" or open it to ")
-                    text.append(closableText)
+                sink.add("check.gap.closable", .warning, cue: index, repair: "gaps") {
+                    describeGap(&$0, ": close it to ", minimumText, " or open it to ", closableText)
                 }
             }
         }
