@@ -171,7 +171,7 @@ extension CaptionFormat {
             writer: { STLWriter(frameRate: $0.frameRate, kind: $0.stlKind) }, recognises: { raw, _ in STLReader.recognises(raw) }),
         FormatEntry(
             format: .ass, displayName: "ASS/SSA", extensions: ["ass", "ssa"], names: ["ssa"], reader: { _ in ASSReader() },
-            writer: { _ in ASSWriter() }, recognises: { _, text in text.firstLine.lowercased().hasPrefix("[script info]") }),
+            writer: { _ in ASSWriter() }, recognises: { _, text in ASSReader.recognises(text.firstLine) }),
         FormatEntry(
             format: .sbv, displayName: "SBV", extensions: ["sbv"], names: ["youtube"], reader: { _ in SBVReader() },
             writer: { _ in SBVWriter() },

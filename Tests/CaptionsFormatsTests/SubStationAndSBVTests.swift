@@ -122,6 +122,22 @@ import Testing
         #expect(throws: CaptionsError.self) { try ASSReader().read(Array("[Script Info]\nTitle: nothing\n".utf8)) }
     }
 
+    /// Dialogue lines cut from their script (as ExoPlayer's `ssa/typical_dialogue` test piece) are
+    /// recognised as ASS and refused with what is missing, not as "not an SRT file".
+    @Test func dialogueLinesWithoutTheirHeaderAreNamedAsSuch() throws {
+        let piece = Array("Dialogue: 0,0:00:00.00,0:00:01.23,Default,Olly,First.\nDialogue: 0,0:00:02.34,0:00:03.45,Default,Olly,Second.\n".utf8)
+        #expect(CaptionFormat.sniff(piece) == .ass)
+        #expect(CaptionFormat.sniff(Array("\u{FEFF}[Events]\nFormat: Start, End, Text\n".utf8)) == .ass)
+        #expect(CaptionFormat.sniff(Array("1\n00:00:01,000 --> 00:00:02,000\nDialogue: text\n".utf8)) == .srt)
+        do {
+            _ = try ASSReader().read(piece)
+            Issue.record("a headless piece was read")
+        } catch {
+            #expect(error.code.rawValue == "ass.header.missing")
+            #expect(error.location?.line == 1)
+        }
+    }
+
     /// An hour field too wide for a time in milliseconds (found by the fuzzer: it overflowed and
     /// trapped) is a malformed timing, reported, and the cues around it are still read.
     @Test func hourFieldsTooWideAreReportedNotOverflowed() throws {

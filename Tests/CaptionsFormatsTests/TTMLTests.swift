@@ -123,6 +123,15 @@ func ttml(_ body: String, parameters: String = "", head: String = "") -> [UInt8]
         #expect(document.diagnostics.allSatisfy { $0.location?.line == 4 })
     }
 
+    /// Styles first used on the same line are reported in name order: the report is the same on
+    /// every run (they came out in hash order, different from one process to the next).
+    @Test func stylesDroppedOnOneLineAreReportedInNameOrder() throws {
+        let document = try read("<div><p begin=\"0s\" end=\"1s\" tts:wrapOption=\"noWrap\" tts:fontSize=\"1c\" tts:opacity=\"1\" tts:fontFamily=\"x\" tts:padding=\"1px\">a</p></div>")
+        let names = document.diagnostics.filter { $0.code.rawValue == "ttml.style.ignored" }.map { String($0.message.prefix { $0 != " " }) }
+        #expect(names.count == 5)
+        #expect(names == names.sorted())
+    }
+
     @Test func verticalRegionsBecomeVerticalCues() throws {
         let document = try read("<div><p begin=\"0s\" end=\"1s\" region=\"side\">縦</p></div>",
                                 head: "<layout><region xml:id=\"side\" tts:writingMode=\"tbrl\"/></layout>")

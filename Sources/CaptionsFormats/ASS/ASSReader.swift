@@ -11,7 +11,8 @@ public struct ASSReader: TimedTextReader {
 
     /// Parses an ASS or SSA file. One whose `[Events]` section has a `Format` line and no
     /// `Dialogue` line is a script without cues (how ASS writes one: ours and Aegisub's), read with
-    /// a warning; throws `ass.cues.none` when there is no such section either.
+    /// a warning; throws `ass.cues.none` when there is no such section either, and `ass.header.missing`
+    /// for `Dialogue` lines outside any section (a piece of a script without its header).
     public func read(_ input: consuming [UInt8]) throws(CaptionsError) -> TimedTextDocument {
         let text = TextLines(input, codePrefix: "ass")
         var document = TimedTextDocument(diagnostics: text.diagnostics, sourceFormat: "ass")
@@ -25,6 +26,8 @@ public struct ASSReader: TimedTextReader {
         var dropped: Set<String> = []
         var firstDrop: SourceLocation?
         var eventsFormat: SourceLocation?
+        // A Dialogue line in no `[Events]` section: a piece of a script cut from its header.
+        var headless: SourceLocation?
         for (index, rawLine) in text.lines.enumerated() {
             let line = rawLine.trimmedSpaces
             if line.hasPrefix("["), line.hasSuffix("]") {
@@ -51,6 +54,8 @@ public struct ASSReader: TimedTextReader {
             case ("events", "format"):
                 eventsFormat = eventsFormat ?? TextLines.location(index)
                 eventColumns = value.split(separator: ",").map { $0.trimmedSpaces.lowercased() }
+            case ("", "dialogue"):
+                headless = headless ?? TextLines.location(index)
             case ("events", "dialogue"):
                 let fields = Self.fields(value, count: eventColumns.count)
                 func field(_ name: String) -> Substring? { eventColumns.firstIndex(of: name).flatMap { $0 < fields.count ? fields[$0] : nil } }
@@ -75,6 +80,12 @@ public struct ASSReader: TimedTextReader {
             }
         }
         if document.cues.isEmpty {
+            if let headless {
+                throw CaptionsError(
+                    "ass.header.missing",
+                    "Dialogue lines without the script's [Script Info] and [Events] sections: a piece of an ASS/SSA script, whose columns only its [Events] Format line names",
+                    at: headless)
+            }
             guard let eventsFormat else {
                 throw CaptionsError("ass.cues.none", "no Dialogue line found in an [Events] section", at: .start)
             }
@@ -89,6 +100,13 @@ public struct ASSReader: TimedTextReader {
         document.cues.sort { $0.start < $1.start }
         if let outOfRange = TimeLimits.outOfRange(in: document.cues) { document.diagnostics.append(outOfRange) }
         return document
+    }
+
+    /// Whether a file's first line opens an ASS/SSA script, or a piece of one: a section header
+    /// (`[Script Info]`, a styles section, `[Events]`) or a `Dialogue` line.
+    static func recognises(_ firstLine: Substring) -> Bool {
+        let line = firstLine.lowercased()
+        return ["[script info]", "[v4+ styles]", "[v4 styles]", "[events]", "dialogue:"].contains { line.hasPrefix($0) }
     }
 
     /// The first `count - 1` comma-separated fields, and the rest of the line as the last (text may

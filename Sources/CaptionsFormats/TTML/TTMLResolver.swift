@@ -161,7 +161,7 @@ struct TTMLResolver {
             for child in element.elements { scan(child) }
         }
         scan(element)
-        for (name, entry) in first.sorted(by: { $0.value.line < $1.value.line }) {
+        for (name, entry) in first.sorted(by: { ($0.value.line, $0.key) < ($1.value.line, $1.key) }) {
             let known = Self.ignoredStyles.contains(name)
             diagnostics.append(Diagnostic(
                 known ? .note : .warning, known ? "ttml.style.ignored" : "ttml.style.unknown",
