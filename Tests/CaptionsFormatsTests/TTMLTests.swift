@@ -402,4 +402,19 @@ func ttml(_ body: String, parameters: String = "", head: String = "") -> [UInt8]
         #expect(reread.comments.first?.text == "first paragraph\nsecond --\u{200B}> still the note")
         #expect(WebVTTWriter().write(reread) == written)
     }
+
+    /// The reshaping is a reported change on the way to WebVTT, and none on the way to TTML.
+    @Test func reshapedDescriptionsAreReported() throws {
+        let document = try TTMLReader().read(ttml(
+            #"<div><p begin="1s" end="2s">text</p></div>"#,
+            head: "<metadata><ttm:desc>one\n\ntwo</ttm:desc><ttm:desc>plain</ttm:desc></metadata>"))
+        var toWebVTT = document
+        let lost = CapabilityReducer(capabilities: WebVTTWriter().capabilities, formatName: "WebVTT").reduce(&toWebVTT)
+        #expect(lost.map(\.code.rawValue) == ["convert.lost.commentText"])
+        #expect(lost.first?.message.contains(": 1 written") == true)
+        #expect(toWebVTT.comments.map(\.text) == ["one\ntwo", "plain"])
+        var toTTML = document
+        #expect(CapabilityReducer(capabilities: TTMLWriter(profile: .imsc1).capabilities, formatName: "TTML").reduce(&toTTML).isEmpty)
+        #expect(toTTML.comments == document.comments)
+    }
 }

@@ -52,6 +52,10 @@ public struct FormatCapabilities: OptionSet, Sendable, Hashable {
     /// an empty paragraph or one that ends when it begins).
     public static let emptyCues = FormatCapabilities(rawValue: 1 << 19)
 
+    /// Comments of any text: empty lines and `-->` (which end a WebVTT NOTE block or make it a
+    /// cue; see ``Comment/textForNoteBlock``).
+    public static let freeComments = FormatCapabilities(rawValue: 1 << 20)
+
     /// Everything the model holds.
-    public static let all = FormatCapabilities(rawValue: (1 << 20) - 1)
+    public static let all = FormatCapabilities(rawValue: (1 << 21) - 1)
 }

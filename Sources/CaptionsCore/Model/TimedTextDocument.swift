@@ -89,6 +89,14 @@ public struct Comment: Sendable, Hashable {
     /// Where the comment starts.
     public var location: SourceLocation?
 
+    /// The text as a WebVTT NOTE block can hold it: without empty lines, which would end the block
+    /// (a TTML `ttm:desc` of paragraphs became stray blocks), and with U+200B inside `-->`, which
+    /// would make the block a cue. Comments read from WebVTT never have either.
+    public var textForNoteBlock: String {
+        let lines = text.split(omittingEmptySubsequences: true) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+        return lines.joined(separator: "\n").replacing("-->", with: "--\u{200B}>")
+    }
+
     /// A comment placed before the cue at `beforeCue`.
     public init(text: String, beforeCue: Int, location: SourceLocation? = nil) {
         self.text = text

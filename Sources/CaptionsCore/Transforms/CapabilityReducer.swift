@@ -32,6 +32,14 @@ public struct CapabilityReducer: Sendable {
             tally.add(.comments, count: reduced.comments.count, at: first.location)
             reduced.comments = []
         }
+        if capabilities.contains(.comments), !capabilities.contains(.freeComments) {
+            for index in reduced.comments.indices {
+                let safe = reduced.comments[index].textForNoteBlock
+                guard safe != reduced.comments[index].text else { continue }
+                tally.add(.commentText, at: reduced.comments[index].location)
+                reduced.comments[index].text = safe
+            }
+        }
         if !capabilities.contains(.header), !reduced.title.isEmpty || !reduced.headerLines.isEmpty {
             tally.add(.header, count: 1, at: .start)
             reduced.title = ""
@@ -232,7 +240,7 @@ public struct CapabilityReducer: Sendable {
 /// Counts losses by kind, remembering where each kind first happened.
 private struct LossTally {
     enum Loss: String, CaseIterable {
-        case regions, styleSheets, comments, header, cueIdentifiers, openEnds, placement, placementApproximated
+        case regions, styleSheets, comments, commentText, header, cueIdentifiers, openEnds, placement, placementApproximated
         case voices, classes, basicStyles, colors, ruby, timestamps, languages, blankLines
         case controlCharacters, carriageReturns, literalMarkup, trailingSpaces, names, emptyCues, instantCues
 
@@ -250,6 +258,7 @@ private struct LossTally {
             case .regions: ("regions", "dropped")
             case .styleSheets: ("STYLE blocks", "dropped")
             case .comments: ("comments (NOTE blocks)", "dropped")
+            case .commentText: ("comments with empty lines or '-->'", "written without the empty lines, with an invisible U+200B inside '-->'")
             case .header: ("header text", "dropped")
             case .cueIdentifiers: ("cue identifiers", "replaced by numbers")
             case .openEnds: ("cues without an end time", "now end where a later cue starts (the last ones after 5 s)")

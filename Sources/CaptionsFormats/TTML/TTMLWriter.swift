@@ -24,7 +24,7 @@ public struct TTMLWriter: TimedTextWriter {
     /// What TTML carries here.
     public let capabilities: FormatCapabilities = [
         .regions, .placement, .voices, .basicStyles, .colors, .languages, .blankLinesInText, .openEnds, .literalMarkup,
-        .trailingSpaces, .comments,
+        .trailingSpaces, .comments, .freeComments,
     ]
     /// The profile.
     public var profile: Profile

@@ -10,7 +10,7 @@ import CaptionsCore
 /// default colour classes get a `::cue(.color-rrggbb)` rule in a generated `STYLE` block.
 public struct WebVTTWriter: TimedTextWriter {
     /// Everything except open-ended cues and blank lines inside cue text.
-    public let capabilities = FormatCapabilities.all.subtracting([.openEnds, .blankLinesInText, .controlCharacters])
+    public let capabilities = FormatCapabilities.all.subtracting([.openEnds, .blankLinesInText, .controlCharacters, .freeComments])
 
     /// A writer.
     public init() {}
@@ -60,20 +60,12 @@ public struct WebVTTWriter: TimedTextWriter {
     }
 
     private func writeComment(_ comment: Comment, to out: inout ByteWriter) {
-        let text = Self.noteText(comment.text)
+        let text = comment.textForNoteBlock
         if text.isEmpty {
             out.write("\nNOTE\n")
         } else {
             out.write(text.contains("\n") ? "\nNOTE\n" + text + "\n" : "\nNOTE " + text + "\n")
         }
-    }
-
-    /// A comment as a NOTE block can hold it: without empty lines, which would end the block (a
-    /// TTML `ttm:desc` of paragraphs became stray blocks), and with U+200B inside `-->`, which
-    /// would make the block a cue. Comments read from WebVTT never have either.
-    static func noteText(_ text: String) -> String {
-        let lines = text.split(omittingEmptySubsequences: true) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
-        return lines.joined(separator: "\n").replacing("-->", with: "--\u{200B}>")
     }
 
     private func writeCue(_ cue: Cue, to out: inout ByteWriter) {
