@@ -51,7 +51,7 @@ public struct TTMLReader: TimedTextReader {
         resolver.resolve()
         var document = TimedTextDocument(cues: resolver.cues, diagnostics: resolver.diagnostics, sourceFormat: "ttml")
         document.title = resolver.title
-        document.comments = resolver.descriptions.map { Comment(text: $0, beforeCue: 0) }
+        document.comments = resolver.descriptions
         // Apple's iTunes Timed Text: TTML timed in SMPTE frames, with its own parameter namespace.
         if root.attribute("timeBase", namespace: TTMLNamespace.parameter) == "smpte",
             root.attributes.contains(where: { $0.namespace == "http://www.w3.org/ns/ttml/profile/imsc1#parameter" || $0.namespace.contains("itunes") })

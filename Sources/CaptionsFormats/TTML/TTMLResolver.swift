@@ -16,9 +16,9 @@ struct TTMLResolver {
     /// Paragraphs with text in no region the document defines (reported once, with the count).
     var unshown = Unshown()
     var agents: [String: String] = [:]
-    /// The document's `ttm:title` and `ttm:desc` texts (the head's metadata).
+    /// The document's `ttm:title` and its `ttm:desc` texts as comments, with their lines.
     var title = ""
-    var descriptions: [String] = []
+    var descriptions: [Comment] = []
 
     init(root: XMLElement) {
         self.root = root
@@ -132,7 +132,9 @@ struct TTMLResolver {
         let text = String(Self.text(of: element).trimmingASCIIWhitespace())
         guard !text.isEmpty else { return }
         if element.name == "title", title.isEmpty { title = text }
-        if element.name == "desc" { descriptions.append(text) }
+        if element.name == "desc" {
+            descriptions.append(Comment(text: text, beforeCue: 0, location: SourceLocation(line: element.line, column: 1)))
+        }
     }
 
     /// TTML styling attributes the reader turns into the model.
