@@ -21,7 +21,7 @@ let package = Package(
         // every run of `captions`, media or not (50 ms and 25 MB each time).
         .systemLibrary(
             name: "CCaptionsFFmpeg",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev", "libavfilter-dev"])]
         ),
         // libxml2 for TTML, hardened in XMLTree.swift (no network, no DTD, no entity expansion).
         .systemLibrary(name: "CCaptionsXML", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 sudo_if_needed() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
-packages=(pkg-config ffmpeg espeak-ng libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libxml2-dev libuchardet-dev libicu-dev python3-venv
+packages=(pkg-config ffmpeg espeak-ng libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev libxml2-dev libuchardet-dev libicu-dev python3-venv
   libswresample-dev)
 # What only the tests need (real speech, a browser for the transcript page, node for the WebVTT
 # conformance run); CAPTIONS_RUNTIME_ONLY=1 (the Dockerfile) leaves them out.

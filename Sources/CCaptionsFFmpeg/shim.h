@@ -26,6 +26,9 @@
 #include <libswresample/swresample.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/sha.h>
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersrc.h>
+#include <libavfilter/buffersink.h>
 
 /// AVERROR(EAGAIN): the decoder needs more input or has no output yet.
 static inline int ccaptions_averror_eagain(void) { return AVERROR(EAGAIN); }
@@ -94,6 +97,29 @@ static inline const char *ccaptions_avutil_load(void) {
     return ccaptions_avutil_state()->result;
 }
 
+static inline ccaptions_ffmpeg_load_state *ccaptions_avfilter_state(void) {
+    static ccaptions_ffmpeg_load_state state = {PTHREAD_ONCE_INIT, NULL, {0}};
+    return &state;
+}
+
+static inline void ccaptions_avfilter_load_one(void) {
+    ccaptions_ffmpeg_load_state *state = ccaptions_avfilter_state();
+    const char *name = "libavfilter.so." CCAPTIONS_STRINGIFY(LIBAVFILTER_VERSION_MAJOR);
+    state->result = NULL;
+    if (!dlopen(name, RTLD_NOW | RTLD_GLOBAL)) {
+        snprintf(state->failure, sizeof state->failure, "cannot load FFmpeg (%s): %s; install the FFmpeg libraries (Scripts/setup.sh)",
+                 name, dlerror());
+        state->result = state->failure;
+    }
+}
+
+/// Opens libavfilter (after ccaptions_ffmpeg_load(); only when a picture needs a filter graph,
+/// as it pulls in many more libraries): NULL on success, or a message naming what is missing.
+static inline const char *ccaptions_avfilter_load(void) {
+    pthread_once(&ccaptions_avfilter_state()->once, ccaptions_avfilter_load_one);
+    return ccaptions_avfilter_state()->result;
+}
+
 /// The address of an FFmpeg function, once ccaptions_ffmpeg_load() has succeeded.
 static inline void *ccaptions_ffmpeg_symbol(const char *name) { return dlsym(RTLD_DEFAULT, name); }
 
@@ -144,6 +170,13 @@ CCAPTIONS_FORWARD(int, av_frame_get_buffer, (AVFrame *frame, int align), (frame,
 CCAPTIONS_FORWARD(uint8_t *, av_stream_get_side_data, (const AVStream *stream, enum AVPacketSideDataType type, size_t *size), (stream, type, size))
 CCAPTIONS_FORWARD(double, av_display_rotation_get, (const int32_t matrix[9]), (matrix))
 CCAPTIONS_FORWARD(const AVPixFmtDescriptor *, av_pix_fmt_desc_get, (enum AVPixelFormat format), (format))
+CCAPTIONS_FORWARD(AVFilterGraph *, avfilter_graph_alloc, (void), ())
+CCAPTIONS_FORWARD(void, avfilter_graph_free, (AVFilterGraph **graph), (graph))
+CCAPTIONS_FORWARD(int, avfilter_graph_parse_ptr, (AVFilterGraph *graph, const char *filters, AVFilterInOut **inputs, AVFilterInOut **outputs, void *log), (graph, filters, inputs, outputs, log))
+CCAPTIONS_FORWARD(int, avfilter_graph_config, (AVFilterGraph *graph, void *log), (graph, log))
+CCAPTIONS_FORWARD(AVFilterContext *, avfilter_graph_get_filter, (AVFilterGraph *graph, const char *name), (graph, name))
+CCAPTIONS_FORWARD(int, av_buffersrc_add_frame_flags, (AVFilterContext *source, AVFrame *frame, int flags), (source, frame, flags))
+CCAPTIONS_FORWARD(int, av_buffersink_get_frame, (AVFilterContext *sink, AVFrame *frame), (sink, frame))
 CCAPTIONS_FORWARD(struct SwsContext *, sws_getCachedContext, (struct SwsContext *context, int sourceWidth, int sourceHeight, enum AVPixelFormat sourceFormat, int width, int height, enum AVPixelFormat format, int flags, SwsFilter *sourceFilter, SwsFilter *filter, const double *parameters), (context, sourceWidth, sourceHeight, sourceFormat, width, height, format, flags, sourceFilter, filter, parameters))
 CCAPTIONS_FORWARD(void, sws_freeContext, (struct SwsContext *context), (context))
 CCAPTIONS_FORWARD(int, sws_scale, (struct SwsContext *context, const uint8_t *const sourceSlice[], const int sourceStride[], int sourceY, int sourceHeight, uint8_t *const target[], const int targetStride[]), (context, sourceSlice, sourceStride, sourceY, sourceHeight, target, targetStride))

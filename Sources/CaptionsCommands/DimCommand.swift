@@ -164,10 +164,10 @@ public struct DimCommand: IOCommand {
                         + "(ramped over 0.5 s each side)")
             }
             if encoder == "gif" {
-                // swscale's fixed 256-colour palette: dimmed greys come out as the nearest of its colours.
+                // 256 colours a picture: each gets its own palette (libavfilter), with ordered dithering.
                 lines.append(
-                    "  warning: GIF is written with a fixed 256-colour palette, so the dimmed colours are approximate; "
-                        + "write .mp4, .webm or .apng for the exact result [dim.gif.palette]")
+                    "  note: GIF holds 256 colours a picture: each picture has its own palette, ordered-dithered; "
+                        + "write .mp4, .webm or .apng for exact colours [dim.gif.palette]")
             }
             for stream in dropped { lines.append("  note: \(stream) not copied: the container cannot hold it") }
             if let partialReason { lines.append("  partial: \(partialReason)") }

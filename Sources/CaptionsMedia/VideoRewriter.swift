@@ -48,6 +48,10 @@ public final class VideoRewriter {
     /// A frame in the encoder's pixel format, when it differs from the decoder's, and its converter.
     private var converted: UnsafeMutablePointer<AVFrame>?
     private var converter: OpaquePointer?
+    /// GIF output: each picture gets its own palette (``PaletteFilter``), made when the first
+    /// picture arrives, and made again if the pictures change size or format.
+    private let usesPalettes: Bool
+    private var palettes: PaletteFilter?
     /// The video stream's time base, in which decoded frames are stamped.
     private var streamTimeBase = AVRational(num: 1, den: 1)
     /// The muxer is written to by the reading thread (copied packets) and the caller's (video).
@@ -78,12 +82,14 @@ public final class VideoRewriter {
         } else {
             // The input's family, unless the container cannot hold it (an animation written as
             // .mp4, .webm or .apng): then the container's own default. Muxers without a codec list
-            // (MPEG-TS, GIF, APNG) answer "unknown": video codecs go there as they are, animation
-            // codecs only into their own container.
+            // (MPEG-TS, GIF, APNG) answer "unknown": video codecs go into MPEG-TS as they are,
+            // animation codecs only into their own container, and GIF and APNG files hold nothing
+            // but their own codec (a video written as .gif becomes a GIF).
             var family = parameters.pointee.codec_id
             let fits = ccaptions_avformat_query_codec(container, family, FF_COMPLIANCE_NORMAL)
             let animation = [AV_CODEC_ID_GIF, AV_CODEC_ID_APNG, AV_CODEC_ID_PNG].contains(family)
-            if fits == 0 || (fits < 0 && animation), container.pointee.video_codec != AV_CODEC_ID_NONE {
+            let ownCodecOnly = ["gif", "apng"].contains(String(cString: container.pointee.name))
+            if fits == 0 || (fits < 0 && (animation || ownCodecOnly)), container.pointee.video_codec != AV_CODEC_ID_NONE {
                 family = container.pointee.video_codec
             }
             let isRGB = ccaptions_av_pix_fmt_desc_get(decoding.pointee.pix_fmt).map {
@@ -100,6 +106,7 @@ public final class VideoRewriter {
         self.encoder = encoder
         let decodedFormat = decoding.pointee.pix_fmt
         var pixelFormat = decodedFormat
+        var paletted = false
         if let supported = codec.pointee.pix_fmts {
             var index = 0
             var found = false
@@ -107,7 +114,10 @@ public final class VideoRewriter {
                 if supported[index] == pixelFormat { found = true }
                 index += 1
             }
-            if !found {
+            if !found, codec.pointee.id == AV_CODEC_ID_GIF {
+                pixelFormat = AV_PIX_FMT_PAL8
+                paletted = true
+            } else if !found {
                 // The nearest format the encoder takes (GIF: a palette; RGB H.264: packed RGB),
                 // each frame converted by libswscale after it is dimmed.
                 let alpha = ccaptions_av_pix_fmt_desc_get(decodedFormat).map { $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0 } ?? false
@@ -119,6 +129,7 @@ public final class VideoRewriter {
                 converted = ccaptions_av_frame_alloc()
             }
         }
+        usesPalettes = paletted
         encoder.pointee.width = decoding.pointee.width
         encoder.pointee.height = decoding.pointee.height
         encoder.pointee.pix_fmt = pixelFormat
@@ -262,6 +273,15 @@ public final class VideoRewriter {
             frame.pointee.pts = stamp == ccaptions_nopts_value()
                 ? stamp : ccaptions_av_rescale_q(stamp, streamTimeBase, encoder.pointee.time_base)
             frame.pointee.pict_type = AV_PICTURE_TYPE_NONE
+            if usesPalettes {
+                do throws(MediaError) {
+                    try palette(frame)
+                } catch {
+                    failure = error
+                    return false
+                }
+                return writeFailure == 0
+            }
             var sent = frame
             if converted != nil {
                 guard let result = convert(frame) else {
@@ -277,6 +297,7 @@ public final class VideoRewriter {
             return drain(encoder, into: encoded)
         }
         if let failure { throw failure }
+        if let palettes { try finish(palettes) }
         ccaptions_avcodec_send_frame(encoder, nil)
         _ = drain(encoder, into: encoded)
         muxing.wait()
@@ -309,6 +330,41 @@ public final class VideoRewriter {
         target.pointee.pts = frame.pointee.pts
         target.pointee.pict_type = AV_PICTURE_TYPE_NONE
         return target
+    }
+
+    /// Hands `frame` to the palette filter and encodes the palette pictures it has ready.
+    private func palette(_ frame: UnsafeMutablePointer<AVFrame>) throws(MediaError) {
+        guard let encoder else { return }
+        if let current = palettes, current.width != frame.pointee.width || current.height != frame.pointee.height
+            || current.format != frame.pointee.format
+        {
+            try finish(current)
+            palettes = nil
+        }
+        if palettes == nil {
+            palettes = try PaletteFilter(
+                width: frame.pointee.width, height: frame.pointee.height, format: AVPixelFormat(rawValue: frame.pointee.format),
+                timeBase: encoder.pointee.time_base, aspect: frame.pointee.sample_aspect_ratio)
+        }
+        guard let palettes, palettes.add(frame) else { throw MediaError("media.encoder", "cannot make a palette for a GIF picture") }
+        try encodeReady(palettes)
+    }
+
+    /// Lets the palette filter's last pictures out and encodes them.
+    private func finish(_ filter: PaletteFilter) throws(MediaError) {
+        filter.finish()
+        try encodeReady(filter)
+    }
+
+    private func encodeReady(_ filter: PaletteFilter) throws(MediaError) {
+        guard let encoder, let encoded else { return }
+        while let picture = filter.next() {
+            picture.pointee.pict_type = AV_PICTURE_TYPE_NONE
+            guard ccaptions_avcodec_send_frame(encoder, picture) >= 0 else {
+                throw MediaError("media.encoder", "the \(encoderName) encoder refused a frame")
+            }
+            _ = drain(encoder, into: encoded)
+        }
     }
 
     /// Writes every packet the encoder has ready.

@@ -48,17 +48,56 @@ struct DimCommandTests {
 
     /// A 10-bit HEVC clip with sound: the video keeps its codec family, pixel format and colour
     /// tags, the audio is copied, the flashing is dimmed until the clip passes WCAG.
-    /// A GIF written back as GIF gets swscale's fixed palette: the summary says so and names the
-    /// formats that keep the dimmed colours.
+    /// A GIF written back as GIF: a palette for each picture, transparent pixels kept transparent,
+    /// and the summary says how the colours were made (an APNG keeps them exactly and says nothing).
     @Test(.enabled(if: FlashSamples.available, "needs ffmpeg"))
-    func aGIFOutputWarnsThatItsColoursAreApproximate() throws {
+    func aGIFKeepsItsTransparencyAndSaysHowItsColoursWereMade() throws {
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }
-        let input = FlashSamples.folder.appendingPathComponent("o-gif-fail.gif").path
-        for (name, warns) in [("dimmed.gif", true), ("dimmed.apng", false)] {
+        // Left half transparent, right half black and white at 5 Hz: a GIF that fails.
+        let input = folder.appendingPathComponent("half.gif").path
+        try #require(FlashSamples.ffmpeg([
+            "-f", "lavfi", "-i",
+            "color=c=white:s=160x120:r=10:d=3,format=rgba,geq=r='255*mod(N,2)':g='255*mod(N,2)':b='255*mod(N,2)':a='if(lt(X,80),0,255)'",
+            "-filter_complex", "split[a][b];[a]palettegen=stats_mode=single[p];[b][p]paletteuse=new=1", input,
+        ]))
+        for (name, notes) in [("dimmed.gif", true), ("dimmed.apng", false)] {
+            let output = folder.appendingPathComponent(name).path
             let io = MemoryIO()
-            #expect(run(["dim", input, "-o", folder.appendingPathComponent(name).path, "-q"], io: io) == 0, "\(io.errors)")
-            #expect(String(decoding: io.output, as: UTF8.self).contains("[dim.gif.palette]") == warns, "\(name)")
+            #expect(run(["dim", input, "-o", output, "--method", "wcag", "-q"], io: io) == 0, "\(io.errors)")
+            #expect(io.outputText.contains("input: FAIL") && io.outputText.contains("output: PASS"), "\(io.outputText)")
+            #expect(io.outputText.contains("[dim.gif.palette]") == notes, "\(name)")
+            #expect(try Self.transparentPixels(output) == [Int](repeating: 80 * 120, count: 30), "\(name)")
+        }
+    }
+
+    /// A video written as `.gif` or `.apng` becomes a GIF or an APNG (those files hold nothing
+    /// else: the H.264 stream was handed to their muxers, which refused it), every frame kept.
+    @Test(.enabled(if: FlashSamples.available, "needs ffmpeg"), arguments: [("gif", "gif"), ("apng", "apng")])
+    func aVideoWrittenAsAnAnimationBecomesOne(fileExtension: String, codec: String) throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = FlashSamples.path("a-black-white-5hz-fail")
+        let output = folder.appendingPathComponent("dimmed." + fileExtension).path
+        let io = MemoryIO()
+        #expect(run(["dim", input, "-o", output, "-q"], io: io) == 0, "\(io.errors)")
+        #expect(try Self.probe(output, ["-show_entries", "stream=codec_name"]).contains("codec_name=\(codec)"))
+        #expect(DimCommandTests.frames(output).count == DimCommandTests.frames(input).count)
+    }
+
+    /// How many pixels of each picture are fully transparent.
+    static func transparentPixels(_ path: String) throws -> [Int] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgba", "-"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let picture = 160 * 120 * 4
+        return stride(from: 0, to: data.count - picture + 1, by: picture).map { start in
+            stride(from: start + 3, to: start + picture, by: 4).count { data[$0] == 0 }
         }
     }
 
@@ -148,13 +187,13 @@ struct DimCommandTests {
 }
 
 /// `dim --method wcag` on failing sample clips of each kind (general, red, a box in a quarter of
-/// the field, RGB APNG, RGB H.264 written through libx264rgb, HDR10 PQ dimmed in cd/m²): each
-/// output passes.
+/// the field, RGB APNG, RGB H.264 written through libx264rgb, HDR10 PQ dimmed in cd/m², GIF
+/// written back as GIF with a palette a picture): each output passes.
 @Suite(.enabled(if: FlashSamples.available, "needs ffmpeg to make the sample clips"), .serialized)
 struct LeastDimmingTests {
     @Test(arguments: [
         "a-black-white-5hz-fail.mp4", "d-red-grey-4hz-fail.mp4", "t-box-27pc-fail.mp4", "p-apng-fail.apng",
-        "r-h264rgb-fail.mkv", "g-pq-100-140nits-fail.mkv",
+        "r-h264rgb-fail.mkv", "g-pq-100-140nits-fail.mkv", "o-gif-fail.gif",
     ])
     func theDimmedClipPasses(name: String) throws {
         let folder = try temporaryFolder()
