@@ -214,6 +214,11 @@ public struct FlashesCommand: BatchCommand {
         report.warnings.sort { $0.start < $1.start }
         report.notes = outcome.colourGuesses
         if !outcome.pixelFormats.isEmpty { report.notes.append("pixel format: " + outcome.pixelFormats.joined(separator: ", then ")) }
+        if let longest = outcome.heldPictures.map({ $0.end - $0.start }).max() {
+            report.notes.append(
+                "variable frame rate: \(outcome.heldPictures.count) picture(s) stay on screen longer than two frame times "
+                    + "(the longest \(NumberFormatting.shortest((longest * 1000).rounded() / 1000)) s more), analysed as shown")
+        }
         if info.quarterTurns != 0 { report.notes.append("shown turned by \(info.quarterTurns * 90)°") }
         if abs(info.sampleAspect - 1) > 0.001 { report.notes.append("pixel aspect ratio \(NumberFormatting.shortest((info.sampleAspect * 1000).rounded() / 1000))") }
         return report

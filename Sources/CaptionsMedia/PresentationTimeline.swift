@@ -6,7 +6,8 @@
 /// - A jump forward of more than ``discontinuityLimit`` seconds in a format whose timestamps may
 ///   jump (MPEG-TS) is a discontinuity too.
 /// - Any other step of more than two frame durations (a quarter frame of leeway for jitter) is a
-///   **gap**: time with no picture (frames lost to damage); the time is kept, and the gap listed.
+///   **gap**: the time is kept, and the gap listed. The decoder calls it frames lost to damage
+///   when the stream shows damage, and a picture held on screen (variable frame rate) when not.
 ///
 /// A frame's due time uses its predecessor's own duration when the stream gives one (GIF and
 /// APNG frames last as long as they like), and the stream's frame rate otherwise.

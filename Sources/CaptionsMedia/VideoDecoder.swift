@@ -14,6 +14,9 @@ public struct DecodeOutcome: Sendable {
     public var partialReason: String?
     /// Stretches of the timeline with no picture (frames lost to damage), in timeline seconds.
     public var gaps: [PresentationTimeline.Span] = []
+    /// The same kind of stretch in a stream with no sign of damage: a picture of variable frame
+    /// rate video (phone and screen recordings) that stays on screen longer, as players show it.
+    public var heldPictures: [PresentationTimeline.Span] = []
     /// Stretches of the timeline whose pictures were decoded with errors (concealed damage).
     public var damaged: [PresentationTimeline.Span] = []
     /// Where the timestamps jumped and were mended into one timeline.
@@ -230,7 +233,11 @@ public final class VideoDecoder {
         }
         finished.wait()
         outcome.partialReason = reading.partialReason
-        outcome.gaps = timeline.gaps
+        // A step in time is lost frames only where something was damaged: in a stream that
+        // decoded cleanly it is variable frame rate, the picture before it held on screen.
+        let damageSeen = reading.partialReason != nil || reading.corruptPackets > 0 || !damaged.isEmpty
+        outcome.gaps = damageSeen ? timeline.gaps : []
+        outcome.heldPictures = damageSeen ? [] : timeline.gaps
         outcome.discontinuities = timeline.discontinuities
         outcome.damaged = damaged
         outcome.streamStart = timeline.streamStart

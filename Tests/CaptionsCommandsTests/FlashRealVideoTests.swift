@@ -125,6 +125,35 @@ struct FlashRealVideoTests {
         #expect(run(["flashes", Self.file("x-clean.ts")], io: MemoryIO()) == 0)
     }
 
+    /// Variable frame rate (a phone or screen recording) is not damage: a picture that stays on
+    /// screen longer is analysed as shown, the scan is whole, and flashing is still found. 30 fps
+    /// for 2 s, then 10 fps; black and white at 5 Hz throughout (every third frame, then every frame).
+    @Test(arguments: [("mkv", false), ("mp4", false), ("mkv", true)])
+    func variableFrameRateIsNotDamage(container: String, flashing: Bool) throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let clip = folder.appendingPathComponent("vfr.\(container)").path
+        let level = flashing ? "if(lt(N\\,60)\\,255*mod(floor(N/3)\\,2)\\,255*mod(N\\,2))" : "128+X/4"
+        #expect(FlashSamples.ffmpeg([
+            "-f", "lavfi", "-i", "color=c=black:s=320x240:r=30:d=4,format=gray,geq=lum='\(level)',format=yuv420p,"
+                + "setpts='if(lt(N,60),N/30,2+(N-60)/10)/TB'",
+            "-frames:v", "90", "-c:v", "libx264", "-preset", "ultrafast", "-fps_mode", "vfr", clip,
+        ]))
+        let io = MemoryIO()
+        #expect(run(["flashes", clip, "--format", "json"], io: io) == (flashing ? 2 : 0), "\(io.errors)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(io.output)) as? [String: Any])
+        #expect(report["partial"] as? Bool == false, "\(io.errors)")
+        #expect((report["missing"] as? [[String: Any]] ?? []).isEmpty)
+        // Matroska gives every frame the first rate's duration, so the longer ones are noted as held;
+        // MP4 gives each frame its own duration, so nothing looks held.
+        let noted = (report["notes"] as? [String] ?? []).contains { $0.hasPrefix("variable frame rate:") }
+        #expect(noted == (container == "mkv"), "\(report["notes"] ?? "")")
+        if flashing {
+            let hazard = try #require((report["hazards"] as? [[String: Any]])?.first)
+            #expect((hazard["end"] as? Double ?? 0) > 4, "the flashing at 10 fps is found: \(hazard)")
+        }
+    }
+
     @Test func audioLongerThanTheVideoIsNotTruncation() throws {
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }
