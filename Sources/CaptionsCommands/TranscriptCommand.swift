@@ -2,7 +2,10 @@ import ArgumentParser
 import CaptionsCore
 import CaptionsFormats
 
-extension TranscriptFormat: ExpressibleByArgument {}
+extension TranscriptFormat: ExpressibleByArgument {
+    /// The format `--format` names, with its aliases (`text`, `markdown`, `json`…).
+    public init?(argument: String) { self.init(name: argument) }
+}
 
 /// `captions transcript`: captions as a readable transcript for podcasts and articles.
 public struct TranscriptCommand: BatchCommand {
@@ -94,6 +97,19 @@ public struct TranscriptCommand: BatchCommand {
         return chosen == .podcastJSON ? "json" : chosen.rawValue
     }
 
+    /// The format an output file's name asks for: text when it has no extension (or is standard
+    /// output); an extension that is no transcript format (`.vtt`, `.docx`) is refused rather than
+    /// filled with plain text.
+    static func format(ofOutput output: String) throws -> TranscriptFormat {
+        guard output != "-", output.split(separator: "/").last?.contains(".") == true else { return .txt }
+        guard let format = TranscriptFormat(fileExtensionOf: output) else {
+            throw ValidationError(
+                "cannot tell the transcript format from the name \(output): give --format txt|md|html|podcast-json, "
+                    + "or an output name ending in .txt, .md, .html or .json")
+        }
+        return format
+    }
+
     /// Makes the transcript of the one input.
     func executeOne(io: CommandIO) throws {
         let input = inputs.first ?? "-"
@@ -134,8 +150,7 @@ public struct TranscriptCommand: BatchCommand {
         }
         var seen: TimedTextDocument?
         if let descriptions { seen = try ConvertCommand.parse([descriptions]).readDocument(io: io) }
-        let extensionFormat = output == "-" ? nil : TranscriptFormat(rawValue: String(output.split(separator: ".").last ?? "").lowercased() == "markdown" ? "md" : String(output.split(separator: ".").last ?? "").lowercased())
-        let chosen = format ?? extensionFormat ?? .txt
+        let chosen = try format ?? Self.format(ofOutput: output)
         if media != nil, chosen != .html {
             io.writeStandardError("warning: --media is used by the HTML page only (--format html) [usage.media.ignored]\n")
         }

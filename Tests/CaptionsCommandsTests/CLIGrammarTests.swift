@@ -118,11 +118,22 @@ import Testing
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }
         let srt = try write("1\n00:00:01,000 --> 00:00:03,000\nHello there.\n", "a.srt", in: folder)
-        for (command, name, start) in [("transcript", "t.html", "<!doctype html>"), ("check", "c.json", "{"), ("transcript", "t.md", "#")] {
+        for (command, name, start) in [
+            ("transcript", "t.html", "<!doctype html>"), ("check", "c.json", "{"), ("transcript", "t.md", "#"),
+            ("transcript", "t.json", "{"), ("transcript", "t.htm", "<!doctype html>"), ("transcript", "t", "(0:01)"),
+        ] {
             let output = folder.appendingPathComponent(name).path
             #expect(run([command, srt, "-o", output], io: MemoryIO()) == 0)
             #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix(start), "\(command) \(name)")
         }
+        // A transcript is never plain text under a name that says otherwise.
+        let refused = folder.appendingPathComponent("t.vtt").path
+        #expect(run(["transcript", srt, "-o", refused], io: MemoryIO()) == 64)
+        #expect(!FileManager.default.fileExists(atPath: refused))
+        // The formats' everyday names are accepted too.
+        let markdown = MemoryIO()
+        #expect(run(["transcript", srt, "--to", "markdown"], io: markdown) == 0)
+        #expect(markdown.outputText.hasPrefix("#"))
         // --to and --format are one option.
         let a = MemoryIO(), b = MemoryIO()
         #expect(run(["convert", srt, "--to", "srt"], io: a) == 0)

@@ -13,6 +13,24 @@ public enum TranscriptFormat: String, Sendable, CaseIterable {
     /// `{"version": "1.0.0", "segments": [{"speaker", "startTime", "endTime", "body"}]}`.
     case podcastJSON = "podcast-json"
 
+    /// The format a name on the command line stands for: its raw value, or `text`, `markdown`,
+    /// `podcast`, `json`.
+    public init?(name: String) {
+        let name = name.lowercased()
+        let aliases: [String: TranscriptFormat] = ["text": .txt, "markdown": .md, "htm": .html, "json": .podcastJSON, "podcast": .podcastJSON]
+        guard let format = TranscriptFormat(rawValue: name) ?? aliases[name] else { return nil }
+        self = format
+    }
+
+    /// The format a file name's extension names (`.txt`, `.md`/`.markdown`, `.html`/`.htm`,
+    /// `.json`); nil for another extension or none.
+    public init?(fileExtensionOf path: String) {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/"),
+            let format = TranscriptFormat(name: String(path[path.index(after: dot)...])), format.rawValue != "podcast"
+        else { return nil }
+        self = format
+    }
+
     /// Renders `document` (grouped with `options` for the prose formats), titled `title`, with a
     /// heading at each of `chapters` (the prose formats); `descriptions` (what is seen) are merged
     /// in as marked passages, and the HTML page plays `media` (a link, as given).
