@@ -33,9 +33,13 @@ public struct SCCWriter: TimedTextWriter {
         self.mode = mode
     }
 
-    /// Fits cues to 608's grid and character set (see ``CEA608Layout``).
+    /// Fits cues to 608's grid and character set (see ``CEA608Layout``), and their times to
+    /// frames within a day of timecode.
     public func fit(_ document: inout TimedTextDocument) -> [Diagnostic] {
         var diagnostics = CEA608Layout.fit(&document)
+        let timecode = SMPTETimecode(frameRate: frameRate)
+        diagnostics += timecode.diagnostics(
+            for: timecode.fitToFrames(&document, withinADay: true), codePrefix: "scc", formatName: "SCC", noteMoves: false)
         let late = lateness(of: document)
         if late.count > 0 {
             diagnostics.append(Diagnostic(
@@ -51,6 +55,7 @@ public struct SCCWriter: TimedTextWriter {
         var fitted = document
         _ = CEA608Layout.fit(&fitted)
         let timecode = SMPTETimecode(frameRate: frameRate)
+        _ = timecode.fitToFrames(&fitted, withinADay: true)
         let stream = schedule(fitted, timecode: timecode).stream
         var out = "Scenarist_SCC V1.0\n"
         var index = 0

@@ -55,7 +55,15 @@ public struct STLWriter: TimedTextWriter {
                     tally.add(.warning, "convert.lost.colors", "colours written plain: open subtitles carry none (--stl teletext does)", at: location)
                 }
             })
-        return CharacterGrid.fit(&document, to: rules)
+        var diagnostics = CharacterGrid.fit(&document, to: rules)
+        diagnostics += timecode.diagnostics(
+            for: timecode.fitToFrames(&document, withinADay: true), codePrefix: "stl", formatName: "EBU STL", noteMoves: false)
+        return diagnostics
+    }
+
+    /// The timecode written: 25 frames a second unless asked otherwise (30 means 29.97).
+    private var timecode: SMPTETimecode {
+        SMPTETimecode(frameRate: frameRate.map { abs($0 - 30) < 0.01 ? 30000.0 / 1001 : $0 } ?? 25)
     }
 
     /// Writes the document as EBU STL bytes.
@@ -63,7 +71,6 @@ public struct STLWriter: TimedTextWriter {
         var fitted = document
         _ = fit(&fitted)
         let table = Self.table(for: document)
-        let timecode = SMPTETimecode(frameRate: frameRate.map { abs($0 - 30) < 0.01 ? 30000.0 / 1001 : $0 } ?? 25)
         var blocks: [[UInt8]] = []
         for (number, cue) in fitted.cues.enumerated() {
             var lostBold = false

@@ -41,40 +41,8 @@ public struct TTMLWriter: TimedTextWriter {
     public func fit(_ document: inout TimedTextDocument) -> [Diagnostic] {
         guard profile == .itt else { return [] }
         let timecode = SMPTETimecode(frameRate: frameRate)
-        var moved = 0, lengthened = 0
-        var first: SourceLocation?, firstShort: SourceLocation?
-        for index in document.cues.indices {
-            let cue = document.cues[index]
-            let startFrame = timecode.frame(nearest: cue.start)
-            var endFrame = cue.end.map { timecode.frame(nearest: $0) }
-            // A cue shorter than a frame would start and end on the same frame and vanish: it
-            // lasts one frame instead, and is reported.
-            if let end = endFrame, let original = cue.end, original > cue.start, end <= startFrame {
-                endFrame = startFrame + 1
-                lengthened += 1
-                if firstShort == nil { firstShort = cue.location }
-            }
-            let start = timecode.time(frame: startFrame)
-            let end = endFrame.map { timecode.time(frame: $0) }
-            guard start != cue.start || end != cue.end else { continue }
-            moved += 1
-            if first == nil { first = cue.location }
-            document.cues[index].start = start
-            document.cues[index].end = end
-        }
-        var diagnostics: [Diagnostic] = []
-        let rate = "\(timecode.framesPerSecondLabel)\(timecode.denominator == 1001 ? "/1.001" : "") frames a second"
-        if moved > 0 {
-            diagnostics.append(Diagnostic(
-                .note, "itt.time.frames",
-                "\(moved) cue\(moved == 1 ? "" : "s") moved to the nearest frame at \(rate) (iTT times are frames)", at: first))
-        }
-        if lengthened > 0 {
-            diagnostics.append(Diagnostic(
-                .warning, "itt.time.tooShort",
-                "\(lengthened) cue\(lengthened == 1 ? "" : "s") shorter than a frame at \(rate) lengthened to one frame", at: firstShort))
-        }
-        return diagnostics
+        let fit = timecode.fitToFrames(&document, withinADay: false)
+        return timecode.diagnostics(for: fit, codePrefix: "itt", formatName: "iTT", noteMoves: true)
     }
 
     /// Writes the document as TTML.

@@ -94,3 +94,84 @@ struct SMPTETimecode: Equatable {
         return "\(two(hours)):\(two(minutes)):\(two(seconds))\(dropFrame && canDropFrames ? ";" : ":")\(two(frames))"
     }
 }
+
+extension SMPTETimecode {
+    /// What moving a document's times to frames changed.
+    struct FrameFit {
+        /// Cues whose times moved to the nearest frame.
+        var moved = 0
+        /// Cues shorter than a frame, lengthened to one.
+        var lengthened = 0
+        /// Cues that start after the last timecode of the day, dropped.
+        var dropped = 0
+        /// Cues that run past it, cut there.
+        var cut = 0
+        var firstMoved: SourceLocation?, firstShort: SourceLocation?, firstOutside: SourceLocation?
+    }
+
+    /// Moves every cue's times to the nearest frame. A cue shorter than a frame would start and end
+    /// on the same frame and vanish: it lasts one frame instead. With `withinADay`, times stay
+    /// inside the labels a day of timecode has (to 23:59:59 and its last frame; SCC and EBU STL
+    /// cannot write later ones): later cues are dropped, and cues running past the end cut there.
+    func fitToFrames(_ document: inout TimedTextDocument, withinADay: Bool) -> FrameFit {
+        var fit = FrameFit()
+        let lastFrame = frame(hours: 23, minutes: 59, seconds: 59, frames: Int64(framesPerSecondLabel - 1), dropFrame: canDropFrames)
+        var kept: [Cue] = []
+        kept.reserveCapacity(document.cues.count)
+        for var cue in document.cues {
+            let startFrame = frame(nearest: cue.start)
+            var endFrame = cue.end.map { frame(nearest: $0) }
+            if withinADay, startFrame >= lastFrame {
+                fit.dropped += 1
+                if fit.firstOutside == nil { fit.firstOutside = cue.location }
+                continue
+            }
+            if withinADay, let end = endFrame, end > lastFrame {
+                endFrame = lastFrame
+                fit.cut += 1
+                if fit.firstOutside == nil { fit.firstOutside = cue.location }
+            }
+            if let end = endFrame, let original = cue.end, original > cue.start, end <= startFrame {
+                endFrame = startFrame + 1
+                fit.lengthened += 1
+                if fit.firstShort == nil { fit.firstShort = cue.location }
+            }
+            let start = time(frame: startFrame), end = endFrame.map { time(frame: $0) }
+            if start != cue.start || end != cue.end {
+                fit.moved += 1
+                if fit.firstMoved == nil { fit.firstMoved = cue.location }
+                (cue.start, cue.end) = (start, end)
+            }
+            kept.append(cue)
+        }
+        document.cues = kept
+        return fit
+    }
+
+    /// The frame rate in words: "25 frames a second", "30/1.001 frames a second".
+    var rateDescription: String { "\(framesPerSecondLabel)\(denominator == 1001 ? "/1.001" : "") frames a second" }
+
+    /// The warnings a fit deserves (`PREFIX.time.tooShort`, `PREFIX.time.outOfRange`), and with
+    /// `noteMoves` a note of the cues moved to frames (`PREFIX.time.frames`).
+    func diagnostics(for fit: FrameFit, codePrefix: String, formatName: String, noteMoves: Bool) -> [Diagnostic] {
+        func cues(_ count: Int) -> String { "\(count) cue\(count == 1 ? "" : "s")" }
+        var diagnostics: [Diagnostic] = []
+        if noteMoves, fit.moved > 0 {
+            diagnostics.append(Diagnostic(
+                .note, Diagnostic.Code(rawValue: "\(codePrefix).time.frames"),
+                "\(cues(fit.moved)) moved to the nearest frame at \(rateDescription) (\(formatName) times are frames)", at: fit.firstMoved))
+        }
+        if fit.lengthened > 0 {
+            diagnostics.append(Diagnostic(
+                .warning, Diagnostic.Code(rawValue: "\(codePrefix).time.tooShort"),
+                "\(cues(fit.lengthened)) shorter than a frame at \(rateDescription) lengthened to one frame", at: fit.firstShort))
+        }
+        if fit.dropped + fit.cut > 0 {
+            diagnostics.append(Diagnostic(
+                .warning, Diagnostic.Code(rawValue: "\(codePrefix).time.outOfRange"),
+                "\(formatName) timecodes end at 23:59:59: \(cues(fit.dropped)) starting later dropped, \(cues(fit.cut)) cut there",
+                at: fit.firstOutside))
+        }
+        return diagnostics
+    }
+}
