@@ -70,7 +70,9 @@ public struct FixCommand: IOCommand {
         let path = input == "-" ? "<stdin>" : input
         let printer = DiagnosticPrinter(path: path, showNotes: true)
         printer.print(fixed.changes.map { Diagnostic(.note, $0.code, $0.message, at: $0.location) }, to: io)
-        printer.print(fixed.remaining.findings.map { finding in
+        // What the reader reported was printed as it read; it is counted below, not repeated.
+        let read = Set(document.diagnostics)
+        printer.print(fixed.remaining.findings.filter { !read.contains($0.diagnostic) }.map { finding in
             var left = finding.diagnostic
             left.message = "left for a person: " + left.message
             return left

@@ -91,6 +91,23 @@ import Testing
         #expect(run(["fix", bad, "-o", bad], io: MemoryIO()) == 64)
     }
 
+    /// What the reader ignored is reported once, as it reads, and counted as a change (the output
+    /// is written without it), not repeated as left for a person in a file that has none of it.
+    @Test func whatTheReaderIgnoredIsAChangeNotLeftOver() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = try write("WEBVTT\n\n00:00:01.000 --> 00:00:03.000 align:middle\nHello there.\n", "in.vtt", in: folder)
+        let output = folder.appendingPathComponent("out.vtt").path
+        let io = MemoryIO()
+        #expect(run(["fix", input, "-o", output], io: io) == 0)
+        #expect(io.errors.components(separatedBy: "[webvtt.setting.invalid]").count == 2, "once: \(io.errors)")
+        #expect(io.errors.contains("[fix.input.rewritten]"))
+        #expect(io.errors.contains("1 change; left for a person: 0 errors, 0 warnings"), "\(io.errors)")
+        let check = MemoryIO()
+        #expect(run(["check", output], io: check) == 0)
+        #expect(!check.errors.contains("warning"), "\(check.errors)")
+    }
+
     /// A clip of three shots (grey, a test pattern, bars) cut at 2 s and 4 s.
     static func threeShots(in folder: URL) -> String? {
         let path = folder.appendingPathComponent("shots.mp4").path

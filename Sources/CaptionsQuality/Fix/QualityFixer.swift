@@ -57,6 +57,17 @@ public struct QualityFixer: Sendable {
             changes.append(FixChange(code: "fix.markup.balanced", message: diagnostic.message, location: diagnostic.location))
         }
         fixed.diagnostics.removeAll { MarkupRule.isMarkup($0.code) }
+        // The reader's warnings are about the input (a setting ignored, a stray line): the output
+        // is written without what they ignored, so they are one change, not something left.
+        // Its errors (a cue it could not read) stay left for a person.
+        let ignored = fixed.diagnostics.filter { $0.severity == .warning }
+        if let first = ignored.first {
+            changes.append(FixChange(
+                code: "fix.input.rewritten",
+                message: "written without what the reader ignored (\(ignored.count) warning\(ignored.count == 1 ? "" : "s") on reading)",
+                location: first.location))
+            fixed.diagnostics.removeAll { $0.severity == .warning }
+        }
         renumber(&fixed)
         return QualityFix(document: fixed, changes: changes, remaining: checker.check(fixed))
     }
