@@ -131,6 +131,24 @@ import Testing
         #expect(back.diagnostics.isEmpty)
     }
 
+    /// A mid-row code shows as a space, so it takes the place of a space at a change of look, and
+    /// a change between two letters waits for the next space: the text reads back exactly, and
+    /// nothing spills past column 32 (an added space once made "coming ." and overflowed rows).
+    @Test func looksChangeAtSpacesAndTheTextStaysExact() throws {
+        let text = "Thanks for <u>coming</u>. I am <i>here</i>.\nun<i>believ</i>able <u>yes</u> 12345678\n<i>(door slams)</i>"
+        let document = try WebVTTReader().read(Array("WEBVTT\n\n00:00:01.000 --> 00:00:04.000\n\(text)\n".utf8))
+        var fitted = document
+        let diagnostics = SCCWriter().fit(&fitted)
+        #expect(diagnostics.contains { $0.code == "scc.style.moved" })
+        let back = try SCCReader().read(SCCWriter().write(document))
+        #expect(back.cues.map(\.plainText) == ["Thanks for coming. I am here.\nunbelievable yes 12345678\n(door slams)"])
+        #expect(!back.diagnostics.contains { $0.code == "scc.row.overflow" }, "\(back.diagnostics)")
+        let spans = back.cues.first?.content.compactMap { node -> String? in
+            if case .span = node { return node.plainText } else { return nil }
+        }
+        #expect(spans == ["coming.", "here.", "yes", "(door slams)"], "\(String(describing: spans))")
+    }
+
     @Test func rollUpOutputRollsEachRowIn() throws {
         var document = TimedTextDocument(cues: [
             Cue(start: MediaTime(seconds: 1), end: MediaTime(seconds: 4), content: [.text("first row\nsecond row")])

@@ -105,16 +105,25 @@ enum CEA608Encoder {
             code(preambleAddress(row: row, attribute: first.italic ? 0x0E : first.color << 1, underline: first.underline))
             style = first.italic ? CellStyle(color: 0, italic: true, underline: first.underline) : first
         }
-        for cell in cells {
+        for (position, cell) in cells.enumerated() {
+            var replacesSpace = false
             if cell.style != style {
-                // A mid-row code shows as a space: it takes the place of one where there is one.
-                if characters.last == 0x20 { characters.removeLast() }
-                if cell.style.italic, cell.style.color != style.color {
-                    code(midRow(CellStyle(color: cell.style.color, italic: false, underline: cell.style.underline)))
+                // A mid-row code shows as a space: it takes the place of one, before the change or
+                // at it. Between two letters ("coming</u>.") there is none to take, and an added
+                // one would change the text: the look changes at the next space instead. At the
+                // row's start the code takes the column before it, left free for it above.
+                let spaceBefore = characters.last == 0x20
+                replacesSpace = !spaceBefore && position > 0 && cell.character == " "
+                if spaceBefore || replacesSpace || position == 0 {
+                    if spaceBefore { characters.removeLast() }
+                    if cell.style.italic, cell.style.color != style.color {
+                        code(midRow(CellStyle(color: cell.style.color, italic: false, underline: cell.style.underline)))
+                    }
+                    code(midRow(cell.style))
+                    style = cell.style
                 }
-                code(midRow(cell.style))
-                style = cell.style
             }
+            if replacesSpace { continue }
             switch CEA608Characters.encodings[cell.character] ?? .standard(0x3F) {
             case .standard(let byte):
                 characters.append(byte)

@@ -9,7 +9,19 @@ enum CEA608Layout {
     static var rules: CharacterGrid.Rules {
         CharacterGrid.Rules(
             prefix: "scc", formatName: "CEA-608", characterSetName: "the CEA-608 set", width: CEA608Memory.columns,
-            maximumRows: maximumRows, has: { CEA608Characters.encodings[$0] != nil })
+            maximumRows: maximumRows, has: { CEA608Characters.encodings[$0] != nil },
+            checkLooks: { row, location, tally in
+                // A mid-row code shows as a space, so the look changes only at one (``CEA608Encoder``).
+                let inWord = row.indices.dropFirst().contains { index in
+                    row[index].style != row[index - 1].style && row[index].character != " " && row[index - 1].character != " "
+                }
+                if inWord {
+                    tally.add(
+                        .note, "scc.style.moved",
+                        "a change of italics, underline or colour between two letters made at the next space (CEA-608 changes the look only where a space is shown)",
+                        at: location)
+                }
+            })
     }
 
     /// The document fitted, and what changed.
