@@ -39,6 +39,15 @@ import Testing
         assertGolden(convert(try read(name), to: .webvtt), named: name + ".vtt.golden")
     }
 
+    /// A REGION block whose settings are all invalid gives a region no cue can use: it is not
+    /// written back as a bare REGION line, which readers (ours too) ignore with a warning.
+    @Test func aRegionWithoutAnIdentifierIsNotWrittenBack() throws {
+        let document = try WebVTTReader().read(Array("WEBVTT\n\nREGION\nfoo\n\n00:00:01.000 --> 00:00:02.000\nhi\n".utf8))
+        let written = WebVTTWriter().write(document)
+        #expect(!String(decoding: written, as: UTF8.self).contains("REGION"))
+        #expect(try WebVTTReader().read(written).diagnostics.isEmpty)
+    }
+
     @Test(arguments: fixtures)
     func srtMatchesGolden(name: String) throws {
         assertGolden(convert(try read(name), to: .srt), named: name + ".srt.golden")

@@ -27,7 +27,9 @@ public struct WebVTTWriter: TimedTextWriter {
         }
         out.write(WebVTTSyntax.lineFeed)
         for line in document.headerLines { out.write(line + "\n") }
-        for region in document.regions { writeRegion(region, to: &out) }
+        // A region without an identifier is one no cue can be placed in (a REGION block with none
+        // or only invalid settings): written, it was a bare REGION line that readers ignore.
+        for region in document.regions where !region.id.isEmpty { writeRegion(region, to: &out) }
         for sheet in document.styleSheets { out.write("\nSTYLE\n" + sheet.text + "\n") }
         let colorRules = customColorRules(document.cues)
         if !colorRules.isEmpty { out.write("\nSTYLE\n" + colorRules.joined(separator: "\n") + "\n") }
