@@ -305,7 +305,9 @@ public struct ConvertCommand: BatchCommand {
         } else if output != "-", let format = CaptionFormat(fileExtensionOf: output) {
             outputFormat = format
         } else if requireOutputFormat {
-            throw ValidationError("cannot tell the output format: give --to vtt|srt|ttml|json or an output file name with that extension")
+            throw ValidationError(
+                "cannot tell the output format from the name \(output): give --to with one of \(CaptionFormat.writableNames), "
+                    + "or an output name with the format's extension")
         } else {
             outputFormat = .json
         }

@@ -122,6 +122,17 @@ import Testing
         #expect(throws: CaptionsError.self) { try ASSReader().read(Array("[Script Info]\nTitle: nothing\n".utf8)) }
     }
 
+    /// An empty document written as SBV or MicroDVD reads back as no cues with a warning, as SRT
+    /// does, not as an error; text that holds no cue is still refused.
+    @Test func emptyDocumentsReadBackAsNoCues() throws {
+        let sbv = try SBVReader().read(SBVWriter().write(TimedTextDocument()))
+        #expect(sbv.cues.isEmpty && sbv.diagnostics.map(\.code.rawValue) == ["sbv.empty"])
+        let microDVD = try MicroDVDReader().read(MicroDVDWriter(frameRate: 25).write(TimedTextDocument()))
+        #expect(microDVD.cues.isEmpty && microDVD.diagnostics.map(\.code.rawValue) == ["microdvd.empty"])
+        #expect(throws: CaptionsError.self) { try SBVReader().read(Array("not a cue\n".utf8)) }
+        #expect(throws: CaptionsError.self) { try MicroDVDReader().read(Array("not a cue\n".utf8)) }
+    }
+
     /// Dialogue lines cut from their script (as ExoPlayer's `ssa/typical_dialogue` test piece) are
     /// recognised as ASS and refused with what is missing, not as "not an SRT file".
     @Test func dialogueLinesWithoutTheirHeaderAreNamedAsSuch() throws {

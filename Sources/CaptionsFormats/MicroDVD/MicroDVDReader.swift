@@ -16,7 +16,8 @@ public struct MicroDVDReader: TimedTextReader {
     /// The frame rate used when neither the caller nor the file gives one.
     public static let defaultFrameRate = 24000.0 / 1001
 
-    /// Parses a MicroDVD file; throws `microdvd.cues.none` when no line is a cue.
+    /// Parses a MicroDVD file; throws `microdvd.cues.none` when no line is a cue (an empty file is
+    /// read as no cues, with a warning).
     public func read(_ input: consuming [UInt8]) throws(CaptionsError) -> TimedTextDocument {
         let text = TextLines(input, codePrefix: "microdvd")
         var document = TimedTextDocument(diagnostics: text.diagnostics, sourceFormat: "microdvd")
@@ -24,12 +25,14 @@ public struct MicroDVDReader: TimedTextReader {
         var dropped: Set<String> = []
         var firstDrop: SourceLocation?
         var timed: [(start: Int64, end: Int64, line: Int, text: Substring)] = []
+        var malformed = false
         for (index, line) in text.lines.enumerated() {
             let trimmed = line.trimmedSpaces
             guard !trimmed.isEmpty else { continue }
             guard let (start, end, rest) = Self.frames(trimmed) else {
                 document.diagnostics.append(Diagnostic(
                     .warning, "microdvd.line.malformed", "not a {start}{end}text line; skipped", at: TextLines.location(index)))
+                malformed = true
                 continue
             }
             // {1}{1}25: the frame rate, not a cue.
@@ -53,6 +56,12 @@ public struct MicroDVDReader: TimedTextReader {
             dropped.formUnion(lineDrops)
             let start = Self.time(frame: cue.start, fps: fps), end = Self.time(frame: max(cue.start, cue.end), fps: fps)
             document.cues.append(Cue(start: start, end: end, content: content, location: location))
+        }
+        if document.cues.isEmpty, !malformed {
+            // Nothing, or only the frame rate line (how an empty document is written): no cues,
+            // as SRT reads an empty file.
+            document.diagnostics.append(Diagnostic(.warning, "microdvd.empty", "the file holds no cues", at: .start))
+            return document
         }
         guard !document.cues.isEmpty else {
             throw CaptionsError("microdvd.cues.none", "no cue found: a MicroDVD cue is a line such as {25}{75}Hello", at: .start)

@@ -8,7 +8,8 @@ public struct SBVReader: TimedTextReader {
     /// A reader.
     public init() {}
 
-    /// Parses an SBV file; throws `sbv.cues.none` when nothing in it is a cue.
+    /// Parses an SBV file; throws `sbv.cues.none` when nothing in it is a cue (an empty file is
+    /// read as no cues, with a warning).
     public func read(_ input: consuming [UInt8]) throws(CaptionsError) -> TimedTextDocument {
         let text = TextLines(input, codePrefix: "sbv")
         var document = TimedTextDocument(diagnostics: text.diagnostics, sourceFormat: "sbv")
@@ -38,6 +39,11 @@ public struct SBVReader: TimedTextReader {
             let content: [InlineNode] = body.isEmpty ? [] : [.text(joined)]
             if end < start { document.diagnostics.append(TextLines.endBeforeStart(codePrefix: "sbv", at: TextLines.location(timingLine))) }
             document.cues.append(Cue(start: start, end: max(start, end), content: content, location: TextLines.location(timingLine)))
+        }
+        if document.cues.isEmpty, lines.allSatisfy({ $0.trimmedSpaces.isEmpty }) {
+            // Nothing at all (how an empty document is written): no cues, as SRT reads it.
+            document.diagnostics.append(Diagnostic(.warning, "sbv.empty", "the file holds no cues", at: .start))
+            return document
         }
         guard !document.cues.isEmpty else {
             throw CaptionsError("sbv.cues.none", "no cue found: an SBV cue starts with a line such as 0:00:01.000,0:00:03.500", at: .start)
