@@ -118,8 +118,8 @@ public final class VideoRewriter {
                 pixelFormat = AV_PIX_FMT_PAL8
                 paletted = true
             } else if !found {
-                // The nearest format the encoder takes (GIF: a palette; RGB H.264: packed RGB),
-                // each frame converted by libswscale after it is dimmed.
+                // The nearest format the encoder takes (RGB H.264: packed RGB), each frame
+                // converted by libswscale after it is dimmed. (GIF: palettes above.)
                 let alpha = ccaptions_av_pix_fmt_desc_get(decodedFormat).map { $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0 } ?? false
                 pixelFormat = ccaptions_avcodec_find_best_pix_fmt_of_list(supported, decodedFormat, alpha ? 1 : 0, nil)
                 guard pixelFormat != AV_PIX_FMT_NONE else {
