@@ -418,3 +418,32 @@ func ttml(_ body: String, parameters: String = "", head: String = "") -> [UInt8]
         #expect(toTTML.comments == document.comments)
     }
 }
+
+/// Several speakers in one cue: TTML names each on its span (`ttm:agent`), and reads them back as
+/// voice spans; a format with one speaker a cue (ASS) says it names only the first. Both were
+/// silently the first speaker's.
+@Suite struct SpeakersInOneCueTests {
+    static let source = "WEBVTT\n\n00:00:01.000 --> 00:00:03.000\n<v Joe>Hi there.</v>\n<v Ann>Hello.</v>\n\n"
+        + "00:00:04.000 --> 00:00:05.000\n<v Joe>Hee!</v> Hee!\n\n00:00:06.000 --> 00:00:07.000\n<v Joe>All mine.</v>\n"
+
+    @Test func ttmlKeepsEverySpeakerOnItsSpan() throws {
+        let document = try WebVTTReader().read(Array(Self.source.utf8))
+        var reduced = document
+        #expect(CapabilityReducer(capabilities: TTMLWriter(profile: .imsc1).capabilities, formatName: "TTML").reduce(&reduced).isEmpty)
+        let ttml = TTMLWriter(profile: .imsc1).write(reduced)
+        let text = String(decoding: ttml, as: UTF8.self)
+        #expect(text.contains("<span ttm:agent=\"agent2\">Hello.</span>"), "\(text)")
+        #expect(text.contains("ttm:agent=\"agent1\">All mine.</p>"), "one speaker for the whole paragraph stays on it: \(text)")
+        let back = WebVTTWriter().write(try TTMLReader().read(ttml))
+        #expect(String(decoding: back, as: UTF8.self).hasSuffix(
+            "<v Joe>Hi there.</v>\n<v Ann>Hello.</v>\n\n00:00:04.000 --> 00:00:05.000\n<v Joe>Hee!</v> Hee!\n\n"
+                + "00:00:06.000 --> 00:00:07.000\n<v Joe>All mine.</v>\n"))
+    }
+
+    @Test func oneSpeakerACueIsReported() throws {
+        var document = try WebVTTReader().read(Array(Self.source.utf8))
+        let lost = CapabilityReducer(capabilities: ASSWriter().capabilities, formatName: "ASS").reduce(&document)
+        #expect(lost.map(\.code.rawValue) == ["convert.lost.speakersInCue"])
+        #expect(lost.first?.message.contains(": 1 named") == true)
+    }
+}

@@ -56,6 +56,10 @@ public struct FormatCapabilities: OptionSet, Sendable, Hashable {
     /// cue; see ``Comment/textForNoteBlock``).
     public static let freeComments = FormatCapabilities(rawValue: 1 << 20)
 
+    /// Several speakers in one cue, each on its own voice span (WebVTT `<v>`, TTML `ttm:agent` on
+    /// a span); without it a format names one speaker a cue (ASS's `Name`).
+    public static let speakersInCue = FormatCapabilities(rawValue: 1 << 21)
+
     /// Everything the model holds.
-    public static let all = FormatCapabilities(rawValue: (1 << 21) - 1)
+    public static let all = FormatCapabilities(rawValue: (1 << 22) - 1)
 }

@@ -77,6 +77,25 @@ public struct CapabilityReducer: Sendable {
         return result
     }
 
+    /// How many different speakers the voice spans of `nodes` name (stops counting at two).
+    static func speakerCount(_ nodes: [InlineNode]) -> Int {
+        var first: String?
+        var pending: [ArraySlice<InlineNode>] = [nodes[...]]
+        while var level = pending.popLast() {
+            while let node = level.popFirst() {
+                guard case .span(let span) = node else { continue }
+                if span.kind == .voice {
+                    let name = span.annotation ?? ""
+                    if let first, first != name { return 2 }
+                    first = name
+                }
+                pending.append(level)
+                level = span.children[...]
+            }
+        }
+        return first == nil ? 0 : 1
+    }
+
     /// Removes the cues without visible text (only spaces, tabs and line breaks, or nothing) and
     /// those that last no time (a TTML reader shows neither).
     private func removeEmptyCues(from document: inout TimedTextDocument, tally: inout LossTally) {
@@ -117,6 +136,10 @@ public struct CapabilityReducer: Sendable {
                 tally.add(.placement, at: location)
                 cue.settings = CueSettings()
             }
+        }
+        if capabilities.contains(.voices), !capabilities.contains(.speakersInCue), Self.speakerCount(cue.content) > 1 {
+            // A format with one speaker a cue (ASS's Name) names it after the first.
+            tally.add(.speakersInCue, at: location)
         }
         if !capabilities.contains(.voices), let speaker = cue.speaker {
             // A speaker held outside the text (TTML's ttm:agent): lost like a voice span, and said so.
@@ -240,7 +263,7 @@ public struct CapabilityReducer: Sendable {
 /// Counts losses by kind, remembering where each kind first happened.
 private struct LossTally {
     enum Loss: String, CaseIterable {
-        case regions, styleSheets, comments, commentText, header, cueIdentifiers, openEnds, placement, placementApproximated
+        case regions, styleSheets, comments, commentText, header, speakersInCue, cueIdentifiers, openEnds, placement, placementApproximated
         case voices, classes, basicStyles, colors, ruby, timestamps, languages, blankLines
         case controlCharacters, carriageReturns, literalMarkup, trailingSpaces, names, emptyCues, instantCues
 
@@ -265,6 +288,7 @@ private struct LossTally {
             case .placement: ("cue positions", "dropped")
             case .placementApproximated: ("exact cue positions", "moved to the nearest of nine screen positions")
             case .voices: ("voice spans (speaker names)", "dropped; --speaker-prefix writes names into the text")
+            case .speakersInCue: ("more than one speaker in a cue", "named after the first speaker only; --speaker-prefix writes every name into the text")
             case .classes: ("class names", "dropped")
             case .basicStyles: ("italic, bold or underline", "dropped")
             case .colors: ("text colours", "dropped")

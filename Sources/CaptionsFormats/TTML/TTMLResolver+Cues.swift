@@ -256,6 +256,11 @@ extension TTMLResolver {
                             spanNodes = [.span(Span(.language, annotation: language, children: spanNodes))]
                         }
                         if insideRuby, ruby == "text" { spanNodes = [.span(Span(.rubyText, children: spanNodes))] }
+                        // A span's own speaker: a voice span (a paragraph's is the cue's speaker).
+                        if let agent = element.attribute("agent", namespace: TTMLNamespace.metadata), !spanNodes.isEmpty {
+                            let first = agent.split(separator: " ").first.map(String.init) ?? agent
+                            spanNodes = [.span(Span(.voice, annotation: agents[first] ?? first, children: spanNodes))]
+                        }
                     }
                     nodes.append(contentsOf: spanNodes)
                 default:

@@ -24,7 +24,7 @@ public struct TTMLWriter: TimedTextWriter {
     /// What TTML carries here.
     public let capabilities: FormatCapabilities = [
         .regions, .placement, .voices, .basicStyles, .colors, .languages, .blankLinesInText, .openEnds, .literalMarkup,
-        .trailingSpaces, .comments, .freeComments,
+        .trailingSpaces, .comments, .freeComments, .speakersInCue,
     ]
     /// The profile.
     public var profile: Profile
@@ -63,6 +63,8 @@ private struct TTMLWriterContext {
     private var regionIDs: [String: String] = [:]
     private var regionOrder: [(id: String, attributes: String)] = []
     private var agentIDs: [String: String] = [:]
+    /// The speaker the paragraph being written names (its voice spans need not repeat it).
+    private var paragraphSpeaker: String?
     private var agentOrder: [(id: String, name: String)] = []
     private let tickRate: Int64?
     /// iTT's frame timing.
@@ -155,11 +157,26 @@ private struct TTMLWriterContext {
         // Every paragraph names its own region: under TTML's region association a paragraph whose
         // ancestor names another region is pruned, so nothing is inherited from <body>.
         attributes += " region=\"\(region(for: cue.settings) ?? "bottom")\""
-        if let speaker = cue.speaker ?? Cue.firstVoice(in: cue.content), !speaker.isEmpty {
+        // One speaker for the whole paragraph goes on it; voice spans of several speakers (or one
+        // that covers only part of the text) each name theirs on the span.
+        paragraphSpeaker = Cue.firstVoice(in: cue.content) == nil ? cue.speaker : Self.soleVoice(of: cue.content)
+        if let speaker = paragraphSpeaker, !speaker.isEmpty {
             attributes += " ttm:agent=\"\(agent(speaker))\""
         }
         if Self.needsPreservedSpace(cue.content) { attributes += " xml:space=\"preserve\"" }
         return "      <p\(attributes)>\(inline(cue.content))</p>\n"
+    }
+
+    /// The speaker of a text whose every visible part is in voice spans of that one speaker.
+    private static func soleVoice(of nodes: [InlineNode]) -> String? {
+        var speaker: String?
+        for node in nodes where !node.plainText.allSatisfy(\.isWhitespace) {
+            guard case .span(let span) = node, span.kind == .voice, let name = span.annotation, speaker == nil || speaker == name else {
+                return nil
+            }
+            speaker = name
+        }
+        return speaker
     }
 
     /// Whether the text has spaces that TTML's default whitespace handling would collapse.
@@ -195,6 +212,9 @@ private struct TTMLWriterContext {
                 // A language span without a language says nothing TTML can carry (nor reads back).
                 if span.kind == .language, let language = span.annotation, !language.isEmpty {
                     spanAttributes += " xml:lang=\"\(XMLText.escapeAttribute(language))\""
+                }
+                if span.kind == .voice, let speaker = span.annotation, !speaker.isEmpty, speaker != paragraphSpeaker {
+                    spanAttributes += " ttm:agent=\"\(agent(speaker))\""
                 }
                 text += spanAttributes.isEmpty ? children : "<span\(spanAttributes)>\(children)</span>"
             }
