@@ -72,7 +72,13 @@ extension TTMLResolver {
                 flush(&previous)
                 continue
             }
-            if var open = previous, open.content == content, open.end == start {
+            let speaker = speaker(of: paragraph)
+            // A paragraph's speaker around spans with speakers of their own: the paragraph's voice
+            // holds theirs, as a WebVTT cue's voice spans nest (and are written back so).
+            let voiced = speaker.map { name in
+                Cue.firstVoice(in: content) == nil ? content : [.span(Span(.voice, annotation: name, children: content))]
+            } ?? content
+            if var open = previous, open.content == voiced, open.end == start {
                 open.end = stop
                 previous = open
             } else {
@@ -80,7 +86,7 @@ extension TTMLResolver {
                 let endTime: MediaTime? = paragraph.end == nil && stop == paragraphEnd ? nil : stop
                 previous = Cue(
                     id: paragraph.element.attribute("id", namespace: TTMLNamespace.xml) ?? "", start: start, end: endTime,
-                    settings: placement(of: paragraph), speaker: speaker(of: paragraph), content: content,
+                    settings: placement(of: paragraph), speaker: speaker, content: voiced,
                     location: paragraph.element.location)
             }
         }
