@@ -112,11 +112,11 @@ public struct CheckCommand: BatchCommand {
         let report = checker.check(document)
         let path = input == "-" ? "<stdin>" : input
         let chosen = format ?? (output == "-" ? nil : QualityReportFormat(extension: String(output.split(separator: ".").last ?? ""))) ?? .text
-        var text = chosen.render(report, path: path)
-        if shots, let found, chosen == .text {
-            text = Self.shotList(found, rate: report.frameRate) + text
+        let shotList = shots && chosen == .text ? found.map { Self.shotList($0, rate: report.frameRate) } : nil
+        try FileAccess.writeText(to: output, io: io) { emit in
+            if let shotList { emit(shotList) }
+            chosen.write(report, path: path, to: emit)
         }
-        try FileAccess.writeText(text, to: output, io: io)
         io.record("cues", .int(document.cues.count))
         io.record("findingErrors", .int(report.count(.error)))
         io.record("findingWarnings", .int(report.count(.warning)))

@@ -83,10 +83,19 @@ enum FileAccess {
     /// Writes `text` to `path` (or standard output for `-`) as ``write(to:io:producing:)`` does;
     /// on failure prints `path: error: …` and throws `ExitCode` 1.
     static func writeText(_ text: String, to path: String, io: CommandIO) throws {
+        try writeText(to: path, io: io) { $0(text) }
+    }
+
+    /// Writes the text `produce` hands over, piece by piece, as one file (as ``writeText(_:to:io:)``).
+    static func writeText(to path: String, io: CommandIO, producing produce: ((String) -> Void) -> Void) throws {
         do {
             try write(to: path, io: io) { emit in
-                var text = text
-                text.withUTF8 { emit(UnsafeRawBufferPointer($0)) }
+                withoutActuallyEscaping(emit) { emit in
+                    produce { piece in
+                        var piece = piece
+                        piece.withUTF8 { emit(UnsafeRawBufferPointer($0)) }
+                    }
+                }
             }
         } catch {
             io.writeStandardError("\(path): error: \(error.message) [\(error.code)]\n")

@@ -84,4 +84,32 @@ import Testing
         #expect(pairs(report) == ["1 check.markup.unbalanced", "2 check.markup.unbalanced"])
         #expect(report.findings[1].diagnostic.location == SourceLocation(line: 7, column: 9))
     }
+
+    @Test func aLongFileCheckedOnEveryCoreReadsAsOneCheckedOnOne() throws {
+        // 24,000 cues (a long file's rules run in parallel, each into its own list, joined by cue)
+        // with findings of several rules on most cues; its first 1,000 cues alone take the
+        // one-core path. Every finding but the last cue's gap must read the same, in the same order.
+        let texts = ["Hello.", "We have to go there today, right now, before it is too late!", "Yes.\n" + String(repeating: "a", count: 45)]
+        let cues = (0..<24_000).map { index -> (Int64, Int64, String) in
+            let start = Int64(index) * 3000
+            return (start, start + [2000, 900, 2950, 8000][index % 4], texts[index % 3])
+        }
+        let checker = QualityChecker(profile: try shipped("netflix"), language: "en")
+        let long = checker.check(document(cues))
+        let short = checker.check(document(Array(cues.prefix(1000))))
+        func readings(_ report: QualityReport) -> [String] {
+            report.findings.filter { ($0.cueIndex ?? 0) < 999 }.map { "\($0.diagnostic.code) \($0.diagnostic.message)" }
+        }
+        #expect(Set(long.findings.map(\.diagnostic.code.rawValue)).count >= 4)
+        #expect(readings(short).count > 1000)
+        #expect(readings(long).prefix(readings(short).count) == readings(short)[...])
+        #expect(long.findings.map { $0.cueIndex ?? -1 } == long.findings.map { $0.cueIndex ?? -1 }.sorted())
+        // The text report, written in pieces on every core, is the findings in order, then the summary.
+        let text = QualityReportFormat.text.render(long, path: "long.srt").split(separator: "\n")
+        #expect(text.count == long.findings.count + 1)
+        let first = long.findings[0].diagnostic
+        #expect(first.location == SourceLocation(line: 5, column: 1))
+        #expect(text.first.map(String.init) == "long.srt:5:1: \(first.severity.rawValue): \(first.message) [\(first.code)] (fix repairs this)")
+        #expect(text.last?.hasPrefix("long.srt: 24000 cues checked") == true)
+    }
 }

@@ -45,32 +45,64 @@ public struct QualityChecker: Sendable {
     /// unbalanced markup becomes `check.markup.unbalanced`).
     public func check(_ document: TimedTextDocument) -> QualityReport {
         let context = context(for: document)
-        var sink = FindingSink(context: context)
-        // The reader's findings are about no cue, so the sort by cue lists them first, in their order
-        // (joining two arrays afterwards would copy every finding once more).
-        for diagnostic in document.diagnostics where diagnostic.severity != .note && !MarkupRule.isMarkup(diagnostic.code) {
-            sink.add(diagnostic)
+        // Each rule into a sink of its own, on every core (a file with a finding on most cues
+        // spends most of a check writing messages); the sort by cue keeps rule order within a cue.
+        // The reader's findings are about no cue, so the sort lists them first, in their order.
+        let parallel = ParallelWork.processorCount > 1 && document.cues.count >= 20_000
+        let found = ParallelWork.map(parallel ? Self.rules.count + 1 : 1) { part in
+            var sink = FindingSink(context: context)
+            if part == 0 {
+                for diagnostic in document.diagnostics where diagnostic.severity != .note && !MarkupRule.isMarkup(diagnostic.code) {
+                    sink.add(diagnostic)
+                }
+                if !parallel { for rule in Self.rules { rule.check(context, into: &sink) } }
+            } else {
+                Self.rules[part - 1].check(context, into: &sink)
+            }
+            return sink.findings
         }
-        for rule in Self.rules { rule.check(context, into: &sink) }
+        let sorted = Self.byCue(found, cues: document.cues.count)
         return QualityReport(
             profile: profile.name, language: language ?? document.language, frameRate: context.frameRate,
             frameRateSource: resolvedRate.1, shotChanges: context.shotChanges, cueCount: document.cues.count,
-            findings: Self.byCue(sink.findings, cues: document.cues.count))
+            findings: sorted)
     }
 
-    /// `findings` by cue, in rule order within a cue, those about no cue first: a stable counting
-    /// sort (one pass to count, one to place), where a comparison sort took a tenth of a check.
-    static func byCue(_ findings: [QualityFinding], cues: Int) -> [QualityFinding] {
-        // Slot 0 is for findings about no cue, slot i + 1 for cue i.
+    /// `parts`' findings (one list after another) by cue, in list order within a cue, those about
+    /// no cue first: a stable counting sort (one pass to count, one to place each finding straight
+    /// into its place), where a comparison sort took a tenth of a check. On several cores each
+    /// places the findings of its own range of cues.
+    static func byCue(_ parts: [[QualityFinding]], cues: Int) -> [QualityFinding] {
+        // Slot 0 is for findings about no cue, slot i + 1 for cue i; starts[slot + 1] counts slot.
         var starts = [Int](repeating: 0, count: cues + 2)
-        for finding in findings { starts[(finding.cueIndex ?? -1) + 2] += 1 }
-        for slot in 1..<starts.count { starts[slot] += starts[slot - 1] }
-        var order = [Int32](repeating: 0, count: findings.count)
-        for (position, finding) in findings.enumerated() {
-            let slot = (finding.cueIndex ?? -1) + 1
-            order[starts[slot]] = Int32(position)
-            starts[slot] += 1
+        for findings in parts {
+            for finding in findings { starts[(finding.cueIndex ?? -1) + 2] += 1 }
         }
-        return order.map { findings[Int($0)] }
+        for slot in 1..<starts.count { starts[slot] += starts[slot - 1] }
+        let total = starts[cues + 1]
+        // Each piece a range of slots holding about as many findings as the others.
+        let pieces = ParallelWork.pieceCount(for: total, minimum: 20_000)
+        var bounds = [0]
+        for piece in 1..<pieces { bounds.append(starts.firstIndex { $0 >= total * piece / pieces } ?? cues + 1) }
+        bounds.append(cues + 1)
+        return [QualityFinding](unsafeUninitializedCapacity: total) { buffer, count in
+            nonisolated(unsafe) let output = buffer
+            _ = ParallelWork.map(pieces) { piece in
+                var next = starts
+                let slots = bounds[piece]..<bounds[piece + 1]
+                for findings in parts {
+                    findings.withUnsafeBufferPointer { findings in
+                        for finding in findings {
+                            let slot = (finding.cueIndex ?? -1) + 1
+                            guard slots.contains(slot) else { continue }
+                            (output.baseAddress! + next[slot]).initialize(to: finding)
+                            next[slot] += 1
+                        }
+                    }
+                }
+                return true
+            }
+            count = total
+        }
     }
 }

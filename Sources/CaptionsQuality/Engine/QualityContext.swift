@@ -75,47 +75,18 @@ public struct QualityContext: Sendable {
 
     /// A span in nanoseconds as people read it.
     func describe(nanoseconds: Int64) -> String {
-        var text = ""
+        var text = MessageText()
         describe(nanoseconds: nanoseconds, into: &text)
-        return text
+        return text.take()
     }
 
     /// Appends a span in nanoseconds as people read it to `text`.
-    func describe(nanoseconds: Int64, into text: inout String) {
+    func describe(nanoseconds: Int64, into text: inout MessageText) {
         let frames = Int64((Double(nanoseconds) / 1e9 * Double(frameRate.numerator) / Double(frameRate.denominator)).rounded())
-        Self.appendSeconds(milliseconds: Int64((Double(nanoseconds) / 1e6).rounded()), to: &text)
+        text.appendSeconds(milliseconds: Int64((Double(nanoseconds) / 1e6).rounded()))
         text.append(" (")
-        text.append(String(frames))
+        text.append(frames)
         text.append(frames == 1 ? " frame)" : " frames)")
-    }
-
-    /// Seconds with up to three decimals: `0.25s`.
-    static func seconds(_ time: MediaTime) -> String { seconds(milliseconds: time.rounded(toTimescale: 1000)) }
-
-    /// Milliseconds as seconds with up to three decimals (written digit by digit: a report of a
-    /// long file writes hundreds of thousands).
-    static func seconds(milliseconds: Int64) -> String {
-        var text = ""
-        appendSeconds(milliseconds: milliseconds, to: &text)
-        return text
-    }
-
-    /// Appends ``seconds(milliseconds:)``'s text to `text`.
-    static func appendSeconds(milliseconds: Int64, to text: inout String) {
-        if milliseconds < 0 && milliseconds > -1000 { text.append("-") }
-        text.append(String(milliseconds / 1000))
-        var fraction = Int(milliseconds.magnitude % 1000)
-        if fraction > 0 {
-            var digits = 3
-            while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
-            text.append(".")
-            var divisor = digits == 3 ? 100 : digits == 2 ? 10 : 1
-            while divisor > 0 {
-                text.unicodeScalars.append(Unicode.Scalar(UInt8(48 + fraction / divisor % 10)))
-                divisor /= 10
-            }
-        }
-        text.append("s")
     }
 
     /// `HH:MM:SS.mmm`.
@@ -157,10 +128,11 @@ struct FindingSink {
     /// The last code's severity and repair, as the profile has them (a rule gives one code many
     /// times in a row; the profile's tables are looked up by string).
     private var last: (code: Diagnostic.Code, fallback: Diagnostic.Severity, repair: String?, severity: Diagnostic.Severity, fixable: Bool)?
+    /// The message being written.
+    private var text = MessageText()
 
     init(context: QualityContext) {
         self.context = context
-        findings.reserveCapacity(context.cues.count)
     }
 
     /// A finding about cue `index`; `repair` names the `fix` repair kind that handles it, if any.
@@ -175,14 +147,13 @@ struct FindingSink {
     /// something in every cue of a long file write it in place, without a string of its own).
     mutating func add(
         _ code: Diagnostic.Code, _ severity: Diagnostic.Severity, cue index: Int, repair: String?,
-        at location: SourceLocation? = nil, message: (inout String) -> Void
+        at location: SourceLocation? = nil, message: (inout MessageText) -> Void
     ) {
-        let cue = context.cues[index]
-        var text = "cue "
-        text.reserveCapacity(128)
-        text.append(String(index + 1))
+        let (start, end, cueLocation) = (context.cues[index].start, context.cues[index].end, context.cues[index].location)
+        text.append("cue ")
+        text.append(index + 1)
         text.append(" (")
-        text.append(QualityContext.clock(cue.start))
+        text.appendClock(start)
         text.append("): ")
         message(&text)
         if last == nil || last!.code != code || last!.fallback != severity || last!.repair != repair {
@@ -191,8 +162,8 @@ struct FindingSink {
                 repair.map { context.profile.allowsFix($0) } ?? false
             )
         }
-        let diagnostic = Diagnostic(last!.severity, code, text, at: location ?? cue.location)
-        findings.append(QualityFinding(diagnostic, cueIndex: index, start: cue.start, end: cue.end, fixable: last!.fixable))
+        let diagnostic = Diagnostic(last!.severity, code, text.take(), at: location ?? cueLocation)
+        findings.append(QualityFinding(diagnostic, cueIndex: index, start: start, end: end, fixable: last!.fixable))
     }
 
     /// A finding the reader made, passed on with its location.

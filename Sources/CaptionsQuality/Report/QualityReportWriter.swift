@@ -24,10 +24,21 @@ public enum QualityReportFormat: String, Sendable, CaseIterable {
     /// The report of `report` on the file at `path`.
     public func render(_ report: QualityReport, path: String) -> String {
         switch self {
-        case .text: QualityReportText.render(report, path: path)
-        case .json: QualityReportJSON.render(report, path: path)
-        case .html: QualityReportHTML.render(report, path: path)
+        case .text:
+            var text = ""
+            QualityReportText.write(report, path: path) { text += $0 }
+            return text
+        case .json: return QualityReportJSON.render(report, path: path)
+        case .html: return QualityReportHTML.render(report, path: path)
         }
+    }
+
+    /// The same report handed to `emit` in consecutive pieces, to be written one after another as
+    /// they come: the text report of a long file (100,000 findings are 23 MB) is written on every
+    /// core, a few megabytes at a time, never whole in memory.
+    public func write(_ report: QualityReport, path: String, to emit: (String) -> Void) {
+        guard self == .text else { return emit(render(report, path: path)) }
+        QualityReportText.write(report, path: path, to: emit)
     }
 }
 
@@ -48,20 +59,38 @@ extension QualityReport {
 }
 
 enum QualityReportText {
-    static func render(_ report: QualityReport, path: String) -> String {
-        // Written straight into the string's own storage: a 100,000-cue file can have 100,000
-        // findings (23 MB), and building an array first and converting it copied them twice more.
-        // The findings are read through a buffer pointer, which lends each one instead of copying
-        // it (a retain and a release of its strings each time).
-        let summary = report.summary(path: path) + "\n"
-        return report.findings.withUnsafeBufferPointer { findings in
+    /// Findings a piece, rendered on one core (about 1.5 MB).
+    static let pieceSize = 8192
+
+    /// The lines of the findings, then the summary, in pieces of ``pieceSize`` findings, one a
+    /// core at a time.
+    static func write(_ report: QualityReport, path: String, to emit: (String) -> Void) {
+        let total = report.findings.count
+        let cores = ParallelWork.pieceCount(for: total, minimum: pieceSize)
+        var first = 0
+        repeat {
+            let round = (0..<cores).map { core in
+                min(total, first + core * pieceSize)..<min(total, first + (core + 1) * pieceSize)
+            }
+            for piece in ParallelWork.map(round.count, { render(report.findings, round[$0], path: path) }) { emit(piece) }
+            first += cores * pieceSize
+        } while first < total
+        emit(report.summary(path: path) + "\n")
+    }
+
+    /// The lines of `findings[range]`. Written straight into the string's own
+    /// storage (building an array first and converting it copied them twice more); the findings
+    /// are read through a buffer pointer, which lends each one instead of copying it (a retain and
+    /// a release of its strings each time).
+    private static func render(_ findings: [QualityFinding], _ range: Range<Int>, path: String) -> String {
+        findings.withUnsafeBufferPointer { findings in
             let place = path.utf8.count
-            let capacity = findings.indices.reduce(summary.utf8.count) {
+            let capacity = range.reduce(0) {
                 $0 + findings[$1].diagnostic.message.utf8.count + findings[$1].diagnostic.code.rawValue.utf8.count + place + 96
             }
             return String(unsafeUninitializedCapacity: capacity) { buffer in
                 var out = ByteOutput(buffer: buffer)
-                for index in findings.indices {
+                for index in range {
                     out.append(path)
                     if let location = findings[index].diagnostic.location {
                         out.append(":")
@@ -77,7 +106,6 @@ enum QualityReportText {
                     out.append(findings[index].diagnostic.code.rawValue)
                     out.append(findings[index].fixable ? "] (fix repairs this)\n" : "]\n")
                 }
-                out.append(summary)
                 return out.count
             }
         }

@@ -22,10 +22,20 @@ struct LineRule: QualityRule {
                 sink.add("check.line.count", .error, "\(facts[index].lineCount) lines, over \(maxLines)", cue: index, repair: "lines")
             }
             if let maxLength, facts[index].longestLine > maxLength {
-                let long = facts[index].lineLengths.enumerated().filter { $0.element > maxLength }
-                if !long.isEmpty {
-                    let which = long.map { "line \($0.offset + 1) has \($0.element)" }.joined(separator: ", ")
-                    sink.add("check.line.length", .error, "\(which) characters, over \(maxLength)", cue: index, repair: "lines")
+                let lengths = facts[index].lineLengths
+                guard lengths.contains(where: { $0 > maxLength }) else { continue }
+                // "line 1 has 43, line 3 has 45 characters, over 42"
+                sink.add("check.line.length", .error, cue: index, repair: "lines") { text in
+                    var first = true
+                    for (line, length) in lengths.enumerated() where length > maxLength {
+                        text.append(first ? "line " : ", line ")
+                        text.append(line + 1)
+                        text.append(" has ")
+                        text.append(length)
+                        first = false
+                    }
+                    text.append(" characters, over ")
+                    text.append(maxLength)
                 }
             }
         }
@@ -38,7 +48,9 @@ struct ReadingSpeedRule: QualityRule {
         guard let limit = context.limits.readingSpeed else { return }
         // What reads the same in every finding, written once.
         let unit = limit.unit == .characters ? "characters/s, over " : "words/min, over "
-        let over = unit + Self.oneDecimal(limit.max)
+        var limitText = MessageText()
+        limitText.appendOneDecimal(limit.max)
+        let over = unit + limitText.take()
         let facts = context.facts
         for index in facts.indices where !facts[index].isEmpty {
             guard let speed = context.readingSpeed(of: index) else { continue }
@@ -49,21 +61,16 @@ struct ReadingSpeedRule: QualityRule {
                 ? (facts[index].readingCharacters, " characters in ") : (facts[index].words, " words in ")
             sink.add("check.readingSpeed", .error, cue: index, repair: "readingSpeed") { text in
                 text.append("reads at ")
-                text.append(Self.oneDecimal(speed.rate))
+                text.appendOneDecimal(speed.rate)
                 text.append(" ")
                 text.append(over)
                 text.append(" (")
-                text.append(String(amount))
+                text.append(amount)
                 text.append(what)
-                QualityContext.appendSeconds(milliseconds: (end - start) / 1_000_000, to: &text)
+                text.appendSeconds(milliseconds: (end - start) / 1_000_000)
                 text.append(")")
             }
         }
-    }
-
-    static func oneDecimal(_ value: Double) -> String {
-        let tenths = Int64((value * 10).rounded())
-        return tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths.magnitude % 10)"
     }
 }
 

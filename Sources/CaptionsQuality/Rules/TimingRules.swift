@@ -80,7 +80,7 @@ struct GapRule: QualityRule {
             guard end != .max, facts[next].start >= end else { continue }
             let gap = facts[next].start - end
             // "gap of 0.083s (2 frames) to cue 7", then what the finding says of it.
-            func describeGap(_ text: inout String, _ tail: String...) {
+            func describeGap(_ text: inout MessageText, _ tail: String...) {
                 text.append("gap of ")
                 context.describe(nanoseconds: gap, into: &text)
                 text.append(" to cue ")
