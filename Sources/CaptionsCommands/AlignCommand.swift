@@ -36,9 +36,6 @@ public struct AlignCommand: IOCommand {
     /// Used by ArgumentParser.
     public init() {}
 
-    public func run() throws {
-        try execute(io: ProcessIO())
-    }
 
     /// Runs against `io`; exit 1 when the script or the recording cannot be read.
     public func execute(io: CommandIO) throws {
@@ -49,6 +46,8 @@ public struct AlignCommand: IOCommand {
         let target = try destination.target()
         let printer = DiagnosticPrinter(path: input, showNotes: false)
         let script: [ScriptAligner.ScriptWord]
+        try FileAccess.refuseToReplace(input, with: destination.output)
+        try FileAccess.refuseToReplace(text, with: destination.output)
         do {
             try FileAccess.checkWritable(destination.output, input: input)
             let bytes = try FileAccess.read(text, io: io)

@@ -74,11 +74,6 @@ public struct CheckCommand: BatchCommand {
         if shots, quality.media == nil { throw ValidationError("--shots lists the shot changes of the --media video; give --media") }
     }
 
-    /// Runs against the real standard streams.
-    public func run() throws {
-        try execute(io: ProcessIO())
-    }
-
     /// Runs against `io`, on one file or many.
     public func execute(io: CommandIO) throws {
         let io = verbosity.filtered(io)

@@ -117,3 +117,24 @@ public protocol IOCommand: ParsableCommand {
     /// Runs the command, reading and writing through `io`.
     func execute(io: CommandIO) throws
 }
+
+extension IOCommand {
+    /// Runs against the process's streams. A usage error found while running (a format named by
+    /// an output's extension that does not exist, the output being the input) is said as one
+    /// found while parsing is: with this subcommand's usage, exit 64.
+    public func run() throws {
+        do {
+            try execute(io: ProcessIO())
+        } catch let error as ValidationError {
+            ProcessIO().writeStandardError(Self.usageMessage(for: error))
+            throw ExitCode(64)
+        }
+    }
+
+    /// `Error: MESSAGE`, then this subcommand's usage and where its help is.
+    public static func usageMessage(for error: ValidationError) -> String {
+        let name = configuration.commandName ?? String(describing: Self.self).lowercased()
+        return "Error: \(error.message)\nUsage: \(CaptionsCommand.usageString(for: Self.self))\n"
+            + "  See 'captions \(name) --help' for more information.\n"
+    }
+}

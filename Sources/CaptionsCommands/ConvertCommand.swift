@@ -101,11 +101,6 @@ public struct ConvertCommand: BatchCommand {
     /// Used by ArgumentParser.
     public init() {}
 
-    /// Runs against the real standard streams.
-    public func run() throws {
-        try execute(io: ProcessIO())
-    }
-
     /// Runs against `io`, on one input or many; throws `ExitCode` 1 for invalid input and
     /// `ValidationError` for usage errors.
     public func execute(io: CommandIO) throws {
@@ -314,9 +309,7 @@ public struct ConvertCommand: BatchCommand {
         if requireOutputFormat, outputFormat.writer() == nil {
             throw ValidationError("\(outputFormat.displayName) can be read but not written; choose one of \(CaptionFormat.writableNames)")
         }
-        if FileAccess.isSameFile(input, output) {
-            throw ValidationError("the output is the input file; refusing to overwrite it")
-        }
+        try FileAccess.refuseToReplace(input, with: output)
         var plan = Plan(inputIsMedia: inputIsMedia, inputFormat: inputFormat, outputFormat: outputFormat)
         if let shift {
             guard let offset = MediaTime(parsingDuration: shift) else {

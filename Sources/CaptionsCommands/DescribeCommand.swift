@@ -77,13 +77,11 @@ public struct DescribeCommand: IOCommand {
         if !timesOnly, script == nil { throw ValidationError("give --script, or --times-only for empty events") }
     }
 
-    /// Runs against the real standard streams.
-    public func run() throws {
-        try execute(io: ProcessIO())
-    }
-
     /// Runs against `io`.
     public func execute(io: CommandIO) throws {
+        for input in [dialogue] + (script.map { [$0] } ?? []) + (media.map { [$0] } ?? []) {
+            try FileAccess.refuseToReplace(input, with: output)
+        }
         let marginTime = try nonNegativeDuration(margin, option: "--margin")
         let minimumGap = try nonNegativeDuration(minGap, option: "--min-gap")
         let dialogueDocument = try ConvertCommand.parse([dialogue]).readDocument(io: io)

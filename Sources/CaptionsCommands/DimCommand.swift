@@ -75,11 +75,6 @@ public struct DimCommand: IOCommand {
     /// Used by ArgumentParser.
     public init() {}
 
-    /// Runs against the real standard streams.
-    public func run() throws {
-        try execute(io: ProcessIO())
-    }
-
     /// Runs against `io`; throws `ExitCode` 1 when the video cannot be read or written.
     public func execute(io: CommandIO) throws {
         try dimVideo(io: verbosity.filtered(io))
@@ -95,6 +90,7 @@ public struct DimCommand: IOCommand {
             io.writeStandardError("error: a video cannot be written to standard output; name a file with -o [usage.output]\n")
             throw ExitCode(64)
         }
+        try FileAccess.refuseToReplace(video, with: output)
         do {
             try FileAccess.checkWritable(output, input: video)
         } catch {

@@ -27,6 +27,14 @@ enum FileAccess {
         return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
+    /// Throws the usage error every command gives when `output` names the same file as `input`
+    /// (through links too): an output never replaces what it is made from.
+    static func refuseToReplace(_ input: String, with output: String) throws {
+        if isSameFile(input, output) {
+            throw ValidationError("the output \(output) is the input; refusing to overwrite it, name another output")
+        }
+    }
+
     /// Whether `path` is a folder (following symbolic links).
     static func isDirectory(_ path: String) -> Bool {
         var info = stat()

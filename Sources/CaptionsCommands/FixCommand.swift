@@ -49,11 +49,6 @@ public struct FixCommand: IOCommand {
     /// Used by ArgumentParser.
     public init() {}
 
-    /// Runs against the real standard streams.
-    public func run() throws {
-        try execute(io: ProcessIO())
-    }
-
     /// Runs against `io`.
     public func execute(io: CommandIO) throws {
         try fix(io: verbosity.filtered(io))

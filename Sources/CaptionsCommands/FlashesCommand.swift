@@ -85,11 +85,6 @@ public struct FlashesCommand: BatchCommand {
     /// Used by ArgumentParser.
     public init() {}
 
-    /// Runs against the real standard streams.
-    public func run() throws {
-        try execute(io: ProcessIO())
-    }
-
     /// Runs against `io` on one video or many; throws `ExitCode` 2 for a failing video and 1 for an unreadable one.
     public func execute(io: CommandIO) throws {
         if batch.isBatch(inputs), inputs.count > 1 || batch.manifest != nil || inputs.contains(where: FileAccess.isDirectory),
@@ -142,6 +137,7 @@ public struct FlashesCommand: BatchCommand {
         let display = try displayOptions.resolved(io: io)
         let reports = try reports()
         for (_, path) in reports {
+            try FileAccess.refuseToReplace(video, with: path)
             do {
                 try FileAccess.checkWritable(path, input: video)
             } catch {

@@ -53,11 +53,6 @@ public struct TranscribeCommand: BatchCommand {
     /// Used by ArgumentParser.
     public init() {}
 
-    /// Runs against the real standard streams.
-    public func run() throws {
-        try execute(io: ProcessIO())
-    }
-
     /// Runs against `io`, on one recording or many; exit 1 when the recogniser is missing or fails.
     public func execute(io: CommandIO) throws {
         try executeOneOrMany(io: verbosity.filtered(io))
@@ -78,6 +73,7 @@ public struct TranscribeCommand: BatchCommand {
         let input = inputs.first ?? "-"
         let target = try destination.target()
         let printer = DiagnosticPrinter(path: input, showNotes: false)
+        try FileAccess.refuseToReplace(input, with: destination.output)
         do {
             try FileAccess.checkWritable(destination.output, input: input)
         } catch {

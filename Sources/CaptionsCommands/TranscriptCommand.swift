@@ -81,11 +81,6 @@ public struct TranscriptCommand: BatchCommand {
     /// Used by ArgumentParser.
     public init() {}
 
-    /// Runs against the real standard streams.
-    public func run() throws {
-        try execute(io: ProcessIO())
-    }
-
     /// Runs against `io`, on one file or many.
     public func execute(io: CommandIO) throws {
         try executeOneOrMany(io: verbosity.filtered(io))

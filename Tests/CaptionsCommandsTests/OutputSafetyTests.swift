@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Testing
 
@@ -155,6 +156,30 @@ import Darwin
         #expect(run(["convert", input, "-o", link], io: MemoryIO()) == 64)
         #expect(try String(contentsOfFile: input, encoding: .utf8) == sampleSRT)
         #expect(Self.kind(link, link: true) == S_IFLNK)
+    }
+
+    @Test func noCommandWritesOverItsInputAndEachSaysSoAsAUsageError() throws {
+        let (folder, input) = try Self.folderWithInput()
+        defer { removeTemporaryFolder(folder) }
+        let link = folder.appendingPathComponent("talk-link.srt").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "talk.srt")
+        let json = folder.appendingPathComponent("talk.json").path
+        #expect(run(["convert", input, "-o", json], io: MemoryIO()) == 0)
+        let converted = try String(contentsOfFile: json, encoding: .utf8)
+        for arguments in [
+            ["check", input, "-o", link], ["check", input, "-o", input], ["fix", input, "-o", input],
+            ["transcript", json, "-o", json], ["describe", "--dialogue", input, "--times-only", "-o", input],
+            ["convert", folder.path, "--to", "srt", "-o", folder.path],
+        ] {
+            let io = MemoryIO()
+            #expect(run(arguments, io: io) == 64, "\(arguments)")
+        }
+        #expect(try String(contentsOfFile: input, encoding: .utf8) == sampleSRT)
+        #expect(try String(contentsOfFile: json, encoding: .utf8) == converted)
+        // Said as a parse error is: with the subcommand's own usage, not the root's.
+        let message = CheckCommand.usageMessage(for: ValidationError("the output is the input"))
+        #expect(message.hasPrefix("Error: the output is the input\nUsage: captions check "))
+        #expect(message.contains("See 'captions check --help'"))
     }
 
     @Test func aReplacedFileKeepsItsMode() throws {

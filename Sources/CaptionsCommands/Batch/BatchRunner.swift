@@ -125,6 +125,7 @@ enum BatchRunner {
         return try items.map { item in
             let replaced = replacingExtension(of: item.relative, with: suffix)
             let output = folder + "/" + ((sharing[replaced] ?? 0) > 1 ? item.relative + "." + suffix : replaced)
+            try FileAccess.refuseToReplace(item.path, with: output)
             if let earlier = claimed.updateValue(item.path, forKey: output) {
                 throw ValidationError("\(earlier) and \(item.path) would both be written to \(output); rename one, or convert them separately")
             }
