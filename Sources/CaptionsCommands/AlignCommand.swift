@@ -34,8 +34,10 @@ public struct AlignCommand: IOCommand {
     @OptionGroup var verbosity: Verbosity
 
     /// Used by ArgumentParser.
-    public init() {}
+    /// The files named by options that are read.
+    public var filesRead: [String] { [text] }
 
+    public init() {}
 
     /// Runs against `io`; exit 1 when the script or the recording cannot be read.
     public func execute(io: CommandIO) throws {
@@ -46,8 +48,7 @@ public struct AlignCommand: IOCommand {
         let target = try destination.target()
         let printer = DiagnosticPrinter(path: input, showNotes: false)
         let script: [ScriptAligner.ScriptWord]
-        try FileAccess.refuseToReplace(input, with: destination.output)
-        try FileAccess.refuseToReplace(text, with: destination.output)
+        try refuseToReplace([input], with: destination.output)
         do {
             try FileAccess.checkWritable(destination.output, input: input)
             let bytes = try FileAccess.read(text, io: io)

@@ -65,6 +65,9 @@ public struct CheckCommand: BatchCommand {
     static let reportsToStandardOutput = true
 
     /// Used by ArgumentParser.
+    /// The profile file and the video, when named.
+    public var filesRead: [String] { quality.filesRead + (batch.manifest.map { [$0] } ?? []) }
+
     public init() {}
 
     /// Checks the arguments.

@@ -116,9 +116,21 @@ enum FileDescriptorIO {
 public protocol IOCommand: ParsableCommand {
     /// Runs the command, reading and writing through `io`.
     func execute(io: CommandIO) throws
+    /// The files the command reads besides its inputs (a speaker map, a profile, a script, the
+    /// video), which no output may replace either.
+    var filesRead: [String] { get }
 }
 
 extension IOCommand {
+    /// None.
+    public var filesRead: [String] { [] }
+
+    /// Throws the usage error of ``FileAccess/refuseToReplace(_:with:)`` when `output` is one of
+    /// `inputs` or of ``filesRead``.
+    func refuseToReplace(_ inputs: [String], with output: String) throws {
+        for input in inputs + filesRead { try FileAccess.refuseToReplace(input, with: output) }
+    }
+
     /// Runs against the process's streams. A usage error found while running (a format named by
     /// an output's extension that does not exist, the output being the input) is said as one
     /// found while parsing is: with this subcommand's usage, exit 64.

@@ -99,6 +99,9 @@ public struct ConvertCommand: BatchCommand {
     private var verbose: Bool { verbosity.verbose }
 
     /// Used by ArgumentParser.
+    /// The files named by options that are read.
+    public var filesRead: [String] { (speakers.map { [$0] } ?? []) + (batch.manifest.map { [$0] } ?? []) }
+
     public init() {}
 
     /// Runs against `io`, on one input or many; throws `ExitCode` 1 for invalid input and

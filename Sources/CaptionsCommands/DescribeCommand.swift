@@ -68,6 +68,9 @@ public struct DescribeCommand: IOCommand {
     var strict = false
 
     /// Used by ArgumentParser.
+    /// The files named by options that are read.
+    public var filesRead: [String] { [script, media].compactMap { $0 } }
+
     public init() {}
 
     /// Checks the options before running.
@@ -79,9 +82,7 @@ public struct DescribeCommand: IOCommand {
 
     /// Runs against `io`.
     public func execute(io: CommandIO) throws {
-        for input in [dialogue] + (script.map { [$0] } ?? []) + (media.map { [$0] } ?? []) {
-            try FileAccess.refuseToReplace(input, with: output)
-        }
+        try refuseToReplace([dialogue], with: output)
         let marginTime = try nonNegativeDuration(margin, option: "--margin")
         let minimumGap = try nonNegativeDuration(minGap, option: "--min-gap")
         let dialogueDocument = try ConvertCommand.parse([dialogue]).readDocument(io: io)

@@ -90,7 +90,7 @@ public struct DimCommand: IOCommand {
             io.writeStandardError("error: a video cannot be written to standard output; name a file with -o [usage.output]\n")
             throw ExitCode(64)
         }
-        try FileAccess.refuseToReplace(video, with: output)
+        try refuseToReplace([video], with: output)
         do {
             try FileAccess.checkWritable(output, input: video)
         } catch {

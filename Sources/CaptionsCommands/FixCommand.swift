@@ -47,6 +47,9 @@ public struct FixCommand: IOCommand {
     @OptionGroup var verbosity: Verbosity
 
     /// Used by ArgumentParser.
+    /// The profile file and the video, when named.
+    public var filesRead: [String] { quality.filesRead }
+
     public init() {}
 
     /// Runs against `io`.
@@ -55,6 +58,7 @@ public struct FixCommand: IOCommand {
     }
 
     private func fix(io: CommandIO) throws {
+        try refuseToReplace([input], with: output)
         let (checker, _) = try quality.checker(io: io)
         var arguments = [input, "-o", output]
         if let from { arguments += ["--from", from] }

@@ -83,6 +83,9 @@ public struct FlashesCommand: BatchCommand {
     static let reportsToStandardOutput = true
 
     /// Used by ArgumentParser.
+    /// The files named by options that are read.
+    public var filesRead: [String] { batch.manifest.map { [$0] } ?? [] }
+
     public init() {}
 
     /// Runs against `io` on one video or many; throws `ExitCode` 2 for a failing video and 1 for an unreadable one.
@@ -137,7 +140,7 @@ public struct FlashesCommand: BatchCommand {
         let display = try displayOptions.resolved(io: io)
         let reports = try reports()
         for (_, path) in reports {
-            try FileAccess.refuseToReplace(video, with: path)
+            try refuseToReplace([video], with: path)
             do {
                 try FileAccess.checkWritable(path, input: video)
             } catch {

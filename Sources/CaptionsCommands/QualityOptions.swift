@@ -28,6 +28,9 @@ struct QualityOptions: ParsableArguments {
     var noCache = false
 
     /// The checker the options describe, the video's shot changes found (or taken from the cache).
+    /// The files these options name that are read: a profile file and the video.
+    var filesRead: [String] { (profile.hasSuffix(".json") || profile.contains("/") ? [profile] : []) + (media.map { [$0] } ?? []) }
+
     func checker(io: CommandIO, progress: ProgressStyle? = nil) throws -> (checker: QualityChecker, shots: ShotChanges?) {
         let loaded: QualityProfile
         do {

@@ -51,6 +51,9 @@ public struct TranscribeCommand: BatchCommand {
     }
 
     /// Used by ArgumentParser.
+    /// The files named by options that are read.
+    public var filesRead: [String] { [speakers, batch.manifest].compactMap { $0 } }
+
     public init() {}
 
     /// Runs against `io`, on one recording or many; exit 1 when the recogniser is missing or fails.
@@ -73,7 +76,7 @@ public struct TranscribeCommand: BatchCommand {
         let input = inputs.first ?? "-"
         let target = try destination.target()
         let printer = DiagnosticPrinter(path: input, showNotes: false)
-        try FileAccess.refuseToReplace(input, with: destination.output)
+        try refuseToReplace([input], with: destination.output)
         do {
             try FileAccess.checkWritable(destination.output, input: input)
         } catch {

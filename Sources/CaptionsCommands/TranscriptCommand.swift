@@ -79,6 +79,9 @@ public struct TranscriptCommand: BatchCommand {
     static let reportsToStandardOutput = false
 
     /// Used by ArgumentParser.
+    /// The files named by options that are read.
+    public var filesRead: [String] { [media, descriptions, speakers, batch.manifest].compactMap { $0 } }
+
     public init() {}
 
     /// Runs against `io`, on one file or many.

@@ -42,7 +42,7 @@ public enum ShotChangeDetector {
     ) throws(MediaError) -> ShotChanges {
         // Pictures nothing refers to are not deblocked: no drift, and decoding is faster; a cut
         // is far larger than the difference.
-        let decoder = try VideoDecoder(path: path, deblocking: .referencePictures, callerWorksBeside: false)
+        let decoder = try VideoDecoder(path: path, deblocking: .referencePictures, callerWorksBeside: true)
         var thumbnail: [UInt8] = []
         var previousDifference: Double?
         var cuts: [ShotChanges.Cut] = []

@@ -164,18 +164,33 @@ import Darwin
         let link = folder.appendingPathComponent("talk-link.srt").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "talk.srt")
         let json = folder.appendingPathComponent("talk.json").path
-        #expect(run(["convert", input, "-o", json], io: MemoryIO()) == 0)
+        #expect(run(["convert", input, "-o", json, "--to", "podcast-json"], io: MemoryIO()) == 0)
         let converted = try String(contentsOfFile: json, encoding: .utf8)
+        let map = folder.appendingPathComponent("names.json").path
+        try #"{"A": "Ann"}"#.write(toFile: map, atomically: true, encoding: .utf8)
         for arguments in [
             ["check", input, "-o", link], ["check", input, "-o", input], ["fix", input, "-o", input],
             ["transcript", json, "-o", json], ["describe", "--dialogue", input, "--times-only", "-o", input],
-            ["convert", folder.path, "--to", "srt", "-o", folder.path],
+            // One file with batch options, and a folder whose JSON captions' reports would be their own names.
+            ["check", input, "-o", input, "--results", "jsonl"], ["check", folder.path, "--format", "json", "-o", folder.path],
+            // Files read through options.
+            ["convert", input, "--speakers", map, "-o", map], ["check", input, "--profile", map, "-o", map, "--format", "text"],
+            ["transcript", input, "--descriptions", json, "-o", json],
         ] {
             let io = MemoryIO()
             #expect(run(arguments, io: io) == 64, "\(arguments)")
         }
         #expect(try String(contentsOfFile: input, encoding: .utf8) == sampleSRT)
         #expect(try String(contentsOfFile: json, encoding: .utf8) == converted)
+        #expect(try String(contentsOfFile: map, encoding: .utf8) == #"{"A": "Ann"}"#)
+        // In a folder, only the file whose output would be itself is refused; the others are done.
+        let mixed = folder.appendingPathComponent("mixed")
+        try FileManager.default.createDirectory(at: mixed, withIntermediateDirectories: true)
+        try sampleSRT.write(to: mixed.appendingPathComponent("a.srt"), atomically: true, encoding: .utf8)
+        #expect(run(["convert", input, "-o", mixed.appendingPathComponent("b.vtt").path], io: MemoryIO()) == 0)
+        #expect(run(["convert", mixed.path, "--to", "vtt", "-o", mixed.path], io: MemoryIO()) == 64)
+        let names = try Self.names(in: mixed).filter { !$0.hasPrefix(".") }
+        #expect(names == ["a.srt", "a.vtt", "b.vtt"], "\(names)")
         // Said as a parse error is: with the subcommand's own usage, not the root's.
         let message = CheckCommand.usageMessage(for: ValidationError("the output is the input"))
         #expect(message.hasPrefix("Error: the output is the input\nUsage: captions check "))

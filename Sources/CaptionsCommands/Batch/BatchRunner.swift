@@ -125,7 +125,6 @@ enum BatchRunner {
         return try items.map { item in
             let replaced = replacingExtension(of: item.relative, with: suffix)
             let output = folder + "/" + ((sharing[replaced] ?? 0) > 1 ? item.relative + "." + suffix : replaced)
-            try FileAccess.refuseToReplace(item.path, with: output)
             if let earlier = claimed.updateValue(item.path, forKey: output) {
                 throw ValidationError("\(earlier) and \(item.path) would both be written to \(output); rename one, or convert them separately")
             }
@@ -170,6 +169,8 @@ enum BatchRunner {
         let before = job.output.flatMap(FileAccess.modificationTime)
         var exit: Int32 = 0
         do {
+            // An output that would replace an input is this file's usage error; the others go on.
+            try one.refuseToReplace(one.inputs, with: one.output)
             try one.executeOne(io: buffered)
         } catch let code as ExitCode {
             exit = code.rawValue
