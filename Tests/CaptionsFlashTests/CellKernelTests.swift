@@ -40,4 +40,33 @@ import Testing
             #expect(got == expected, "cell \(cell) codes \(channels.map { $0[cell] })")
         }
     }
+
+    /// Shot changes' thumbnail difference, 8-bit planar (the vector path, 64 samples at a time,
+    /// then the portable tail) and 16-bit, against the definition: every other sample of every
+    /// other line, absolute differences summed, the thumbnail replaced.
+    @Test(arguments: [(131, 9, 1), (200, 6, 1), (64, 3, 1), (7, 5, 1), (130, 7, 2)])
+    func thumbnailDifferenceIsEveryOtherSampleOfEveryOtherLine(width: Int, height: Int, bytes: Int) {
+        var generator = SystemRandomNumberGenerator()
+        let stride = width * bytes + 13
+        let plane = (0..<(stride * height)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let across = (width + 1) / 2, down = (height + 1) / 2
+        var thumbnail = (0..<(across * down)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        var expected: UInt64 = 0
+        var expectedThumbnail = thumbnail
+        for y in Swift.stride(from: 0, to: height, by: 2) {
+            for x in Swift.stride(from: 0, to: width, by: 2) {
+                let value: UInt8 = bytes == 1
+                    ? plane[y * stride + x]
+                    : UInt8((UInt16(plane[y * stride + 2 * x]) | UInt16(plane[y * stride + 2 * x + 1]) << 8) >> 2 & 0xFF)
+                let slot = y / 2 * across + x / 2
+                expected += UInt64(value > expectedThumbnail[slot] ? value - expectedThumbnail[slot] : expectedThumbnail[slot] - value)
+                expectedThumbnail[slot] = value
+            }
+        }
+        let sad = plane.withUnsafeBufferPointer { plane in
+            ccaptions_thumbnail_sad(plane.baseAddress, stride, Int32(width), Int32(height), Int32(bytes), bytes == 1 ? 0 : 2, 1, 0, &thumbnail)
+        }
+        #expect(sad == expected)
+        #expect(thumbnail == expectedThumbnail)
+    }
 }
