@@ -116,11 +116,12 @@ public struct CheckCommand: BatchCommand {
             chosen.write(report, path: path, to: emit)
         }
         io.record("cues", .int(document.cues.count))
-        io.record("findingErrors", .int(report.count(.error)))
-        io.record("findingWarnings", .int(report.count(.warning)))
+        let (errors, warnings) = (report.count(.error), report.count(.warning))
+        io.record("findingErrors", .int(errors))
+        io.record("findingWarnings", .int(warnings))
         io.discard(document)
-        let tooManyWarnings = (strict ? 0 : maxWarnings).map { report.count(.warning) > $0 } ?? false
-        if report.count(.error) > 0 || tooManyWarnings { throw ExitCode(1) }
+        let tooManyWarnings = (strict ? 0 : maxWarnings).map { warnings > $0 } ?? false
+        if errors > 0 || tooManyWarnings { throw ExitCode(1) }
     }
 
     /// `shot change 00:01:02.125 (frame 1491, score 34.5)` lines.

@@ -80,11 +80,13 @@ struct CharacterRule: QualityRule {
         let name = context.limits.characters ?? "printable"
         let repertoire = CharacterRepertoire.named(name) ?? .printable
         let takesAllASCII = repertoire.name == "printable"
-        for (index, facts) in context.facts.enumerated() {
-            // Printable ASCII is in every repertoire but CEA-608's, which lacks nine of its characters.
-            if facts.isPrintableASCII, takesAllASCII || !facts.hasASCIIOutside608 { continue }
+        let facts = context.facts
+        for index in facts.indices {
+            // Printable ASCII is in every repertoire but CEA-608's, which lacks nine of its characters
+            // (fields read by index: a copy of a cue's facts retains and releases its text).
+            if facts[index].isPrintableASCII, takesAllASCII || !facts[index].hasASCIIOutside608 { continue }
             var seen: [Character] = []
-            for character in facts.text where !repertoire.contains(character) && !seen.contains(character) {
+            for character in facts[index].text where !repertoire.contains(character) && !seen.contains(character) {
                 seen.append(character)
             }
             guard !seen.isEmpty else { continue }

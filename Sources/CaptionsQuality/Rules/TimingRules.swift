@@ -38,28 +38,31 @@ struct DurationRule: QualityRule {
 /// (judged in time order, so that a cue out of place is reported once, as out of order).
 struct OrderRule: QualityRule {
     func check(_ context: QualityContext, into sink: inout FindingSink) {
+        // Fields read by index: a copy of a cue's facts retains and releases its text.
+        let facts = context.facts
         var latest: (start: Int64, index: Int)?
-        for (index, facts) in context.facts.enumerated() {
-            if let latest, facts.start < latest.start {
+        for index in facts.indices {
+            let start = facts[index].start
+            if let latest, start < latest.start {
                 sink.add(
                     "check.cue.order", .error,
                     "starts before cue \(latest.index + 1), which comes first in the file (\(QualityContext.clock(context.cues[latest.index].start)))",
                     cue: index, repair: "order")
             }
-            if latest.map({ facts.start >= $0.start }) ?? true { latest = (facts.start, index) }
+            if latest.map({ start >= $0.start }) ?? true { latest = (start, index) }
         }
         var showing: (end: Int64, index: Int)?
         for index in context.timeOrder {
-            let facts = context.facts[index]
-            if let shown = showing, facts.start < shown.end,
-                !(facts.start == context.facts[shown.index].start && context.shownTogether.contains(index))
+            let (start, end) = (facts[index].start, facts[index].end)
+            if let shown = showing, start < shown.end,
+                !(start == facts[shown.index].start && context.shownTogether.contains(index))
             {
                 sink.add(
                     "check.cue.overlap", .error,
-                    "shown over cue \(shown.index + 1) for \(context.describe(nanoseconds: min(shown.end, facts.end) - facts.start))",
+                    "shown over cue \(shown.index + 1) for \(context.describe(nanoseconds: min(shown.end, end) - start))",
                     cue: index, repair: "gaps")
             }
-            if showing.map({ facts.end > $0.end }) ?? true { showing = (facts.end, index) }
+            if showing.map({ end > $0.end }) ?? true { showing = (end, index) }
         }
     }
 }
