@@ -33,10 +33,10 @@ public struct AlignCommand: IOCommand {
 
     @OptionGroup var verbosity: Verbosity
 
-    /// Used by ArgumentParser.
     /// The files named by options that are read.
     public var filesRead: [String] { [text] }
 
+    /// Used by ArgumentParser.
     public init() {}
 
     /// Runs against `io`; exit 1 when the script or the recording cannot be read.
@@ -50,7 +50,7 @@ public struct AlignCommand: IOCommand {
         let script: [ScriptAligner.ScriptWord]
         try refuseToReplace([input], with: destination.output)
         do {
-            try FileAccess.checkWritable(destination.output, input: input)
+            try FileAccess.checkWritable(destination.output)
             let bytes = try FileAccess.read(text, io: io)
             script = ScriptAligner.words(ofScript: String(decoding: bytes, as: UTF8.self))
         } catch {

@@ -64,10 +64,10 @@ public struct CheckCommand: BatchCommand {
     static let inputKind = BatchInputKind.captions
     static let reportsToStandardOutput = true
 
-    /// Used by ArgumentParser.
     /// The profile file and the video, when named.
-    public var filesRead: [String] { quality.filesRead + (batch.manifest.map { [$0] } ?? []) }
+    public var filesRead: [String] { quality.filesRead }
 
+    /// Used by ArgumentParser.
     public init() {}
 
     /// Checks the arguments.

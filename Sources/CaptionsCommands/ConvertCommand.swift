@@ -98,10 +98,10 @@ public struct ConvertCommand: BatchCommand {
 
     private var verbose: Bool { verbosity.verbose }
 
-    /// Used by ArgumentParser.
     /// The files named by options that are read.
-    public var filesRead: [String] { (speakers.map { [$0] } ?? []) + (batch.manifest.map { [$0] } ?? []) }
+    public var filesRead: [String] { speakers.map { [$0] } ?? [] }
 
+    /// Used by ArgumentParser.
     public init() {}
 
     /// Runs against `io`, on one input or many; throws `ExitCode` 1 for invalid input and
@@ -312,7 +312,6 @@ public struct ConvertCommand: BatchCommand {
         if requireOutputFormat, outputFormat.writer() == nil {
             throw ValidationError("\(outputFormat.displayName) can be read but not written; choose one of \(CaptionFormat.writableNames)")
         }
-        try FileAccess.refuseToReplace(input, with: output)
         var plan = Plan(inputIsMedia: inputIsMedia, inputFormat: inputFormat, outputFormat: outputFormat)
         if let shift {
             guard let offset = MediaTime(parsingDuration: shift) else {

@@ -67,10 +67,10 @@ public struct DescribeCommand: IOCommand {
     @Flag(help: "Exit 1 when a description fits no pause.")
     var strict = false
 
-    /// Used by ArgumentParser.
     /// The files named by options that are read.
     public var filesRead: [String] { [script, media].compactMap { $0 } }
 
+    /// Used by ArgumentParser.
     public init() {}
 
     /// Checks the options before running.

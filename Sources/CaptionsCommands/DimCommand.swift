@@ -92,7 +92,7 @@ public struct DimCommand: IOCommand {
         }
         try refuseToReplace([video], with: output)
         do {
-            try FileAccess.checkWritable(output, input: video)
+            try FileAccess.checkWritable(output)
         } catch {
             io.writeStandardError("\(output): error: \(error.message) [\(error.code)]\n")
             throw ExitCode(1)

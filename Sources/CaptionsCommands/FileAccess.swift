@@ -64,13 +64,11 @@ enum FileAccess {
     }
 
     /// Checks, before long work, that ``write(to:io:producing:)`` will be able to write `path`:
-    /// not a folder, not the input, its folder there and writable (for the temporary file), and
-    /// an existing file writable. Throws `output.unwritable` otherwise.
-    static func checkWritable(_ path: String, input: String? = nil) throws(CaptionsError) {
+    /// not a folder, its folder there and writable (for the temporary file), and an existing file
+    /// writable. Throws `output.unwritable` otherwise. (An output that is an input is refused
+    /// before, by ``refuseToReplace(_:with:)``.)
+    static func checkWritable(_ path: String) throws(CaptionsError) {
         guard path != "-" else { return }
-        if let input, isSameFile(path, input) {
-            throw CaptionsError("output.unwritable", "cannot write \(path): it is the input")
-        }
         var info = stat()
         if stat(path, &info) == 0 {
             if info.st_mode & S_IFMT == S_IFDIR {

@@ -46,10 +46,10 @@ public struct FixCommand: IOCommand {
 
     @OptionGroup var verbosity: Verbosity
 
-    /// Used by ArgumentParser.
     /// The profile file and the video, when named.
     public var filesRead: [String] { quality.filesRead }
 
+    /// Used by ArgumentParser.
     public init() {}
 
     /// Runs against `io`.

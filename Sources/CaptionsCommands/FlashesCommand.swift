@@ -83,9 +83,6 @@ public struct FlashesCommand: BatchCommand {
     static let reportsToStandardOutput = true
 
     /// Used by ArgumentParser.
-    /// The files named by options that are read.
-    public var filesRead: [String] { batch.manifest.map { [$0] } ?? [] }
-
     public init() {}
 
     /// Runs against `io` on one video or many; throws `ExitCode` 2 for a failing video and 1 for an unreadable one.
@@ -142,7 +139,7 @@ public struct FlashesCommand: BatchCommand {
         for (_, path) in reports {
             try refuseToReplace([video], with: path)
             do {
-                try FileAccess.checkWritable(path, input: video)
+                try FileAccess.checkWritable(path)
             } catch {
                 io.writeStandardError("\(path): error: \(error.message) [\(error.code)]\n")
                 throw ExitCode(1)

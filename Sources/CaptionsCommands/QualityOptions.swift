@@ -27,10 +27,10 @@ struct QualityOptions: ParsableArguments {
     @Flag(help: "Find the shot changes again instead of using the ones cached for this video.")
     var noCache = false
 
-    /// The checker the options describe, the video's shot changes found (or taken from the cache).
     /// The files these options name that are read: a profile file and the video.
     var filesRead: [String] { (profile.hasSuffix(".json") || profile.contains("/") ? [profile] : []) + (media.map { [$0] } ?? []) }
 
+    /// The checker the options describe, the video's shot changes found (or taken from the cache).
     func checker(io: CommandIO, progress: ProgressStyle? = nil) throws -> (checker: QualityChecker, shots: ShotChanges?) {
         let loaded: QualityProfile
         do {

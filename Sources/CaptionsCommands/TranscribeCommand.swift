@@ -50,10 +50,10 @@ public struct TranscribeCommand: BatchCommand {
         set { destination.output = newValue }
     }
 
-    /// Used by ArgumentParser.
     /// The files named by options that are read.
-    public var filesRead: [String] { [speakers, batch.manifest].compactMap { $0 } }
+    public var filesRead: [String] { speakers.map { [$0] } ?? [] }
 
+    /// Used by ArgumentParser.
     public init() {}
 
     /// Runs against `io`, on one recording or many; exit 1 when the recogniser is missing or fails.
@@ -76,9 +76,8 @@ public struct TranscribeCommand: BatchCommand {
         let input = inputs.first ?? "-"
         let target = try destination.target()
         let printer = DiagnosticPrinter(path: input, showNotes: false)
-        try refuseToReplace([input], with: destination.output)
         do {
-            try FileAccess.checkWritable(destination.output, input: input)
+            try FileAccess.checkWritable(destination.output)
         } catch {
             printer.print([error.diagnostic], to: io)
             throw ExitCode(1)

@@ -78,10 +78,10 @@ public struct TranscriptCommand: BatchCommand {
     static let inputKind = BatchInputKind.captions
     static let reportsToStandardOutput = false
 
-    /// Used by ArgumentParser.
     /// The files named by options that are read.
-    public var filesRead: [String] { [media, descriptions, speakers, batch.manifest].compactMap { $0 } }
+    public var filesRead: [String] { [media, descriptions, speakers].compactMap { $0 } }
 
+    /// Used by ArgumentParser.
     public init() {}
 
     /// Runs against `io`, on one file or many.

@@ -101,4 +101,15 @@ import Testing
             #expect(error.message.contains(mention), "\(error.message)")
         }
     }
+
+    @Test func anOutputNameGivesTheFormatOnlyByAFileExtension() {
+        #expect(TranscriptFormat(fileExtensionOf: "ep.markdown") == .md)
+        #expect(TranscriptFormat(fileExtensionOf: "ep.HTM") == .html)
+        #expect(TranscriptFormat(fileExtensionOf: "ep.json") == .podcastJSON)
+        // Names `--to` takes are not extensions.
+        #expect(TranscriptFormat(fileExtensionOf: "ep.podcast") == nil)
+        #expect(TranscriptFormat(fileExtensionOf: "ep.text") == nil)
+        #expect(TranscriptFormat(fileExtensionOf: "folder.md/ep") == nil)
+        #expect(TranscriptFormat(name: "podcast") == .podcastJSON)
+    }
 }

@@ -36,7 +36,7 @@ extension BatchCommand {
         guard inputs.count == 1 else {
             throw ValidationError("give an input (a file, several files, a folder, or --manifest list.txt)")
         }
-        try refuseToReplace([inputs[0]], with: output)
+        try refuseToReplace([inputs[0]] + batch.filesRead, with: output)
         try executeOne(io: io)
     }
 }

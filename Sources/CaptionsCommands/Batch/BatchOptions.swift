@@ -9,6 +9,9 @@ struct BatchOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A file listing the inputs, one path a line (relative to the current folder; blank lines and lines starting with # are skipped).", valueName: "list.txt"))
     var manifest: String?
 
+    /// The manifest, when one is named: read, so never an output.
+    var filesRead: [String] { manifest.map { [$0] } ?? [] }
+
     @Option(help: ArgumentHelp("How many files to work on at once (default: the number of cores, each job given its share of them).", valueName: "n"))
     var jobs: Int?
 

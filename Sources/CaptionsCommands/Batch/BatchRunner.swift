@@ -170,7 +170,7 @@ enum BatchRunner {
         var exit: Int32 = 0
         do {
             // An output that would replace an input is this file's usage error; the others go on.
-            try one.refuseToReplace(one.inputs, with: one.output)
+            try one.refuseToReplace(one.inputs + options.filesRead, with: one.output)
             try one.executeOne(io: buffered)
         } catch let code as ExitCode {
             exit = code.rawValue

@@ -25,9 +25,10 @@ public enum TranscriptFormat: String, Sendable, CaseIterable {
     /// The format a file name's extension names (`.txt`, `.md`/`.markdown`, `.html`/`.htm`,
     /// `.json`); nil for another extension or none.
     public init?(fileExtensionOf path: String) {
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/"),
-            let format = TranscriptFormat(name: String(path[path.index(after: dot)...])), format.rawValue != "podcast"
-        else { return nil }
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        let name = path[path.index(after: dot)...].lowercased()
+        // File extensions only: not the other names `--to` takes ("text", "podcast", "podcast-json").
+        guard ["txt", "md", "markdown", "html", "htm", "json"].contains(name), let format = TranscriptFormat(name: name) else { return nil }
         self = format
     }
 
