@@ -206,16 +206,21 @@ public struct ConvertCommand: BatchCommand {
     /// Reads and parses the input: in place from the mapped file when the reader can, else from a
     /// copy that the reader releases as soon as it can.
     private func read(_ plan: Plan, io: CommandIO) throws -> TimedTextDocument {
-        if plan.inputIsMedia {
-            do {
-                // Damage in the file (cues that may be missing) comes back as warnings, so that
-                // it is printed and `--strict` writes nothing.
-                return try readMedia()
-            } catch {
-                throw CaptionsError(Diagnostic.Code(rawValue: error.code), error.message)
+        if plan.inputIsMedia { return try readMediaReporting() }
+        let file = try InputFile(input, io: io)
+        // What the name says may be wrong (a video saved as .txt, an RTF saved as .srt): the
+        // content tells, unless --from says how to read it.
+        if from == nil, let foreign = file.withBytes({ ForeignContent.identify($0) }) {
+            switch foreign {
+            case .media(let name):
+                guard input != "-" else {
+                    throw CaptionsError("input.media.stdin", "standard input holds \(name): give its path instead", at: .start)
+                }
+                return try readMediaReporting()
+            case .document(let name, let advice):
+                throw CaptionsError("input.notCaptions", "\(name), not a caption file: \(advice)", at: .start)
             }
         }
-        let file = try InputFile(input, io: io)
         let inputFormat = plan.inputFormat ?? file.withBytes { CaptionFormat.sniff($0) }
         guard let reader = inputFormat.reader(options: plan.readerOptions) else {
             throw ValidationError("\(inputFormat.rawValue) can be written but not read")
@@ -227,6 +232,12 @@ public struct ConvertCommand: BatchCommand {
             return try file.withBytes { bytes throws(CaptionsError) in try inPlace.read(borrowing: bytes) }
         }
         return try reader.read(file.takeBytes())
+    }
+
+    /// ``readMedia()`` with its failure as a diagnostic. Damage in the file (cues that may be
+    /// missing) comes back as warnings, so that it is printed and `--strict` writes nothing.
+    private func readMediaReporting() throws(CaptionsError) -> TimedTextDocument {
+        do { return try readMedia() } catch { throw CaptionsError(Diagnostic.Code(rawValue: error.code), error.message) }
     }
 
     /// The captions of the media input: its text subtitle stream (`--stream`, or the first), or,
@@ -244,10 +255,16 @@ public struct ConvertCommand: BatchCommand {
         do {
             captions = try ClosedCaptionReader.read(path: input)
         } catch where error.code == "media.video.none" {
-            throw MediaError("media.subtitle.none", "\(input) has neither a text subtitle stream nor a video that could carry captions")
+            throw MediaError(
+                "media.subtitle.none",
+                "\(input) has neither a text subtitle stream nor a video that could carry captions; "
+                    + "`captions transcribe \(input) -o OUT.vtt` (or .txt, .html for a transcript) makes them from its speech")
         }
         guard !captions.pictures.isEmpty || channel != nil || service != nil else {
-            throw MediaError("media.subtitle.none", "\(input) has no text subtitle stream, and its video carries no closed captions")
+            throw MediaError(
+                "media.subtitle.none",
+                "\(input) has no text subtitle stream, and its video carries no closed captions; "
+                    + "`captions transcribe \(input) -o OUT.vtt` (or .txt, .html for a transcript) makes them from its speech")
         }
         return ClosedCaptionDecoder.document(
             from: captions.pictures, end: captions.end, channel: channel ?? 1, service: service, diagnostics: captions.diagnostics)
@@ -367,7 +384,11 @@ public struct ConvertCommand: BatchCommand {
     /// Containers whose subtitle streams `convert` reads through FFmpeg.
     private static func isMediaFile(_ path: String) -> Bool {
         guard let dot = path.lastIndex(of: ".") else { return false }
-        let media: Set = ["mkv", "mka", "mks", "mp4", "m4v", "mov", "webm", "ts", "m2ts", "avi", "nut"]
+        // Files with other names are recognised by their content (``ForeignContent``).
+        let media: Set = [
+            "mkv", "mka", "mks", "mp4", "m4v", "m4a", "mov", "webm", "ts", "m2ts", "mts", "avi", "nut", "mpg", "mpeg",
+            "vob", "mxf", "flv", "wmv", "asf", "3gp", "ogv", "ogg", "opus", "mp3", "wav", "flac", "aac",
+        ]
         return media.contains(path[path.index(after: dot)...].lowercased())
     }
 

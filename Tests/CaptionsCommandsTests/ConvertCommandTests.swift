@@ -71,6 +71,28 @@ enum Chromium {
 let sampleSRT = "1\n00:00:01,000 --> 00:00:02,000\n<i>Hello</i>\n\n2\n00:00:03,000 --> 00:00:04,000\nWorld\n"
 
 @Suite struct ConvertCommandTests {
+    /// A document or a picture saved under a caption name is named for what it is, whatever the
+    /// name; `--from` still reads it as told.
+    @Test(arguments: [
+        ("script.srt", Array("{\\rtf1\\ansi 1\\par 00:00:01,000 --> 00:00:02,000\\par Hello\\par}".utf8), "an RTF document"),
+        ("script.txt", [0x50, 0x4B, 0x03, 0x04] + Array(repeating: 0, count: 60), "a ZIP archive"),
+        ("frame.vtt", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13], "a PNG picture"),
+        ("notes", Array("%PDF-1.7\n".utf8), "a PDF document"),
+    ])
+    func documentsAreNamedNotReadAsCaptions(name: String, bytes: [UInt8], kind: String) throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = folder.appendingPathComponent(name)
+        try Data(bytes).write(to: input)
+        let io = MemoryIO()
+        #expect(run(["convert", input.path, "--to", "vtt"], io: io) == 1)
+        #expect(io.errors.contains("\(input.path):1:1: error: \(kind)"), "\(io.errors)")
+        #expect(io.errors.contains("[input.notCaptions]"))
+        let forced = MemoryIO()
+        #expect(run(["convert", input.path, "--from", "srt", "--to", "vtt"], io: forced) == 1)
+        #expect(!forced.errors.contains("[input.notCaptions]"), "--from reads as told: \(forced.errors)")
+    }
+
     @Test func convertsFilesByExtension() throws {
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }

@@ -56,6 +56,34 @@ struct EmbeddedSubtitleTests {
         #expect(io.errors.contains("[media.subtitle.none]"))
     }
 
+    @Test func mediaIsKnownByItsContentWhateverItsName() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        // A Matroska file saved under a caption-like name, and under none.
+        let movie = try movie("movie.mkv", codec: "srt", in: folder)
+        for name in ["movie.txt", "movie"] {
+            let renamed = folder.appendingPathComponent(name).path
+            try FileManager.default.copyItem(atPath: movie, toPath: renamed)
+            let io = MemoryIO()
+            #expect(run(["convert", renamed, "--to", "srt"], io: io) == 0, "\(io.errors)")
+            #expect(io.outputText.contains("00:00:00,500 --> 00:00:02,000\n- Are you coming?"), "\(io.outputText)")
+        }
+        // Audio alone, given to the commands that read captions: what to run instead.
+        let audio = folder.appendingPathComponent("episode.mp3").path
+        #expect(FlashSamples.ffmpeg(["-f", "lavfi", "-i", "sine=d=1", audio]))
+        for command in ["convert", "transcript"] {
+            let io = MemoryIO()
+            #expect(run([command, audio, "--to", command == "convert" ? "vtt" : "text"], io: io) == 1)
+            #expect(io.errors.contains("captions transcribe \(audio)"), "\(command): \(io.errors)")
+            #expect(!io.errors.contains("SRT"))
+        }
+        // Media on standard input cannot be handed to FFmpeg.
+        let io = MemoryIO()
+        io.input = try Array(Data(contentsOf: URL(fileURLWithPath: audio)))
+        #expect(run(["convert", "-", "--to", "vtt"], io: io) == 1)
+        #expect(io.errors.contains("[input.media.stdin]"), "\(io.errors)")
+    }
+
     // MARK: Damaged media says so (issue 15)
 
     static let spreadSubtitles = """

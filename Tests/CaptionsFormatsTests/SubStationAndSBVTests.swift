@@ -71,6 +71,34 @@ import Testing
         #expect(CaptionFormat.sniff(utf16) == .ass)
     }
 
+    /// `H:MM:SS:cc` (ExoPlayer reads it; libass skips the line) is read as `H:MM:SS.cc`, with a
+    /// note; a time that is neither is still skipped with a warning.
+    @Test func centisecondsAfterAColonAreRead() throws {
+        let events = Self.ass.components(separatedBy: "[Events]")[0] + """
+            [Events]
+            Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+            Dialogue: 0,0:00:04:56,0:00:08:90,Default,,0,0,0,,Colon
+            Dialogue: 0,0:00:09.00,0:00:10:5,Default,,0,0,0,,Mixed
+            Dialogue: 0,0:00:11:00:00,0:00:12.00,Default,,0,0,0,,Five fields
+            Dialogue: 0,0:00:13:x,0:00:14.00,Default,,0,0,0,,Not a number
+
+            """
+        let document = try ASSReader().read(Array(events.utf8))
+        #expect(document.cues.map(\.plainText) == ["Colon", "Mixed"])
+        #expect(document.cues.first?.start == MediaTime(milliseconds: 4_560))
+        #expect(document.cues.first?.end == MediaTime(milliseconds: 8_900))
+        #expect(document.cues.last?.end == MediaTime(milliseconds: 10_500))
+        #expect(document.diagnostics.filter { $0.code.rawValue == "ass.time.colon" }.count == 1)
+        #expect(document.diagnostics.filter { $0.code.rawValue == "ass.time.malformed" }.count == 2)
+    }
+
+    /// A piece of a script that starts with its events' `Format` line is taken for ASS, and
+    /// refused as one (it was read as SRT: "does not look like an SRT file").
+    @Test func aLoneFormatLineIsRecognisedAsASS() {
+        let piece = Array("Format: Layer, Start, End, Style, Name, Text\n".utf8)
+        #expect(CaptionFormat.sniff(piece) == .ass)
+    }
+
     @Test func assWrittenReadsBackAsItself() throws {
         let document = try ASSReader().read(Array(Self.ass.utf8))
         let written = ASSWriter().write(document)

@@ -25,6 +25,8 @@ public struct ASSReader: TimedTextReader {
         var isSSA = false
         var dropped: Set<String> = []
         var firstDrop: SourceLocation?
+        // The first time written H:MM:SS:cc.
+        var colonFraction: SourceLocation?
         var eventsFormat: SourceLocation?
         // A Dialogue line in no `[Events]` section: a piece of a script cut from its header.
         var headless: SourceLocation?
@@ -60,11 +62,13 @@ public struct ASSReader: TimedTextReader {
                 let fields = Self.fields(value, count: eventColumns.count)
                 func field(_ name: String) -> Substring? { eventColumns.firstIndex(of: name).flatMap { $0 < fields.count ? fields[$0] : nil } }
                 let location = TextLines.location(index)
-                guard let start = field("start").flatMap(Self.time), let end = field("end").flatMap(Self.time) else {
+                let times = (field("start").flatMap(Self.time), field("end").flatMap(Self.time))
+                guard let (start, startColon) = times.0, let (end, endColon) = times.1 else {
                     document.diagnostics.append(Diagnostic(
                         .warning, "ass.time.malformed", "a Dialogue line whose times are not H:MM:SS.cc; skipped", at: location))
                     continue
                 }
+                if startColon || endColon { colonFraction = colonFraction ?? location }
                 let style = field("style").flatMap { styles[String($0.trimmingPrefix("*"))] } ?? styles["Default"] ?? Style()
                 var parser = ASSTextParser(base: style.state, softBreaks: isSSA || wrapStyle == "2")
                 let content = parser.parse(field("text") ?? "")
@@ -91,6 +95,11 @@ public struct ASSReader: TimedTextReader {
             }
             document.diagnostics.append(Diagnostic(.warning, "ass.empty", "the [Events] section holds no Dialogue line: no cues", at: eventsFormat))
         }
+        if let colonFraction {
+            document.diagnostics.append(Diagnostic(
+                .note, "ass.time.colon", "times written H:MM:SS:cc read as H:MM:SS.cc (centiseconds after a colon)",
+                at: colonFraction))
+        }
         if let firstDrop {
             document.diagnostics.append(Diagnostic(
                 .note, "ass.override.dropped",
@@ -103,10 +112,10 @@ public struct ASSReader: TimedTextReader {
     }
 
     /// Whether a file's first line opens an ASS/SSA script, or a piece of one: a section header
-    /// (`[Script Info]`, a styles section, `[Events]`) or a `Dialogue` line.
+    /// (`[Script Info]`, a styles section, `[Events]`), a `Dialogue` line or an events `Format` line.
     static func recognises(_ firstLine: Substring) -> Bool {
         let line = firstLine.lowercased()
-        return ["[script info]", "[v4+ styles]", "[v4 styles]", "[events]", "dialogue:"].contains { line.hasPrefix($0) }
+        return ["[script info]", "[v4+ styles]", "[v4 styles]", "[events]", "dialogue:", "format:"].contains { line.hasPrefix($0) }
     }
 
     /// The first `count - 1` comma-separated fields, and the rest of the line as the last (text may
@@ -115,8 +124,17 @@ public struct ASSReader: TimedTextReader {
         value.split(separator: ",", maxSplits: max(count - 1, 0), omittingEmptySubsequences: false)
     }
 
-    /// `H:MM:SS.cc` (centiseconds; more or fewer fraction digits are read as decimals).
-    static func time(_ text: Substring) -> MediaTime? { TextLines.clockTime(text, strictWidths: false) }
+    /// `H:MM:SS.cc` (centiseconds; more or fewer fraction digits are read as decimals), and
+    /// whether the fraction came after a colon instead (`H:MM:SS:cc`, which some writers use and
+    /// ExoPlayer reads; libass skips the line).
+    static func time(_ text: Substring) -> (MediaTime, colon: Bool)? {
+        if let time = TextLines.clockTime(text, strictWidths: false) { return (time, false) }
+        let text = text.trimmedSpaces
+        guard text.count { $0 == ":" } == 3, let last = text.lastIndex(of: ":"), !text[last...].contains("."),
+            let time = TextLines.clockTime(text[..<last] + "." + text[text.index(after: last)...], strictWidths: false)
+        else { return nil }
+        return (time, true)
+    }
 
     /// What a cue takes from its style.
     struct Style {
