@@ -75,6 +75,11 @@ rgbflash="r='255*mod(N\,2)':g='255*mod(N\,2)':b='255*mod(N\,2)'"
 make o-gif-fail.gif -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=rgb24,geq=$rgbflash"
 make p-apng-fail.apng -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=rgba,geq=$rgbflash:a=255" -plays 0 -f apng
 make q-apng-transparent-pass.apng -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=rgba,geq=$rgbflash:a=0" -plays 0 -f apng
+# Alpha at 10 and 16 bits, packed and planar (geq kept at 8-bit RGBA: it would work in 10-bit codes): opaque flashes (were read as black), and a flash at
+# alpha 25/255 over black (sRGB code 25: 0.0097 of white's luminance, below the 0.1 limit).
+make q2-rgba64-png-fail.mov -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=rgba,geq=$rgbflash:a=255,format=rgba" -c:v png -pix_fmt rgba64be
+make q3-gbrap10-ffv1-fail.mkv -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=rgba,geq=$rgbflash:a=255,format=rgba" -c:v ffv1 -pix_fmt gbrap10le
+make q4-rgba64-faint-pass.mov -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=rgba,geq=$rgbflash:a=25,format=rgba" -c:v png -pix_fmt rgba64be
 make r-h264rgb-fail.mkv -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=gbrp,geq=$rgbflash" -c:v libx264rgb -crf 0
 
 # --- Spatial accuracy at 960x540 (10° field: 320 x 240 pixels; 0.1°: 3.2 pixels).
@@ -96,6 +101,11 @@ seg() {
 seg w-part1 1280x720 "if(gte(N\,45)\,255*$flash3\,128)"
 seg w-part2 640x360 "if(lt(N\,15)\,255*gte(mod(N\,6)\,3)\,128)"
 [ -s "$out/w-joined-fail.ts" ] || cat "$out/w-part1.ts" "$out/w-part2.ts" > "$out/w-joined-fail.ts"
+# The same from 320x180 to 640x360: pictures under 480 wide have a grid of their own size, so the
+# analysis goes on across a change of grid (it restarted, and this clip passed).
+seg w2-part1 320x180 "if(gte(N\,45)\,255*$flash3\,128)"
+seg w2-part2 640x360 "if(lt(N\,15)\,255*gte(mod(N\,6)\,3)\,128)"
+[ -s "$out/w2-joined-grids-fail.ts" ] || cat "$out/w2-part1.ts" "$out/w2-part2.ts" > "$out/w2-joined-grids-fail.ts"
 
 # --- Damage: a tenth of a clean transport stream overwritten in the middle.
 make x-clean.ts -f lavfi -i "testsrc2=s=640x360:r=25:d=6" -c:v libx264 -crf 20 -g 25 -bf 0
@@ -104,6 +114,15 @@ import sys
 data = bytearray(open(sys.argv[1], 'rb').read())
 start = int(len(data) * 0.45)
 data[start:start + len(data) // 10] = b'\x55' * (len(data) // 10)
+open(sys.argv[2], 'wb').write(data)
+PY
+# Damage the container marks (3,000 zero bytes: MPEG-TS continuity errors) and the decoder hides:
+# 9 of 120 frames are lost without a decoding error, which used to read as variable frame rate.
+make x2-clean.ts -f lavfi -i "smptebars=s=320x240:r=30:d=4" -c:v libx264 -pix_fmt yuv420p
+[ -s "$out/x2-corrupt-packets-partial.ts" ] || python3 - "$out/x2-clean.ts" "$out/x2-corrupt-packets-partial.ts" <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], 'rb').read())
+data[len(data) // 2:len(data) // 2 + 3000] = bytes(3000)
 open(sys.argv[2], 'wb').write(data)
 PY
 

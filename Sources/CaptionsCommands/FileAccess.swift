@@ -118,8 +118,9 @@ enum FileAccess {
     /// - A symbolic link is followed and its target replaced; the link stays a link. A link that
     ///   the kernel's `protected_symlinks` rule would not follow (someone else's, in a sticky
     ///   world-writable folder such as /tmp) is refused.
-    /// - Anything else (a character or block device, a FIFO, a link to one such as /dev/stdout on
-    ///   a terminal or a pipe) is opened and written to directly, never replaced.
+    /// - Anything else (a character or block device, a FIFO, a link to one) is opened and written
+    ///   to directly, never replaced; and a name of one of this process's own descriptors
+    ///   (`/dev/stdout`: ``ownDescriptor(_:)``) is written through that descriptor.
     ///
     /// The temporary file is `.NAME.captions-PID.tmp`. It is removed if SIGINT, SIGTERM, SIGHUP or
     /// SIGXFSZ ends the process (``TemporaryFileCleanup``), and one left by a process that no
@@ -127,8 +128,19 @@ enum FileAccess {
     static func write(
         to path: String, io: CommandIO, producing produce: ((UnsafeRawBufferPointer) -> Void) -> Void
     ) throws(CaptionsError) {
-        if path == "-" {
+        if path == "-" || ownDescriptor(path) == 1 {
             produce { io.writeStandardOutput($0) }
+            return
+        }
+        if let descriptor = ownDescriptor(path) {
+            // Where the shell's redirection put it (`2>> log`): at its offset, never replaced.
+            var failure: Int32?
+            produce { piece in
+                if failure == nil, !FileDescriptorIO.writeAll(piece, to: descriptor) { failure = errno }
+            }
+            if let failure {
+                throw CaptionsError("output.unwritable", "cannot write \(path): \(String(cString: strerror(failure)))")
+            }
             return
         }
         var info = stat()
@@ -156,11 +168,31 @@ enum FileAccess {
         }
     }
 
+    /// The descriptor of this process that `path` names (`/dev/stdout`, `/dev/stderr`,
+    /// `/dev/fd/N`, `/proc/self/fd/N`), when it is open. Such a path leads to whatever the shell
+    /// redirected the descriptor to, often a regular file: opened anew, or replaced, it would lose
+    /// what the shell wrote there before and after (`{ echo A; captions … -o /dev/stdout; } > f`).
+    static func ownDescriptor(_ path: String) -> Int32? {
+        let number: Int32?
+        switch path {
+        case "/dev/stdout": number = 1
+        case "/dev/stderr": number = 2
+        default:
+            let prefixes = ["/dev/fd/", "/proc/self/fd/"]
+            number = prefixes.first(where: path.hasPrefix).flatMap { Int32(path.dropFirst($0.count)) }
+        }
+        guard let number, number >= 0, fcntl(number, F_GETFD) != -1 else { return nil }
+        return number
+    }
+
     /// Writes a whole file that another library produces by path (a video from the muxer):
     /// `produce` writes the temporary file it is given, beside `path`, which is then renamed over
     /// `path`. Only a regular file (or a new name) can be replaced: a device, FIFO or socket is
     /// refused, since a video cannot be streamed into one through a rename.
     static func writeFile(to path: String, producing produce: (String) throws -> Void) throws {
+        guard ownDescriptor(path) == nil else {
+            throw CaptionsError("output.unwritable", "cannot write \(path): a video is written to a file by name, not to a descriptor")
+        }
         var info = stat()
         var existing: stat?
         if stat(path, &info) == 0 {

@@ -235,7 +235,7 @@ public final class VideoDecoder {
         outcome.partialReason = reading.partialReason
         // A step in time is lost frames only where something was damaged: in a stream that
         // decoded cleanly it is variable frame rate, the picture before it held on screen.
-        let damageSeen = reading.partialReason != nil || reading.corruptPackets > 0 || !damaged.isEmpty
+        let damageSeen = reading.partialReason != nil || reading.corruptPackets + reading.markedPackets > 0 || !damaged.isEmpty
         outcome.gaps = damageSeen ? timeline.gaps : []
         outcome.heldPictures = damageSeen ? [] : timeline.gaps
         outcome.discontinuities = timeline.discontinuities
@@ -280,6 +280,8 @@ public final class VideoDecoder {
         private(set) var partialReason: String?
         /// Packets the decoder refused.
         private(set) var corruptPackets = 0
+        /// Packets the demuxer marked as damaged.
+        private(set) var markedPackets = 0
 
         init(
             format: UnsafeMutablePointer<AVFormatContext>, codec: UnsafeMutablePointer<AVCodecContext>,
@@ -310,6 +312,10 @@ public final class VideoDecoder {
                     sink?(packet)
                     continue
                 }
+                // The demuxer marks packets it knows are damaged (an MPEG-TS continuity error):
+                // decoded as they are; a step in time near them is lost frames, not variable
+                // frame rate. (A clean join of two segments marks one too, and loses nothing.)
+                if packet.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 { markedPackets += 1 }
                 if ccaptions_avcodec_send_packet(codec, packet) < 0 { corruptPackets += 1 }
                 guard drain(into: ring) else { return }
             }

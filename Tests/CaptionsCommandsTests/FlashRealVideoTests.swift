@@ -21,9 +21,11 @@ struct FlashRealVideoTests {
         ("g-pq-100-140nits-fail.mkv", 2), ("h-pq-400-440nits-pass.mkv", 0), ("i-pq-400-480nits-fail.mkv", 2),
         ("j-pq-0.5-15nits-pass.mkv", 0), ("k-hlg-100-140nits-fail.mkv", 2), ("l-hlg-5-15nits-pass.mkv", 0),
         ("m-odd-field-576i-fail.ts", 2), ("n-even-field-1080i-fail.mp4", 2),
-        ("o-gif-fail.gif", 2), ("p-apng-fail.apng", 2), ("q-apng-transparent-pass.apng", 0), ("r-h264rgb-fail.mkv", 2),
+        ("o-gif-fail.gif", 2), ("p-apng-fail.apng", 2), ("q-apng-transparent-pass.apng", 0),
+        ("q2-rgba64-png-fail.mov", 2), ("q3-gbrap10-ffv1-fail.mkv", 2), ("q4-rgba64-faint-pass.mov", 0), ("r-h264rgb-fail.mkv", 2),
         ("s-box-22pc-pass.mp4", 0), ("t-box-27pc-fail.mp4", 2), ("u-checker-0.125deg-fail.mp4", 2),
-        ("v-checker-0.03deg-pass.mp4", 0), ("w-joined-fail.ts", 2), ("x-damaged-partial.ts", 1),
+        ("v-checker-0.03deg-pass.mp4", 0), ("w-joined-fail.ts", 2), ("w2-joined-grids-fail.ts", 2), ("x-damaged-partial.ts", 1),
+        ("x2-corrupt-packets-partial.ts", 1),
     ]
 
     @Test(arguments: clips)

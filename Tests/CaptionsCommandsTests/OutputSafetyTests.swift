@@ -307,6 +307,32 @@ import Darwin
         #expect(try Self.names(in: folder) == ["long.srt"])
     }
 
+    /// `-o /dev/stdout` (and `/dev/stderr`, `/dev/fd/N`) when the shell sent that descriptor to a
+    /// file: written where the shell's other output goes, in order, appending under `>>`; the file
+    /// was replaced, and what the shell wrote around the command was lost.
+    @Test(.enabled(if: executable != nil)) func theShellsRedirectionsAreWrittenThroughNotReplaced() throws {
+        let executable = try #require(Self.executable)
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = folder.appendingPathComponent("in.srt")
+        try sampleSRT.write(to: input, atomically: true, encoding: .utf8)
+        let log = folder.appendingPathComponent("log.txt").path
+        try "EARLIER\n".write(toFile: log, atomically: true, encoding: .utf8)
+        let inode = try #require(Self.status(log)).st_ino
+        let script = """
+            { echo BEFORE; "$0" convert "$1" --to srt -o /dev/stdout; echo BETWEEN; \
+              "$0" convert "$1" --to srt -o /dev/fd/3 3>&1; echo AFTER; } >> "$2"
+            """
+        let status = try Self.spawnAndWait(["/bin/sh", "-c", script, executable.path, input.path, log])
+        #expect(status == 0)
+        #expect(try #require(Self.status(log)).st_ino == inode, "the file the shell opened is the one written")
+        let cue = "1\n00:00:01,000 --> 00:00:02,000\n<i>Hello</i>\n"
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(text.hasPrefix("EARLIER\nBEFORE\n" + cue), "\(text)")
+        #expect(text.components(separatedBy: cue).count == 3, "\(text)")
+        #expect(text.contains("BETWEEN\n" + cue) && text.hasSuffix("AFTER\n"), "\(text)")
+    }
+
     /// Runs `arguments` with an empty signal mask and default signal actions (a test runs on a
     /// thread that may block signals, and a child would inherit that), and returns its wait status.
     static func spawnAndWait(_ arguments: [String]) throws -> Int32 {

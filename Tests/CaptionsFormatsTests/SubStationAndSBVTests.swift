@@ -99,6 +99,46 @@ import Testing
         #expect(CaptionFormat.sniff(piece) == .ass)
     }
 
+    /// What ASS would read as codes stays text, and says so; a style inside the same style ends
+    /// back in the outer one (`{\\c}` and `{\\b0}` used to end both).
+    @Test func literalCodesAndNestedStylesSurviveTheASSWriter() throws {
+        let srt = """
+            1
+            00:00:01,000 --> 00:00:02,000
+            set {x} and a\\Nb and C:\\hello\\new
+
+            2
+            00:00:03,000 --> 00:00:04,000
+            <font color="#00FF00">green <font color="#FF0000">red</font> green again</font>
+
+            3
+            00:00:05,000 --> 00:00:06,000
+            <b>bold <b>bold2</b> still bold</b> plain
+
+            """
+        var document = try SRTReader().read(Array(srt.utf8))
+        let writer = ASSWriter()
+        let diagnostics = writer.fit(&document)
+        #expect(diagnostics.map(\.code.rawValue) == ["convert.lost.literalMarkup"])
+        let back = try ASSReader().read(writer.write(document))
+        #expect(back.cues[0].plainText == "set (x) and a\\\u{200B}Nb and C:\\\u{200B}hello\\\u{200B}new")
+        let webvtt = String(decoding: WebVTTWriter().write(back), as: UTF8.self)
+        #expect(webvtt.contains("<c.lime>green </c><c.red>red</c><c.lime> green again</c>"), "\(webvtt)")
+        #expect(webvtt.contains("<b>bold bold2 still bold</b> plain"), "\(webvtt)")
+    }
+
+    /// Times move to centiseconds, with a note; a cue shorter than one lasts one, with a warning
+    /// (it was written starting and ending on the same centisecond, never shown).
+    @Test func assTimesAreCentisecondsAndNoCueVanishes() throws {
+        let srt = "1\n00:00:01,234 --> 00:00:02,345\nOne\n\n2\n00:00:03,001 --> 00:00:03,004\nBlink\n"
+        var document = try SRTReader().read(Array(srt.utf8))
+        let diagnostics = ASSWriter().fit(&document)
+        #expect(diagnostics.map(\.code.rawValue) == ["ass.time.centiseconds", "ass.time.tooShort"])
+        let back = try ASSReader().read(ASSWriter().write(document))
+        #expect(back.cues.map(\.start) == [MediaTime(milliseconds: 1_230), MediaTime(milliseconds: 3_000)])
+        #expect(back.cues.map(\.end) == [MediaTime(milliseconds: 2_350), MediaTime(milliseconds: 3_010)])
+    }
+
     @Test func assWrittenReadsBackAsItself() throws {
         let document = try ASSReader().read(Array(Self.ass.utf8))
         let written = ASSWriter().write(document)

@@ -27,16 +27,25 @@ extension CellSampler {
         }
     }
 
+    /// A sample over black by its alpha: for 8 bits the product itself (the sums are divided by
+    /// 255 afterwards, exactly); for wider samples the product divided by the largest alpha
+    /// (`alphaMax`, 2^bits − 1), rounded, as the product of two 16-bit samples would overflow the
+    /// sums.
+    @inline(__always)
+    static func premultiplied<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ value: Sample, _ alpha: Sample, alphaMax: UInt64
+    ) -> UInt32 {
+        if Sample.bitWidth == 8 { return UInt32(value) &* UInt32(alpha) }
+        return UInt32(truncatingIfNeeded: (UInt64(value) &* UInt64(alpha) &+ alphaMax / 2) / alphaMax)
+    }
+
     @inline(__always)
     func addPremultiplied<Sample: FixedWidthInteger & UnsignedInteger>(
-        _ row: UnsafePointer<Sample>?, alpha: UnsafePointer<Sample>, count: Int, into channel: Int
+        _ row: UnsafePointer<Sample>?, alpha: UnsafePointer<Sample>, alphaMax: UInt64, count: Int, into channel: Int
     ) {
         guard let row else { return }
-        let shift = Sample.bitWidth > 8 ? 16 : 0
         let sums = columnSums[channel]
-        for x in 0..<count {
-            sums[x] &+= UInt32(truncatingIfNeeded: (UInt64(row[x]) * UInt64(alpha[x])) >> shift)
-        }
+        for x in 0..<count { sums[x] &+= Self.premultiplied(row[x], alpha[x], alphaMax: alphaMax) }
     }
 
     @inline(__always)
@@ -50,17 +59,16 @@ extension CellSampler {
 
     @inline(__always)
     func addPacked<Sample: FixedWidthInteger & UnsignedInteger>(
-        _ pixels: UnsafePointer<Sample>, count: Int, components: Int, offsets: (Int, Int, Int), alpha: Int?
+        _ pixels: UnsafePointer<Sample>, count: Int, components: Int, offsets: (Int, Int, Int), alpha: Int?, alphaMax: UInt64
     ) {
-        let shift = Sample.bitWidth > 8 ? 16 : 0
         let (r, g, b) = (columnSums[0], columnSums[1], columnSums[2])
         for x in 0..<count {
             let pixel = pixels + x * components
             if let alpha {
-                let a = UInt64(pixel[alpha])
-                r[x] &+= UInt32(truncatingIfNeeded: (UInt64(pixel[offsets.0]) * a) >> shift)
-                g[x] &+= UInt32(truncatingIfNeeded: (UInt64(pixel[offsets.1]) * a) >> shift)
-                b[x] &+= UInt32(truncatingIfNeeded: (UInt64(pixel[offsets.2]) * a) >> shift)
+                let a = pixel[alpha]
+                r[x] &+= Self.premultiplied(pixel[offsets.0], a, alphaMax: alphaMax)
+                g[x] &+= Self.premultiplied(pixel[offsets.1], a, alphaMax: alphaMax)
+                b[x] &+= Self.premultiplied(pixel[offsets.2], a, alphaMax: alphaMax)
             } else {
                 r[x] &+= UInt32(truncatingIfNeeded: pixel[offsets.0])
                 g[x] &+= UInt32(truncatingIfNeeded: pixel[offsets.1])

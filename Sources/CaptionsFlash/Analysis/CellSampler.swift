@@ -150,11 +150,13 @@ struct CellSampler {
         } else {
             depthScale = 1 / Float(1 << (picture.bitDepth - 8))
         }
+        // 8-bit samples are summed times their alpha and divided here; wider ones are divided
+        // sample by sample (``premultiplied(_:_:alphaMax:)``).
         var alphaScale: Float = 1
-        if case .packedRGB(_, _, _, _, _?) = picture.layout {
-            alphaScale = picture.bytesPerSample == 1 ? 1 / 255 : 1 / 65536
-        } else if case .planarGBR(alpha: true) = picture.layout {
-            alphaScale = picture.bytesPerSample == 1 ? 1 / 255 : 1 / 65536
+        if case .packedRGB(_, _, _, _, _?) = picture.layout, picture.bytesPerSample == 1 {
+            alphaScale = 1 / 255
+        } else if case .planarGBR(alpha: true) = picture.layout, picture.bytesPerSample == 1 {
+            alphaScale = 1 / 255
         }
         let chromaPlanes = Self.hasSeparateChroma(picture.layout)
         let scales = Scales(luma: depthScale * alphaScale, chroma: chromaPlanes ? depthScale : depthScale * alphaScale)
@@ -293,6 +295,7 @@ struct CellSampler {
         let addsChroma = maps.addsChroma
         let cellColumns = grid.columns
         let uniformRuns = uniformRuns(for: layout)
+        let alphaMax = UInt64(1) << picture.bitDepth - 1
         maps.rowOfLine.withUnsafeBufferPointer { rowOfLine in
             for line in 0..<height {
                 let row = Int(rowOfLine[line])
@@ -336,9 +339,9 @@ struct CellSampler {
                     add(samples(planes.0, line), count: width, into: 0)
                 case .planarGBR(let alpha):
                     if alpha, let a = samples(planes.3, line) {
-                        addPremultiplied(samples(planes.2, line), alpha: a, count: width, into: 0)
-                        addPremultiplied(samples(planes.0, line), alpha: a, count: width, into: 1)
-                        addPremultiplied(samples(planes.1, line), alpha: a, count: width, into: 2)
+                        addPremultiplied(samples(planes.2, line), alpha: a, alphaMax: alphaMax, count: width, into: 0)
+                        addPremultiplied(samples(planes.0, line), alpha: a, alphaMax: alphaMax, count: width, into: 1)
+                        addPremultiplied(samples(planes.1, line), alpha: a, alphaMax: alphaMax, count: width, into: 2)
                     } else {
                         add(samples(planes.2, line), count: width, into: 0)
                         add(samples(planes.0, line), count: width, into: 1)
@@ -346,7 +349,7 @@ struct CellSampler {
                     }
                 case .packedRGB(let components, let red, let green, let blue, let alpha):
                     if let pixels = samples(planes.0, line) {
-                        addPacked(pixels, count: width, components: components, offsets: (red, green, blue), alpha: alpha)
+                        addPacked(pixels, count: width, components: components, offsets: (red, green, blue), alpha: alpha, alphaMax: alphaMax)
                     }
                 }
             }

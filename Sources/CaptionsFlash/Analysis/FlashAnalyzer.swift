@@ -10,7 +10,8 @@ import CaptionsCore
 /// screen, WCAG AAA as soon as anything flashes more than three times a second.
 ///
 /// A change of size, pixel format or scanning mid-stream is reported; the analysis goes on across
-/// it when the grid stays the same (same shape), and restarts otherwise.
+/// it (on the new grid, each new cell carrying on from the old cell at its place), and restarts
+/// only when the light changes scale (SDR and HDR) or progressive and interlaced video meet.
 ///
 /// In the same pass it runs Apple's Dim Flashing Lights model (``DimFlashingLights``) on each
 /// frame's average picture level, for the chosen display: a perceptual risk for the whole frame
@@ -165,9 +166,15 @@ public struct FlashAnalyzer {
     private mutating func change(to newFormat: PictureFormat, at time: Double) {
         defer { format = newFormat }
         let fieldCount = newFormat.fieldOrder == .progressive ? 1 : 2
-        let keeps = format.map { $0.grid == newFormat.grid && $0.absolute == newFormat.absolute
+        // Light on the same scale, seen as the same number of pictures a frame: the analysis
+        // goes on, on the new grid if the grid changes.
+        let keeps = format.map { $0.absolute == newFormat.absolute
             && ($0.fieldOrder == .progressive) == (newFormat.fieldOrder == .progressive) } ?? false
-        if !keeps { pictures = (0..<fieldCount).map { _ in PictureAnalysis(grid: newFormat.grid) } }
+        if !keeps {
+            pictures = (0..<fieldCount).map { _ in PictureAnalysis(grid: newFormat.grid) }
+        } else if let old = format, old.grid != newFormat.grid {
+            pictures = pictures.map { PictureAnalysis(continuing: $0, grid: newFormat.grid) }
+        }
         if format == nil {
             firstFormat = newFormat.description
             width = newFormat.width
@@ -175,9 +182,10 @@ public struct FlashAnalyzer {
             return
         }
         guard let old = format else { return }
-        let how = keeps
-            ? "the analysis goes on across it (same grid of cells)"
-            : "the analysis restarts here: flashes that straddle the change are counted from it"
+        let how =
+            !keeps ? "the analysis restarts here: flashes that straddle the change are counted from it"
+            : old.grid == newFormat.grid ? "the analysis goes on across it (same grid of cells)"
+            : "the analysis goes on across it (each cell of the new grid from the old cell at its place)"
         warnings.append(FlashReport.Warning(
             code: "flash.stream.changed", message: "the video changes from \(old.description) to \(newFormat.description); \(how)",
             start: time, end: time))

@@ -15,8 +15,8 @@ import CaptionsCore
 struct PictureAnalysis {
     let grid: CellGrid
     private var sampler: CellSampler
-    private let general: SlidingWindowCounter
-    private let red: SlidingWindowCounter
+    private var general: SlidingWindowCounter
+    private var red: SlidingWindowCounter
     private var areaMeter: AreaMeter
     private static let stillness: Float = 0.25
 
@@ -110,6 +110,31 @@ struct PictureAnalysis {
         red = SlidingWindowCounter(blockCount: cells)
         areaMeter = AreaMeter(
             columns: grid.columns, rows: grid.rows, windowColumns: grid.windowColumns, windowRows: grid.windowRows)
+    }
+
+    /// The analysis of `previous` carried over to another grid of the same picture (a change of
+    /// size mid-stream): each new cell goes on from the old cell at its centre, with its light,
+    /// its trackers and its transitions in the last second, so that a flash that straddles the
+    /// change is counted whole.
+    init(continuing previous: PictureAnalysis, grid: CellGrid) {
+        self.init(grid: grid)
+        let old = previous.grid
+        let sources = (0..<grid.count).map { cell -> Int32 in
+            let (row, column) = (cell / grid.columns, cell % grid.columns)
+            let oldRow = min(old.rows - 1, (2 * row + 1) * old.rows / (2 * grid.rows))
+            let oldColumn = min(old.columns - 1, (2 * column + 1) * old.columns / (2 * grid.columns))
+            return Int32(oldRow * old.columns + oldColumn)
+        }
+        let (from, to) = (previous.store, store)
+        for (cell, source) in sources.enumerated() {
+            let source = Int(source)
+            (to.fed0[cell], to.fed1[cell], to.fed2[cell]) = (from.fed0[source], from.fed1[source], from.fed2[source])
+            to.states[cell] = from.states[source]
+            to.hardingTrackers[cell] = from.hardingTrackers[source]
+            luminanceTotal += Double(to.states[cell].luminance)
+        }
+        general = previous.general.remapped(to: sources)
+        red = previous.red.remapped(to: sources)
     }
 
     /// Analyses the next picture, shown at `time` seconds.

@@ -117,6 +117,36 @@ final class SlidingWindowCounter {
         flaggedPlace[block] = -1
     }
 
+    /// A counter over another grid of the same picture that holds this one's window: its block
+    /// `n` (of `sources.count`) has the transitions of block `sources[n]` here, frame by frame,
+    /// so that a window measured by time goes on across a change of grid.
+    func remapped(to sources: [Int32]) -> SlidingWindowCounter {
+        let counter = SlidingWindowCounter(blockCount: sources.count, window: window, limit: limit)
+        // The new blocks of each old block, as one list cut at `firsts` (old block b's are
+        // targets[firsts[b]..<firsts[b + 1]]).
+        var firsts = [Int](repeating: 0, count: blockCount + 1)
+        for source in sources { firsts[Int(source) + 1] += 1 }
+        for block in 0..<blockCount { firsts[block + 1] += firsts[block] }
+        var targets = [Int32](repeating: 0, count: sources.count)
+        var next = firsts
+        for (block, source) in sources.enumerated() {
+            targets[next[Int(source)]] = Int32(block)
+            next[Int(source)] += 1
+        }
+        var position = logStart
+        for index in frameStart..<frames.count {
+            counter.begin(frameAt: frames[index].time)
+            // The newest frame's blocks are counted in `current` until the next frame begins.
+            let logged = index == frames.count - 1 ? current : frames[index].count
+            for _ in 0..<logged {
+                let old = Int(log[position])
+                for target in targets[firsts[old]..<firsts[old + 1]] { counter.record(Int(target)) }
+                position = (position + 1) & logMask
+            }
+        }
+        return counter
+    }
+
     /// The time of the oldest frame still in the window.
     var windowStart: Double? { frameStart < frames.count ? frames[frameStart].time : nil }
 

@@ -10,6 +10,35 @@ public struct ASSWriter: TimedTextWriter {
     /// A writer.
     public init() {}
 
+    /// Moves every time to the nearest centisecond (ASS's unit), a cue that would vanish lasting
+    /// one, and reports text that ASS would read as codes (written as text by ``literal(_:)``).
+    public func fit(_ document: inout TimedTextDocument) -> [Diagnostic] {
+        func cues(_ count: Int) -> String { "\(count) cue\(count == 1 ? "" : "s")" }
+        let fit = SMPTETimecode(frameRate: 100).fitToFrames(&document, withinADay: false)
+        var diagnostics: [Diagnostic] = []
+        if fit.moved > 0 {
+            diagnostics.append(Diagnostic(
+                .note, "ass.time.centiseconds", "\(cues(fit.moved)) moved to the nearest centisecond (ASS times are centiseconds)",
+                at: fit.firstMoved))
+        }
+        if fit.lengthened > 0 {
+            diagnostics.append(Diagnostic(
+                .warning, "ass.time.tooShort", "\(cues(fit.lengthened)) shorter than a centisecond lengthened to one", at: fit.firstShort))
+        }
+        let literal = document.cues.filter { cue in
+            var plain = ""
+            InlineNode.appendPlainText(of: cue.content, to: &plain)
+            return Self.readsAsCodes(plain)
+        }
+        if let first = literal.first {
+            diagnostics.append(Diagnostic(
+                .warning, "convert.lost.literalMarkup",
+                "\(cues(literal.count)) \(literal.count == 1 ? "holds" : "hold") text ASS reads as codes ({…}, \\N, \\n, \\h): braces written as parentheses, "
+                    + "an invisible U+200B after such a backslash", at: first.location))
+        }
+        return diagnostics
+    }
+
     /// Writes the document as ASS bytes.
     public func write(_ document: TimedTextDocument, emit: (UnsafeRawBufferPointer) -> Void) {
         var out = """
@@ -41,35 +70,73 @@ public struct ASSWriter: TimedTextWriter {
         bytes.withUnsafeBytes { emit($0) }
     }
 
-    private static func writeNodes(_ nodes: [InlineNode], to out: inout String) {
+    /// Text as ASS shows it: a brace would open an override block (written as a parenthesis),
+    /// `\N`, `\n` and `\h` would be a break or a hard space (an invisible U+200B after the
+    /// backslash keeps them text), and a line break is `\N`.
+    static func literal(_ text: String) -> String {
+        var out = ""
+        var afterBackslash = false
+        for character in text {
+            if afterBackslash, character == "N" || character == "n" || character == "h" { out.append("\u{200B}") }
+            afterBackslash = character == "\\"
+            switch character {
+            case "\n": out += "\\N"
+            case "{": out += "("
+            case "}": out += ")"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// Whether ``literal(_:)`` has to change `text` beyond its line breaks.
+    static func readsAsCodes(_ text: String) -> Bool {
+        var afterBackslash = false
+        for character in text {
+            if character == "{" || character == "}" { return true }
+            if afterBackslash, character == "N" || character == "n" || character == "h" { return true }
+            afterBackslash = character == "\\"
+        }
+        return false
+    }
+
+    /// What override tags set: a span sets one of them, and its end goes back to what the
+    /// enclosing text had (italic inside italic stays italic; a colour inside another returns to it).
+    private struct Style: Equatable {
+        var italic = false, bold = false, underline = false
+        var color: RGBAColor?
+
+        /// The override block that changes `self` into `other` (empty when nothing changes).
+        func tags(to other: Style) -> String {
+            var tags = ""
+            if italic != other.italic { tags += other.italic ? "\\i1" : "\\i0" }
+            if bold != other.bold { tags += other.bold ? "\\b1" : "\\b0" }
+            if underline != other.underline { tags += other.underline ? "\\u1" : "\\u0" }
+            if color != other.color {
+                tags += other.color.map { "\\c&H\(hex($0.blue))\(hex($0.green))\(hex($0.red))&" } ?? "\\c"
+            }
+            return tags.isEmpty ? "" : "{\(tags)}"
+        }
+    }
+
+    private static func writeNodes(_ nodes: [InlineNode], style: Style = Style(), to out: inout String) {
         for node in nodes {
             switch node {
             case .text(let text):
-                // A brace would open an override block; line breaks are \N.
-                for character in text {
-                    switch character {
-                    case "\n": out += "\\N"
-                    case "{": out += "("
-                    case "}": out += ")"
-                    default: out.append(character)
-                    }
-                }
+                out += literal(text)
             case .timestamp:
                 break
             case .span(let span):
-                let tag: (open: String, close: String)?
+                var inner = style
                 switch span.kind {
-                case .italic: tag = ("{\\i1}", "{\\i0}")
-                case .bold: tag = ("{\\b1}", "{\\b0}")
-                case .underline: tag = ("{\\u1}", "{\\u0}")
-                default:
-                    tag = span.style?.color.map { color in
-                        ("{\\c&H\(hex(color.blue))\(hex(color.green))\(hex(color.red))&}", "{\\c}")
-                    }
+                case .italic: inner.italic = true
+                case .bold: inner.bold = true
+                case .underline: inner.underline = true
+                default: if let color = span.style?.color { inner.color = color }
                 }
-                if let tag { out += tag.open }
-                writeNodes(span.children, to: &out)
-                if let tag { out += tag.close }
+                out += style.tags(to: inner)
+                writeNodes(span.children, style: inner, to: &out)
+                out += inner.tags(to: style)
             }
         }
     }
