@@ -300,6 +300,12 @@ public struct ConvertCommand: BatchCommand {
         var readerOptions = CaptionFormat.ReaderOptions()
     }
 
+    /// Whether the output is named iTT, by `--to itt` or an `.itt` file name (TTML with Apple's
+    /// profile unless `--ttml-profile` says otherwise).
+    private var writesITTByName: Bool {
+        to.map { $0.lowercased() == "itt" } ?? output.lowercased().hasSuffix(".itt")
+    }
+
     /// Checks the options and works out formats and transforms; throws usage errors.
     private func makePlan(requireOutputFormat: Bool = true) throws -> Plan {
         let inputFormat: CaptionFormat?
@@ -341,7 +347,7 @@ public struct ConvertCommand: BatchCommand {
             if rates.count == 1, let rate = rates[0] {
                 // One rate: the frame rate of a frame-timed format (MicroDVD, SCC, EBU STL, iTT) read or written.
                 let frameTimed: Set<CaptionFormat> = [.microdvd, .scc, .stl]
-                let writesITT = outputFormat == .ttml && (ttmlProfile == .itt || ttmlProfile == nil && output.lowercased().hasSuffix(".itt"))
+                let writesITT = outputFormat == .ttml && (ttmlProfile == .itt || ttmlProfile == nil && writesITTByName)
                 guard inputFormat == nil && !inputIsMedia || inputFormat.map(frameTimed.contains) == true || frameTimed.contains(outputFormat)
                     || writesITT
                 else {
@@ -375,7 +381,7 @@ public struct ConvertCommand: BatchCommand {
         if service != nil, channel != nil { throw ValidationError("give --channel (CEA-608) or --service (CEA-708), not both") }
         plan.readerOptions.language = language
         plan.writerOptions.crlf = crlf
-        plan.writerOptions.ttmlProfile = ttmlProfile ?? (output.lowercased().hasSuffix(".itt") ? .itt : .imsc1)
+        plan.writerOptions.ttmlProfile = ttmlProfile ?? (writesITTByName ? .itt : .imsc1)
         plan.writerOptions.sccMode = sccMode
         plan.writerOptions.stlKind = stl
         return plan

@@ -125,6 +125,11 @@ public struct FlashesCommand: BatchCommand {
                 throw ValidationError("--report '\(request)': give the file too, as in \(chosen.rawValue):report.\(chosen.fileExtension)")
             }
         }
+        // Two reports into one file: the second would replace the first without a word.
+        for (index, (_, path)) in reports.enumerated()
+        where reports[..<index].contains(where: { $0.1 == path || FileAccess.isSameFile($0.1, path) }) {
+            throw ValidationError("two reports would be written to \(path == "-" ? "standard output" : path); give each its own file")
+        }
         return reports
     }
 

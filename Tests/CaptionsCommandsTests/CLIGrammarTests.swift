@@ -19,6 +19,31 @@ import Testing
         #expect(text.contains("FFmpeg: "))
     }
 
+    /// `--to itt` names iTT as `-o x.itt` does (it wrote IMSC1 with a media time base).
+    @Test func toITTWritesITT() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let srt = try write("1\n00:00:01,000 --> 00:00:02,000\nHi\n", "in.srt", in: folder)
+        let named = folder.appendingPathComponent("out.itt").path
+        let byName = MemoryIO(), byOption = MemoryIO()
+        #expect(run(["convert", srt, "-o", named], io: byName) == 0)
+        #expect(run(["convert", srt, "--to", "itt"], io: byOption) == 0)
+        #expect(byOption.outputText.contains("ttp:timeBase=\"smpte\""), "\(byOption.outputText)")
+        #expect(byOption.output == Array(try Data(contentsOf: URL(fileURLWithPath: named))))
+    }
+
+    /// Two flash reports into one file: refused before the scan (the second replaced the first).
+    @Test func twoFlashReportsIntoOneFileAreAUsageError() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let (json, html) = (folder.appendingPathComponent("d.json").path, folder.appendingPathComponent("d.html").path)
+        for arguments in [["-o", json, "--report", "html:\(json)"], ["--report", "json:-"], ["--report", "csv:\(html)", "--report", "vtt:\(html)"]] {
+            #expect(run(["flashes", "missing-video.mp4"] + arguments, io: MemoryIO()) == 64, "\(arguments)")
+        }
+        // Each report in its own file: on to the scan, which finds no video.
+        #expect(run(["flashes", "missing-video.mp4", "-o", json, "--report", "html:\(html)"], io: MemoryIO()) == 1)
+    }
+
     @Test func theModelDumpReadsBackAndJSONIsRecognisedOnStandardInput() throws {
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }
