@@ -50,6 +50,17 @@ import Testing
         #expect(output.utf8.count < 100 * input.utf8.count)
     }
 
+    /// The deepest cue the model holds, written as TTML, reads back with nothing left out (the
+    /// reader kept 24 levels of elements, and our TTML has `tt`, `body`, `div` and `p` above 32 spans).
+    @Test func theDeepestCueWeWriteAsTTMLReadsBackWhole() throws {
+        let input = "1\n00:00:01,000 --> 00:00:02,000\n" + String(repeating: "<b><i>", count: 40) + "x\n"
+        let source = try SRTReader().read(Array(input.utf8))
+        #expect(InlineNode.depth(of: source.cues[0].content) == InlineNode.maximumDepth)
+        let back = try TTMLReader().read(TTMLWriter().write(source))
+        #expect(!Self.codeNames(back).contains("ttml.nesting.tooDeep"))
+        #expect(back.cues.first?.plainText == "x")
+    }
+
     @Test func deeplyNestedTTMLElementsAreLeftOutWithTheirTextKept() throws {
         func ttml(depth: Int) -> [UInt8] {
             let spans = String(repeating: #"<span tts:fontStyle="italic" tts:fontWeight="bold">"#, count: depth) + "deep"

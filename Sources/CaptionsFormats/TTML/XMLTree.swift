@@ -62,8 +62,9 @@ enum XMLNode {
 /// what it has passed, so only the Swift tree stays in memory.
 enum XMLTree {
     static let maximumBytes = 64 << 20
-    /// The deepest element nesting kept (TTML needs `tt`, `body`, `div`, `p` and a few spans).
-    static let maximumDepth = 24
+    /// The deepest element nesting kept: `tt`, `body`, a few `div`s and `p` above the spans a cue
+    /// may nest (``InlineNode/maximumDepth``), so that what the TTML writer writes reads back whole.
+    static let maximumDepth = InlineNode.maximumDepth + 8
 
     static func parse(_ bytes: [UInt8], codePrefix: String) throws(CaptionsError) -> XMLElement {
         var tooDeep: SourceLocation?
