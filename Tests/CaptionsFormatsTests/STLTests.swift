@@ -117,6 +117,28 @@ import Testing
         #expect(back.cues.map(\.start) == document.cues.map(\.start))
     }
 
+    /// A style or colour that changes inside a word is written for the whole word: a code between
+    /// two letters shows as a space, in our reader and in ttconv (`<u>this</u>.` read `this .`).
+    @Test(arguments: [STLWriter.Kind.open, .teletext])
+    func stylesChangeOnlyBetweenWords(kind: STLWriter.Kind) throws {
+        let italic = { (text: String) in InlineNode.span(Span(.italic, children: [.text(text)])) }
+        let red = { (text: String) in InlineNode.span(Span(.class, style: TextStyle(color: RGBAColor(red: 255, green: 0, blue: 0)), children: [.text(text)])) }
+        let styled = kind == .open ? italic : red
+        var document = TimedTextDocument(cues: [Cue(start: MediaTime(seconds: 1), end: MediaTime(seconds: 2), content: [
+            .text("Say "), styled("this"), .text(". And "), styled("that"), .text("! ("), styled("aside"), .text(") x"), styled("^3"),
+        ])])
+        let writer = STLWriter(kind: kind)
+        let diagnostics = writer.fit(&document)
+        #expect(diagnostics.contains { $0.code == "stl.style.inWord" })
+        let bytes = writer.write(document)
+        let expected = "Say this. And that! (aside) x^3"
+        #expect(try STLReader().read(bytes).cues.map(\.plainText) == [expected])
+        if Peer.ttconv != nil {
+            let back = try #require(try Peer.ttconvReading(bytes, fileExtension: "stl"))
+            #expect(back.cues.map(\.plainText) == [expected])
+        }
+    }
+
     @Test func spruceTextSTLIsRead() throws {
         let text = "//comment\n$FontSize = 28\n00:00:01:00 , 00:00:02:12 , ^IHello^I | world\n"
         let document = try STLReader().read(Array(text.utf8))

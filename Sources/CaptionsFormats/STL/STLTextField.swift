@@ -70,12 +70,59 @@ enum STLTextField {
         return (trimmed, doubleHeight)
     }
 
+    /// `row` with its looks changing only at the start of a word. A style code takes a character's place,
+    /// so one between two letters shows as a space (ttconv reads it so, as we do): a word whose
+    /// characters differ takes the look most of its letters and digits have, punctuation
+    /// following them (`<u>this</u>.` is written `this.` underlined, not `this .`). Only the looks
+    /// the kind carries count: colour in teletext, italics and underline in open subtitles.
+    static func wordStyled(_ row: [StyledCharacter], teletext: Bool) -> [StyledCharacter] {
+        func look(_ style: CellStyle) -> CellStyle {
+            teletext ? CellStyle(color: style.color) : CellStyle(italic: style.italic, underline: style.underline)
+        }
+        var result = row
+        var start = 0
+        while start < row.count {
+            guard row[start].character != " " else {
+                start += 1
+                continue
+            }
+            var end = start
+            while end < row.count, row[end].character != " " { end += 1 }
+            let word = row[start..<end]
+            if word.contains(where: { look($0.style) != look(word.first!.style) }) {
+                let letters = word.filter { $0.character.isLetter || $0.character.isNumber }
+                let chosen = (letters.isEmpty ? Array(word) : letters).map { look($0.style) }.max { first, second in
+                    letters.count { look($0.style) == first } < letters.count { look($0.style) == second }
+                } ?? look(word.first!.style)
+                for index in start..<end {
+                    if teletext {
+                        result[index].style.color = chosen.color
+                    } else {
+                        (result[index].style.italic, result[index].style.underline) = (chosen.italic, chosen.underline)
+                    }
+                }
+            }
+            start = end
+        }
+        // A space takes the look of what comes before it, so that a code is written only where a
+        // look changes, in the space's place (two codes there would leave no space at all).
+        for index in result.indices.dropFirst() where result[index].character == " " {
+            result[index].style = result[index - 1].style
+        }
+        return result
+    }
+
+    /// Whether ``wordStyled(_:teletext:)`` changes the look of a character of `row` (spaces aside).
+    static func changesInWords(_ row: [StyledCharacter], teletext: Bool) -> Bool {
+        zip(row, wordStyled(row, teletext: teletext)).contains { $0.character != " " && $0 != $1 }
+    }
+
     /// The bytes of rows of text: `0x8A` between rows (twice, with double height and start/end box
     /// codes, for teletext), italics and underline codes for open subtitles, teletext colour codes;
     /// characters the table lacks are left out (the writer substitutes them first).
     static func bytes(_ rows: [[StyledCharacter]], table: EBUSTLCharacters, teletext: Bool) -> [UInt8] {
         var out: [UInt8] = []
-        for (number, row) in rows.enumerated() {
+        for (number, row) in rows.map({ wordStyled($0, teletext: teletext) }).enumerated() {
             if number > 0 { out += teletext ? [0x8A, 0x8A] : [0x8A] }
             var style = CellStyle.plain
             if teletext { out += [0x0D, 0x0B, 0x0B] }

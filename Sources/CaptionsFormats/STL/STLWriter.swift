@@ -54,6 +54,12 @@ public struct STLWriter: TimedTextWriter {
                 if !teletext, row.contains(where: { $0.style.color != 0 }) {
                     tally.add(.warning, "convert.lost.colors", "colours written plain: open subtitles carry none (--stl teletext does)", at: location)
                 }
+                if STLTextField.changesInWords(row, teletext: teletext) {
+                    tally.add(
+                        .note, "stl.style.inWord",
+                        "a style that changes inside a word extended to the whole word (a style code takes a character's place)",
+                        at: location)
+                }
             })
         var diagnostics = CharacterGrid.fit(&document, to: rules)
         diagnostics += timecode.diagnostics(
