@@ -92,6 +92,17 @@ import Testing
         #expect(document.diagnostics.filter { $0.code.rawValue == "ass.time.malformed" }.count == 2)
     }
 
+    /// Dialogue lines with no events `Format` line are read with ASS's usual columns, and say so.
+    @Test func dialogueWithoutAFormatLineSaysWhichColumnsWereAssumed() throws {
+        let script = "[Script Info]\nScriptType: v4.00+\n\n[Events]\nDialogue: 0,0:00:01.00,0:00:02.00,Default,Ann,0,0,0,,Hello\n"
+        let document = try ASSReader().read(Array(script.utf8))
+        #expect(document.cues.map(\.plainText) == ["Hello"])
+        #expect(document.cues.first?.speaker == "Ann")
+        #expect(document.diagnostics.map(\.code.rawValue) == ["ass.format.assumed"])
+        let withFormat = try ASSReader().read(Array(Self.ass.utf8))
+        #expect(!withFormat.diagnostics.contains { $0.code.rawValue == "ass.format.assumed" })
+    }
+
     /// A piece of a script that starts with its events' `Format` line is taken for ASS, and
     /// refused as one (it was read as SRT: "does not look like an SRT file").
     @Test func aLoneFormatLineIsRecognisedAsASS() {

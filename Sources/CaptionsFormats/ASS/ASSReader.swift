@@ -25,6 +25,8 @@ public struct ASSReader: TimedTextReader {
         var isSSA = false
         var dropped: Set<String> = []
         var firstDrop: SourceLocation?
+        // The first Dialogue line read before any events Format line (with ASS's usual columns).
+        var assumedColumns: SourceLocation?
         // The first time written H:MM:SS:cc.
         var colonFraction: SourceLocation?
         var eventsFormat: SourceLocation?
@@ -59,6 +61,7 @@ public struct ASSReader: TimedTextReader {
             case ("", "dialogue"):
                 headless = headless ?? TextLines.location(index)
             case ("events", "dialogue"):
+                if eventsFormat == nil, assumedColumns == nil { assumedColumns = TextLines.location(index) }
                 let fields = Self.fields(value, count: eventColumns.count)
                 func field(_ name: String) -> Substring? { eventColumns.firstIndex(of: name).flatMap { $0 < fields.count ? fields[$0] : nil } }
                 let location = TextLines.location(index)
@@ -94,6 +97,12 @@ public struct ASSReader: TimedTextReader {
                 throw CaptionsError("ass.cues.none", "no Dialogue line found in an [Events] section", at: .start)
             }
             document.diagnostics.append(Diagnostic(.warning, "ass.empty", "the [Events] section holds no Dialogue line: no cues", at: eventsFormat))
+        }
+        if let assumedColumns {
+            document.diagnostics.append(Diagnostic(
+                .note, "ass.format.assumed",
+                "Dialogue lines before any [Events] Format line read with ASS's usual columns (Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text)",
+                at: assumedColumns))
         }
         if let colonFraction {
             document.diagnostics.append(Diagnostic(
