@@ -240,6 +240,11 @@ public struct ConvertCommand: BatchCommand {
         do { return try readMedia() } catch { throw CaptionsError(Diagnostic.Code(rawValue: error.code), error.message) }
     }
 
+    /// What to run on media without captions.
+    private var transcribeHint: String {
+        "`captions transcribe \(input) -o OUT.vtt` (or .txt, .html for a transcript) makes them from its speech"
+    }
+
     /// The captions of the media input: its text subtitle stream (`--stream`, or the first), or,
     /// with `--channel` or when it has none, the CEA-608 captions its video carries.
     private func readMedia() throws(MediaError) -> TimedTextDocument {
@@ -256,15 +261,11 @@ public struct ConvertCommand: BatchCommand {
             captions = try ClosedCaptionReader.read(path: input)
         } catch where error.code == "media.video.none" {
             throw MediaError(
-                "media.subtitle.none",
-                "\(input) has neither a text subtitle stream nor a video that could carry captions; "
-                    + "`captions transcribe \(input) -o OUT.vtt` (or .txt, .html for a transcript) makes them from its speech")
+                "media.subtitle.none", "\(input) has neither a text subtitle stream nor a video that could carry captions; \(transcribeHint)")
         }
         guard !captions.pictures.isEmpty || channel != nil || service != nil else {
             throw MediaError(
-                "media.subtitle.none",
-                "\(input) has no text subtitle stream, and its video carries no closed captions; "
-                    + "`captions transcribe \(input) -o OUT.vtt` (or .txt, .html for a transcript) makes them from its speech")
+                "media.subtitle.none", "\(input) has no text subtitle stream, and its video carries no closed captions; \(transcribeHint)")
         }
         return ClosedCaptionDecoder.document(
             from: captions.pictures, end: captions.end, channel: channel ?? 1, service: service, diagnostics: captions.diagnostics)

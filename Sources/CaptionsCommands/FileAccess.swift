@@ -128,11 +128,12 @@ enum FileAccess {
     static func write(
         to path: String, io: CommandIO, producing produce: ((UnsafeRawBufferPointer) -> Void) -> Void
     ) throws(CaptionsError) {
-        if path == "-" || ownDescriptor(path) == 1 {
+        let own = path == "-" ? 1 : ownDescriptor(path)
+        if own == 1 {
             produce { io.writeStandardOutput($0) }
             return
         }
-        if let descriptor = ownDescriptor(path) {
+        if let descriptor = own {
             // Where the shell's redirection put it (`2>> log`): at its offset, never replaced.
             var failure: Int32?
             produce { piece in

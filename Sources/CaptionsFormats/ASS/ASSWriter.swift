@@ -28,7 +28,7 @@ public struct ASSWriter: TimedTextWriter {
         let literal = document.cues.filter { cue in
             var plain = ""
             InlineNode.appendPlainText(of: cue.content, to: &plain)
-            return Self.readsAsCodes(plain)
+            return Self.literal(plain).changed
         }
         if let first = literal.first {
             diagnostics.append(Diagnostic(
@@ -72,32 +72,26 @@ public struct ASSWriter: TimedTextWriter {
 
     /// Text as ASS shows it: a brace would open an override block (written as a parenthesis),
     /// `\N`, `\n` and `\h` would be a break or a hard space (an invisible U+200B after the
-    /// backslash keeps them text), and a line break is `\N`.
-    static func literal(_ text: String) -> String {
+    /// backslash keeps them text), and a line break is `\N`; and whether anything but line breaks
+    /// had to change.
+    static func literal(_ text: String) -> (text: String, changed: Bool) {
         var out = ""
-        var afterBackslash = false
+        var (afterBackslash, changed) = (false, false)
         for character in text {
-            if afterBackslash, character == "N" || character == "n" || character == "h" { out.append("\u{200B}") }
+            if afterBackslash, character == "N" || character == "n" || character == "h" {
+                out.append("\u{200B}")
+                changed = true
+            }
             afterBackslash = character == "\\"
             switch character {
             case "\n": out += "\\N"
-            case "{": out += "("
-            case "}": out += ")"
+            case "{", "}":
+                out += character == "{" ? "(" : ")"
+                changed = true
             default: out.append(character)
             }
         }
-        return out
-    }
-
-    /// Whether ``literal(_:)`` has to change `text` beyond its line breaks.
-    static func readsAsCodes(_ text: String) -> Bool {
-        var afterBackslash = false
-        for character in text {
-            if character == "{" || character == "}" { return true }
-            if afterBackslash, character == "N" || character == "n" || character == "h" { return true }
-            afterBackslash = character == "\\"
-        }
-        return false
+        return (out, changed)
     }
 
     /// What override tags set: a span sets one of them, and its end goes back to what the
@@ -123,7 +117,7 @@ public struct ASSWriter: TimedTextWriter {
         for node in nodes {
             switch node {
             case .text(let text):
-                out += literal(text)
+                out += literal(text).text
             case .timestamp:
                 break
             case .span(let span):
