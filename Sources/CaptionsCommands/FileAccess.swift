@@ -155,7 +155,8 @@ enum FileAccess {
                 if stat(target, &resolved) == 0, resolved.st_dev == info.st_dev, resolved.st_ino == info.st_ino {
                     try replace(target, shownAs: path, existing: info, producing: produce)
                 } else {
-                    // A link the path cannot name, such as /proc/self/fd/1 to a deleted file.
+                    // A link the path cannot name, such as another process's /proc/PID/fd/1 to a deleted
+                    // file (this process's own descriptors were written through above).
                     try writeDirectly(to: path, truncating: true, producing: produce)
                 }
             default:
