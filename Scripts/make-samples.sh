@@ -80,6 +80,11 @@ make q-apng-transparent-pass.apng -f lavfi -i "$(lavfi 320x240 10 3)" -vf "forma
 make q2-rgba64-png-fail.mov -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=rgba,geq=$rgbflash:a=255,format=rgba" -c:v png -pix_fmt rgba64be
 make q3-gbrap10-ffv1-fail.mkv -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=rgba,geq=$rgbflash:a=255,format=rgba" -c:v ffv1 -pix_fmt gbrap10le
 make q4-rgba64-faint-pass.mov -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=rgba,geq=$rgbflash:a=25,format=rgba" -c:v png -pix_fmt rgba64be
+# YUV with alpha (ProRes 4444, decoded at 12 bits, FFV1 4:2:0 at 8): composited over black like RGB, so the
+# opaque flash fails and the one at alpha 25/255 passes (was read as opaque: a false FAIL).
+make q5-prores4444-alpha-fail.mov -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=rgba,geq=$rgbflash:a=255,format=yuva444p10le" -c:v prores_ks -profile:v 4444 -pix_fmt yuva444p10le
+make q6-prores4444-faint-pass.mov -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=rgba,geq=$rgbflash:a=25,format=yuva444p10le" -c:v prores_ks -profile:v 4444 -pix_fmt yuva444p10le
+make q7-yuva420p-ffv1-faint-pass.mkv -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=rgba,geq=$rgbflash:a=25,format=yuva420p" -c:v ffv1 -pix_fmt yuva420p
 make r-h264rgb-fail.mkv -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=gbrp,geq=$rgbflash" -c:v libx264rgb -crf 0
 
 # --- Spatial accuracy at 960x540 (10° field: 320 x 240 pixels; 0.1°: 3.2 pixels).

@@ -68,7 +68,7 @@ enum PixelFormatMapping {
             else { return nil }
             return Native(layout: .nv12, bitDepth: depth)
         }
-        // Planar Y, U, V (an alpha plane, as in yuva420p, is not read: such video is taken as opaque).
+        // Planar Y, U, V, and an alpha plane (yuva420p, ProRes 4444) that the sampler composites over black.
         guard u.plane == 1, v.plane == 2, Int(u.step) == bytes, Int(v.step) == bytes else { return nil }
         return Native(layout: .planarYUV(chromaShiftX: shiftX, chromaShiftY: shiftY), bitDepth: depth)
     }

@@ -48,6 +48,22 @@ extension CellSampler {
         for x in 0..<count { sums[x] &+= Self.premultiplied(row[x], alpha[x], alphaMax: alphaMax) }
     }
 
+    /// Adds a row of YUV samples composited over black by their alpha: `value` × α + `black` ×
+    /// (1 − α), rounded, where `black` is the code of black luma or of neutral chroma. Chroma
+    /// sample `x` takes the alpha of luma column `x << alphaShift`.
+    @inline(__always)
+    func addOverBlack<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ row: UnsafePointer<Sample>?, alpha: UnsafePointer<Sample>, alphaShift: Int, alphaMax: UInt64, black: UInt64,
+        count: Int, into channel: Int
+    ) {
+        guard let row else { return }
+        let sums = columnSums[channel]
+        for x in 0..<count {
+            let a = UInt64(alpha[x &<< alphaShift])
+            sums[x] &+= UInt32(truncatingIfNeeded: (UInt64(row[x]) &* a &+ black &* (alphaMax &- a) &+ alphaMax / 2) / alphaMax)
+        }
+    }
+
     @inline(__always)
     func addInterleaved<Sample: FixedWidthInteger & UnsignedInteger>(_ uv: UnsafePointer<Sample>, count: Int) {
         let (u, v) = (columnSums[1], columnSums[2])

@@ -160,7 +160,7 @@ struct CellSampler {
         }
         let chromaPlanes = Self.hasSeparateChroma(picture.layout)
         let scales = Scales(luma: depthScale * alphaScale, chroma: chromaPlanes ? depthScale : depthScale * alphaScale)
-        let direct = uniformRuns(for: picture.layout) != nil
+        let direct = uniformRuns(for: picture) != nil
         if !direct { sums.clear() }
         if picture.bytesPerSample == 1 {
             accumulate(picture, as: UInt8.self, shiftX: shiftX, shiftY: shiftY, scales: scales)
@@ -200,10 +200,11 @@ struct CellSampler {
     }
 
     /// The samples a cell per row (luma, chroma) when rows are summed straight into cells, for
-    /// the layouts that have a kernel for it.
-    private func uniformRuns(for layout: VideoFrame.Layout) -> (luma: Int, chroma: Int)? {
-        switch layout {
-        case .planarYUV, .gray: maps.uniformRuns
+    /// the layouts that have a kernel for it (not YUV with alpha, which is composited first).
+    private func uniformRuns(for picture: VideoFrame) -> (luma: Int, chroma: Int)? {
+        switch picture.layout {
+        case .planarYUV: picture.planes.3.base == nil ? maps.uniformRuns : nil
+        case .gray: maps.uniformRuns
         default: nil
         }
     }
@@ -294,8 +295,11 @@ struct CellSampler {
         var currentRow = -1
         let addsChroma = maps.addsChroma
         let cellColumns = grid.columns
-        let uniformRuns = uniformRuns(for: layout)
+        let uniformRuns = uniformRuns(for: picture)
         let alphaMax = UInt64(1) << picture.bitDepth - 1
+        // Black, and neutral chroma, in this picture's codes: what YUV with alpha is composited over.
+        let codeScale = UInt64(1) << (picture.bitDepth - 8)
+        let (blackLuma, neutralChroma) = (picture.range == .full ? 0 : 16 * codeScale, 128 * codeScale)
         maps.rowOfLine.withUnsafeBufferPointer { rowOfLine in
             for line in 0..<height {
                 let row = Int(rowOfLine[line])
@@ -327,6 +331,19 @@ struct CellSampler {
                 }
                 switch layout {
                 case .planarYUV:
+                    if let a = samples(planes.3, line) {
+                        addOverBlack(
+                            samples(planes.0, line), alpha: a, alphaShift: 0, alphaMax: alphaMax, black: blackLuma,
+                            count: width, into: 0)
+                        if addsChroma[line] {
+                            for channel in 1...2 {
+                                addOverBlack(
+                                    samples(channel == 1 ? planes.1 : planes.2, line &>> shiftY), alpha: a, alphaShift: shiftX,
+                                    alphaMax: alphaMax, black: neutralChroma, count: chromaWidth, into: channel)
+                            }
+                        }
+                        break
+                    }
                     add(samples(planes.0, line), count: width, into: 0)
                     if addsChroma[line] {
                         add(samples(planes.1, line &>> shiftY), count: chromaWidth, into: 1)
