@@ -131,4 +131,10 @@ data[len(data) // 2:len(data) // 2 + 3000] = bytes(3000)
 open(sys.argv[2], 'wb').write(data)
 PY
 
+# --- Repeated timestamps: 10 pictures a second, each changing (5 Hz), muxed with every three
+# pictures on one timestamp (0, 0, 0, 0.3, 0.3, 0.3, ...). Placed one frame apart they keep their
+# 10 a second: FAIL (counting on from each repeat stretched the clip to 5 s, 3 flashes a second).
+make y-repeats-base.mkv -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=gray,geq=lum='255*mod(N\,2)',format=yuv420p" -c:v mpeg4 -q:v 2
+make y-repeated-timestamps-fail.mkv -i "$out/y-repeats-base.mkv" -c copy -bsf:v "setts=ts='floor(N/3)*3*DURATION'"
+
 echo "samples in $out"

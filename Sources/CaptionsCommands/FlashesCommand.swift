@@ -180,7 +180,7 @@ public struct FlashesCommand: BatchCommand {
             io.writeStandardError("\(video): warning: \(FlashReport.clockText(gap.start))–\(FlashReport.clockText(gap.end)): \(gap.message) [\(gap.code)]\n")
         }
         for (chosen, path) in reports {
-            try FileAccess.writeText(chosen.render(report, source: video), to: path, io: io)
+            try FileAccess.writeText(chosen.render(report, source: video, verbose: verbosity.verbose), to: path, io: io)
         }
         io.record("verdict", .string(report.verdict.rawValue))
         io.record("hazards", .int(report.hazards.count))
@@ -206,14 +206,23 @@ public struct FlashesCommand: BatchCommand {
                 start: $0.start, end: $0.end)
         }
         report.missing.sort { $0.start < $1.start }
-        for jump in outcome.discontinuities {
+        let (repeats, jumps) = (outcome.discontinuities.filter { $0.jump == 0 }, outcome.discontinuities.filter { $0.jump != 0 })
+        for jump in jumps {
             report.warnings.append(FlashReport.Warning(
                 code: "media.timestamps.discontinuity",
                 message: "the stream's timestamps jump by \(NumberFormatting.shortest((jump.jump * 1000).rounded() / 1000)) s here (a restart or a join); the frames are kept on one timeline",
                 start: jump.at, end: jump.at))
         }
+        if let first = repeats.first, let last = repeats.last {
+            // A muxer that repeats timestamps repeats them all along: one warning for the span.
+            report.warnings.append(FlashReport.Warning(
+                code: "media.timestamps.repeated",
+                message: "\(repeats.count) picture\(repeats.count == 1 ? "" : "s") carry the timestamp of the picture before; each is placed one frame later",
+                start: first.at, end: last.at))
+        }
         report.warnings.sort { $0.start < $1.start }
         report.notes = outcome.colourGuesses
+        report.colourGuessed = !outcome.colourGuesses.isEmpty
         if !outcome.pixelFormats.isEmpty { report.notes.append("pixel format: " + outcome.pixelFormats.joined(separator: ", then ")) }
         if let longest = outcome.heldPictures.map({ $0.end - $0.start }).max() {
             report.notes.append(

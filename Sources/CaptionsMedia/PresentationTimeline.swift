@@ -1,8 +1,11 @@
 /// Turns a stream's presentation timestamps into one monotonic timeline that starts at 0 with the
 /// first frame shown, as players count time.
 ///
-/// - A timestamp that goes backwards or stands still (an MPEG-TS restart, a 33-bit wrap, joined
-///   segments) is a **discontinuity**: the frame is placed one frame after the one before.
+/// - A timestamp that goes backwards (an MPEG-TS restart, a 33-bit wrap, joined segments) is a
+///   **discontinuity**: the frame is placed one frame after the one before.
+/// - A timestamp that stands still (a muxer that repeats one) is a discontinuity too, placed one
+///   frame later, but the next timestamp that moves on is counted from the first of the repeats,
+///   so that repeats do not stretch the timeline (and slow its flashes down).
 /// - A jump forward of more than ``discontinuityLimit`` seconds in a format whose timestamps may
 ///   jump (MPEG-TS) is a discontinuity too.
 /// - Any other step of more than two frame durations (a quarter frame of leeway for jitter) is a
@@ -49,6 +52,8 @@ public struct PresentationTimeline: Sendable {
     public private(set) var discontinuities: [Discontinuity] = []
     private var lastRaw: Double?
     private var lastTime = 0.0
+    /// The timeline time of the frame whose raw timestamp is `lastRaw` (before any repeats of it).
+    private var anchorTime = 0.0
     private var lastDuration: Double?
 
     /// A timeline for frames of `frameDuration` seconds.
@@ -64,26 +69,34 @@ public struct PresentationTimeline: Sendable {
         guard let previous = lastRaw else {
             streamStart = raw
             lastRaw = raw ?? 0
-            lastTime = 0
+            (lastTime, anchorTime) = (0, 0)
             return 0
         }
         let step = lastDuration ?? frameDuration
         guard let raw else {
             lastTime += step
-            lastRaw = previous + step
+            (lastRaw, anchorTime) = (previous + step, lastTime)
             return lastTime
         }
         let jump = raw - previous
-        lastRaw = raw
-        if jump <= 0 || (mayJump && jump > Self.discontinuityLimit) {
+        if jump == 0 {
             lastTime += step
+            discontinuities.append(Discontinuity(at: lastTime, jump: 0))
+            return lastTime
+        }
+        lastRaw = raw
+        if jump < 0 || (mayJump && jump > Self.discontinuityLimit) {
+            lastTime += step
+            anchorTime = lastTime
             discontinuities.append(Discontinuity(at: lastTime, jump: jump))
             return lastTime
         }
-        if jump > 2.25 * step {
-            gaps.append(Span(start: lastTime + step, end: lastTime + jump))
+        // After repeats the frame may already be due: it then follows one frame later.
+        let time = anchorTime + jump > lastTime ? anchorTime + jump : lastTime + step
+        if time - lastTime > 2.25 * step {
+            gaps.append(Span(start: lastTime + step, end: time))
         }
-        lastTime += jump
+        (lastTime, anchorTime) = (time, time)
         return lastTime
     }
 }

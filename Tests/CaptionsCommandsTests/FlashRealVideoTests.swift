@@ -27,7 +27,7 @@ struct FlashRealVideoTests {
         ("r-h264rgb-fail.mkv", 2),
         ("s-box-22pc-pass.mp4", 0), ("t-box-27pc-fail.mp4", 2), ("u-checker-0.125deg-fail.mp4", 2),
         ("v-checker-0.03deg-pass.mp4", 0), ("w-joined-fail.ts", 2), ("w2-joined-grids-fail.ts", 2), ("x-damaged-partial.ts", 1),
-        ("x2-corrupt-packets-partial.ts", 1),
+        ("x2-corrupt-packets-partial.ts", 1), ("y-repeated-timestamps-fail.mkv", 2),
     ]
 
     @Test(arguments: clips)
@@ -112,6 +112,34 @@ struct FlashRealVideoTests {
         let end = try #require(hazard["end"] as? Double)
         #expect(start < 2 && end > 2, "the hazard straddles the join at 2 s: \(start)–\(end)")
         #expect((report["streamStart"] as? Double ?? 0) > 1, "times count from the first frame; the stream's start is kept")
+    }
+
+    /// Repeated timestamps are one warning over their span, and do not stretch the clip.
+    @Test func repeatedTimestampsKeepTheClipsLength() throws {
+        let (_, report) = try Self.scan("y-repeated-timestamps-fail.mkv")
+        let warnings = report["warnings"] as? [[String: Any]] ?? []
+        #expect(warnings.compactMap { $0["code"] as? String } == ["media.timestamps.repeated"])
+        let video = try #require(report["video"] as? [String: Any])
+        #expect(abs((video["duration"] as? Double ?? 0) - 3) < 0.01, "30 pictures at 10 a second")
+    }
+
+    /// The text report names the colour guesses in one phrase and lists notes only under `-v`;
+    /// JSON always has them.
+    @Test func notesAreListedUnderVerbose() throws {
+        let clip = Self.file("y-repeated-timestamps-fail.mkv")
+        let plain = MemoryIO()
+        _ = run(["flashes", clip], io: plain)
+        #expect(plain.outputText.contains("primaries (partly guessed: the stream does not say)"))
+        #expect(plain.outputText.contains("notes (-v lists them)"))
+        #expect(!plain.outputText.contains("note: "))
+        let verbose = MemoryIO()
+        _ = run(["flashes", clip, "-v"], io: verbose)
+        #expect(verbose.outputText.contains("note: the stream does not say its YUV matrix: BT.601 assumed"))
+        let (_, json) = try Self.scan("y-repeated-timestamps-fail.mkv")
+        #expect(json["colourGuessed"] as? Bool == true)
+        #expect((json["notes"] as? [String] ?? []).count == 4)
+        let (_, tagged) = try Self.scan("g-pq-100-140nits-fail.mkv")
+        #expect(tagged["colourGuessed"] as? Bool == false)
     }
 
     @Test func damageListsTheTimeThatWasNotScanned() throws {

@@ -12,6 +12,7 @@ enum FlashJSONReport {
         json.key("standard"); json.string(report.criteria.standard.rawValue)
         json.key("redRule"); json.string(report.criteria.redRule.rawValue)
         json.key("colour"); json.string(report.colour)
+        json.key("colourGuessed"); json.bool(report.colourGuessed)
         json.key("luminanceRule"); json.string(report.luminanceRule)
         json.key("luminanceUnit"); json.string(report.luminanceUnit)
         json.key("streamStart"); json.number(report.streamStart.map { rounded($0) })

@@ -140,6 +140,8 @@ public struct FlashReport: Sendable {
     public var dflFrameRate = 0
     /// Facts about the stream worth knowing (field order, rotation, guesses made about untagged colour).
     public var notes: [String] = []
+    /// Whether part of ``colour`` was guessed because the stream does not say it (the guesses are in ``notes``).
+    public var colourGuessed = false
 
     /// A report; the decoding facts (``streamStart``, ``missing``, ``notes``) are added after.
     public init(

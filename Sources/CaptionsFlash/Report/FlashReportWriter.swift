@@ -29,10 +29,11 @@ public enum FlashReportFormat: String, Sendable, CaseIterable {
     /// The usual extension of a report file in this format.
     public var fileExtension: String { self == .text ? "txt" : rawValue }
 
-    /// Renders `report` about the video `source`.
-    public func render(_ report: FlashReport, source: String) -> String {
+    /// Renders `report` about the video `source`; the text report lists its notes only when
+    /// `verbose` (the other formats always carry them).
+    public func render(_ report: FlashReport, source: String, verbose: Bool = true) -> String {
         switch self {
-        case .text: FlashTextReport.render(report, source: source)
+        case .text: FlashTextReport.render(report, source: source, notes: verbose)
         case .json: FlashJSONReport.render(report, source: source)
         case .csv: FlashCSVReport.render(report)
         case .vtt: FlashWebVTTReport.render(report)

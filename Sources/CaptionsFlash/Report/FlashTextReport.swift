@@ -2,7 +2,8 @@ import CaptionsCore
 
 /// The terminal report: the verdict first, then one line per hazard.
 enum FlashTextReport {
-    static func render(_ report: FlashReport, source: String) -> String {
+    /// The report; `notes` lists the notes, which are otherwise only counted.
+    static func render(_ report: FlashReport, source: String, notes: Bool = true) -> String {
         var lines: [String] = []
         lines.append("\(source): \(report.verdict.rawValue.uppercased())\(report.partial ? " (partial)" : "") — \(report.criteriaName)")
         var facts = "  \(report.pictures.isEmpty ? "\(report.width)×\(report.height)" : report.pictures), \(report.frameCount) frames, \(oneDecimal(report.duration)) s"
@@ -10,8 +11,15 @@ enum FlashTextReport {
             facts += "; times from the first frame shown (\(NumberFormatting.shortest((start * 1000).rounded() / 1000)) s in the stream)"
         }
         lines.append(facts)
-        if !report.colour.isEmpty { lines.append("  measured as \(report.colour); \(report.luminanceRule)") }
-        for note in report.notes { lines.append("  note: \(note)") }
+        if !report.colour.isEmpty {
+            let guessed = report.colourGuessed ? " (partly guessed: the stream does not say)" : ""
+            lines.append("  measured as \(report.colour)\(guessed); \(report.luminanceRule)")
+        }
+        if notes {
+            for note in report.notes { lines.append("  note: \(note)") }
+        } else if !report.notes.isEmpty {
+            lines.append("  \(report.notes.count) note\(report.notes.count == 1 ? "" : "s") (-v lists them)")
+        }
         if let reason = report.partialReason { lines.append("  partial: \(reason)") }
         for gap in report.missing {
             let label = gap.code == "media.frames.damaged" ? "damaged" : "not scanned"
