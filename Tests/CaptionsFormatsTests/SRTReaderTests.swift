@@ -159,8 +159,20 @@ import Testing
         #expect(complete.diagnostics.isEmpty)
     }
 
-    @Test func implausibleTimesAreErrors() throws {
-        let document = try readSRT("1\n999999:00:00,000 --> 999999:00:01,000\nx\n")
+    @Test(arguments: ["999999", "99999999999999999999"])
+    func implausibleTimesAreErrors(hours: String) throws {
+        let document = try readSRT("1\n00:00:01,000 --> 00:00:02,000\na\n\n2\n\(hours):00:00,000 --> \(hours):00:01,000\nx\n")
         #expect(document.diagnostics.contains { $0.severity == .error && $0.code == "time.outOfRange" })
+        #expect(document.cues.map(\.plainText) == ["a", "x"], "the cue is read as a cue, not as text of the one before")
+    }
+
+    /// A file shifted too far back: the time is read as 0 with a warning, and the cue stays a cue
+    /// (it was taken for text of the cue before).
+    @Test func aNegativeTimeIsReadAsZero() throws {
+        let document = try readSRT("1\n00:00:01,000 --> 00:00:02,000\na\n\n2\n-00:00:01,500 --> 00:00:03,000\nb\n")
+        #expect(document.cues.map(\.plainText) == ["a", "b"])
+        #expect(document.cues.last?.start == .zero)
+        #expect(document.cues.last?.end == MediaTime(milliseconds: 3000))
+        #expect(codes(document) == ["srt.time.negative@6:1"])
     }
 }

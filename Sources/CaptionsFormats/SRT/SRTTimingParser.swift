@@ -3,8 +3,9 @@ import CaptionsCore
 /// Parses an SRT timing line (`00:01:02,500 --> 00:01:04,000`) leniently, listing each deviation.
 ///
 /// Accepted: `.` for `,`, 1–3 fraction digits or none, one-digit fields, no hour field, any number
-/// of hour digits up to 12, arrows `->`, `--->` and `-- >`, and anything after the end time
-/// (position coordinates), which is ignored.
+/// of hour digits (more than 12 read as the most 12 can say, which the reader reports as out of
+/// range), arrows `->`, `--->` and `-- >`, and anything after the end time (position
+/// coordinates), which is ignored. A negative time (a file shifted too far back) is read as 0.
 struct SRTTimingParser {
     typealias Leniency = (Diagnostic.Severity, Diagnostic.Code, String, Int)
 
@@ -22,7 +23,10 @@ struct SRTTimingParser {
             self.end = end
             return
         }
-        guard let first = text.first, first >= 0x30 && first <= 0x39 || first == 0x20 || first == 0x09 else { return nil }
+        guard let first = text.first,
+            first >= 0x30 && first <= 0x39 || first == 0x20 || first == 0x09
+                || first == UInt8(ascii: "-") && text.count > 1 && Self.isDigit(text[text.startIndex + 1])
+        else { return nil }
         var index = text.startIndex
         func skipSpaces() { while index < text.endIndex, text[index] == 0x20 || text[index] == 0x09 { index += 1 } }
         skipSpaces()
@@ -60,8 +64,12 @@ struct SRTTimingParser {
 
     private func column(_ index: Int, _ text: Slice<UnsafeBufferPointer<UInt8>>) -> Int { index - text.startIndex + 1 }
 
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
     private mutating func timestamp(_ text: Slice<UnsafeBufferPointer<UInt8>>, _ index: inout Int) -> MediaTime? {
         let begin = index
+        let negative = index + 1 < text.endIndex && text[index] == UInt8(ascii: "-") && Self.isDigit(text[index + 1])
+        if negative { index += 1 }
         let empty: Field = (0, 0)
         var fields: (Field, Field, Field) = (empty, empty, empty)
         var fieldCount = 0
@@ -73,6 +81,11 @@ struct SRTTimingParser {
                 index += 1
             }
             guard index > fieldStart else { return nil }
+            if fieldCount == 0, index < text.endIndex, Self.isDigit(text[index]) {
+                // Hours past 12 digits: the largest 12 can say, far out of range whatever follows.
+                while index < text.endIndex, Self.isDigit(text[index]) { index += 1 }
+                value = 999_999_999_999
+            }
             let field: Field = (value, index - fieldStart)
             switch fieldCount {
             case 0: fields.0 = field
@@ -117,6 +130,10 @@ struct SRTTimingParser {
         for _ in fraction.digits..<3 { milliseconds *= 10 }
         let totalSeconds: Int64 = (hours.value * 60 + minutes.value) * 60 + seconds.value
         let total: Int64 = totalSeconds * 1000 + milliseconds
+        if negative {
+            leniencies.append((.warning, "srt.time.negative", "a negative time (-\(text[(begin + 1)..<index].string)) read as 0: the cue starts before the media", where_))
+            return .zero
+        }
         return MediaTime(milliseconds: total)
     }
 
