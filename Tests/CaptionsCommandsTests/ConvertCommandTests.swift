@@ -175,3 +175,17 @@ let sampleSRT = "1\n00:00:01,000 --> 00:00:02,000\n<i>Hello</i>\n\n2\n00:00:03,0
         #expect(try String(contentsOf: input, encoding: .utf8) == sampleSRT)
     }
 }
+
+/// SCC and STL have no markup: text that looks like a tag is written as it is (it used to get an
+/// invisible U+200B, which neither can show, and read back as `<?i>`), with no warning.
+@Test(arguments: ["scc", "stl"])
+func textLikeMarkupIsWrittenAsItIsWhereThereIsNoMarkup(format: String) throws {
+    let io = MemoryIO(input: "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nx &lt;i&gt; y\n\n00:00:03.000 --> 00:00:04.000\n{\\an8} z\n")
+    #expect(run(["convert", "-", "--from", "vtt", "--to", format], io: io) == 0, "\(io.errors)")
+    #expect(!io.errors.contains("literalMarkup"), "\(io.errors)")
+    let back = MemoryIO()
+    back.input = io.output
+    #expect(run(["convert", "-", "--from", format, "--to", "json"], io: back) == 0, "\(back.errors)")
+    let cues = try #require((try JSONSerialization.jsonObject(with: Data(back.output)) as? [String: Any])?["cues"] as? [[String: Any]])
+    #expect(cues.map { $0["text"] as? String } == ["x &lt;i&gt; y", "{\\an8} z"], "WebVTT cue text, escaped")
+}

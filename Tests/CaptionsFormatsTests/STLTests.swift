@@ -139,6 +139,41 @@ import Testing
         }
     }
 
+    /// The disk format code follows the frame rate, so times read back as written; rates STL
+    /// cannot name are written at 25, and both are said.
+    @Test(arguments: [(50.0, "STL50.01", "stl.fps.nonstandard"), (24, "STL24.01", "stl.fps.nonstandard"),
+                      (30, "STL30.01", nil), (25, "STL25.01", nil), (60, "STL25.01", "stl.fps.unsupported")])
+    func theDiskFormatFollowsTheFrameRate(rate: Double, code: String, warning: String?) throws {
+        var document = TimedTextDocument(cues: [
+            Cue(start: MediaTime(milliseconds: 1240), end: MediaTime(milliseconds: 2340), content: [.text("frames")]),
+        ])
+        let writer = STLWriter(frameRate: rate)
+        #expect(writer.fit(&document).map(\.code.rawValue).filter { $0.hasPrefix("stl.fps") } == (warning.map { [$0] } ?? []))
+        let bytes = writer.write(document)
+        #expect(String(decoding: bytes[3..<11], as: UTF8.self) == code)
+        let back = try STLReader().read(bytes)
+        let frame = 1 / (code == "STL25.01" ? 25 : rate == 30 ? 30_000.0 / 1001 : rate)
+        #expect(abs(back.cues[0].start.seconds - 1.24) <= frame / 2 + 0.001, "\(back.cues[0].start.seconds)")
+        #expect(abs((back.cues[0].end?.seconds ?? 0) - 2.34) <= frame / 2 + 0.001)
+    }
+
+    /// A WebVTT line number or an SRT `{\an8}` puts the subtitle on its row (it was always written
+    /// at the bottom); STL has no markup, so `<i>` as text stays as it is.
+    @Test(arguments: [STLWriter.Kind.open, .teletext])
+    func lineNumbersPickTheRowAndTextLikeMarkupIsKept(kind: STLWriter.Kind) throws {
+        let vtt = try readWebVTT("WEBVTT\n\n00:00:01.000 --> 00:00:02.000 line:0\ntop &lt;i&gt;\n\n00:00:03.000 --> 00:00:04.000 line:-1\nbottom\n")
+        let srt = try readSRT("1\n00:00:05,000 --> 00:00:06,000\n{\\an8}also top\n")
+        var document = vtt
+        document.cues += srt.cues
+        let writer = STLWriter(kind: kind)
+        #expect(!writer.fit(&document).contains { $0.code == "convert.lost.literalMarkup" })
+        let back = try STLReader().read(writer.write(document))
+        let lines = back.cues.map { cue -> Double in if case .value(let line) = cue.settings.line { line } else { -1 } }
+        #expect(lines[0] < 20 && lines[2] < 20, "\(lines)")
+        #expect(lines[1] > 80, "\(lines)")
+        #expect(back.cues[0].plainText == "top <i>")
+    }
+
     @Test func spruceTextSTLIsRead() throws {
         let text = "//comment\n$FontSize = 28\n00:00:01:00 , 00:00:02:12 , ^IHello^I | world\n"
         let document = try STLReader().read(Array(text.utf8))

@@ -201,6 +201,26 @@ import Testing
         #expect(throws: CaptionsError.self) { try ASSReader().read(Array("[Script Info]\nTitle: nothing\n".utf8)) }
     }
 
+    /// Text that MicroDVD or SBV would read as codes (`|`, `{y:b}` or `/` at a line's start,
+    /// `[br]`) reads back as the same words, said in one warning; it used to become line breaks,
+    /// bold and italics without a word.
+    @Test func textLikeCodesStaysTextInMicroDVDAndSBV() throws {
+        let source = try readWebVTT("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n{y:b}Bold? no\n\n00:00:03.000 --> 00:00:04.000\nsee /usr\n/etc too\n\n00:00:05.000 --> 00:00:06.000\nA|B [br] [BR]\n\n00:00:07.000 --> 00:00:08.000\nplain\n")
+        func visible(_ text: String) -> String { text.replacing("\u{200B}", with: "").replacing("¦", with: "|") }
+        var microDVD = source
+        let microWriter = MicroDVDWriter(frameRate: 25)
+        let microDiagnostics = microWriter.fit(&microDVD)
+        #expect(microDiagnostics.map { "\($0.code.rawValue) \($0.location?.line ?? 0)" } == ["convert.lost.literalMarkup 3"])
+        #expect(microDiagnostics.first?.message.hasPrefix("3 cues hold") == true)
+        let microBack = try MicroDVDReader().read(microWriter.write(microDVD))
+        #expect(microBack.cues.map { visible($0.plainText) } == source.cues.map(\.plainText))
+        #expect(microBack.cues.allSatisfy { $0.content.allSatisfy { if case .text = $0 { true } else { false } } }, "no styles")
+        var sbv = source
+        #expect(SBVWriter().fit(&sbv).map(\.code.rawValue) == ["convert.lost.literalMarkup"])
+        let sbvBack = try SBVReader().read(SBVWriter().write(sbv))
+        #expect(sbvBack.cues.map { visible($0.plainText) } == source.cues.map(\.plainText))
+    }
+
     /// An empty document written as SBV or MicroDVD reads back as no cues with a warning, as SRT
     /// does, not as an error; text that holds no cue is still refused.
     @Test func emptyDocumentsReadBackAsNoCues() throws {

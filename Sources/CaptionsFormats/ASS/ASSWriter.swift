@@ -25,16 +25,11 @@ public struct ASSWriter: TimedTextWriter {
             diagnostics.append(Diagnostic(
                 .warning, "ass.time.tooShort", "\(cues(fit.lengthened)) shorter than a centisecond lengthened to one", at: fit.firstShort))
         }
-        let literal = document.cues.filter { cue in
-            var plain = ""
-            InlineNode.appendPlainText(of: cue.content, to: &plain)
-            return Self.literal(plain).changed
-        }
-        if let first = literal.first {
-            diagnostics.append(Diagnostic(
-                .warning, "convert.lost.literalMarkup",
-                "\(cues(literal.count)) \(literal.count == 1 ? "holds" : "hold") text ASS reads as codes ({…}, \\N, \\n, \\h): braces written as parentheses, "
-                    + "an invisible U+200B after such a backslash", at: first.location))
+        if let literal = LiteralText.diagnostic(
+            for: document, formatName: "ASS", codes: "{…}, \\N, \\n, \\h",
+            how: "braces written as parentheses, an invisible U+200B after such a backslash", literal: Self.literal)
+        {
+            diagnostics.append(literal)
         }
         return diagnostics
     }

@@ -1,7 +1,9 @@
 import CaptionsCore
 
 /// Writes MicroDVD: a `{1}{1}fps` header, then `{start}{end}text` with times rounded to the
-/// nearest frame, `|` between lines, `{y:i}`/`{y:b}`/`{y:u}` for a line that is wholly styled.
+/// nearest frame and `|` between lines; plain text (styles are reported lost). Text that readers
+/// would take for codes stays text, reported by ``fit(_:)``: a `|` is written `¦`, and a line
+/// that starts with `{` or `/` starts with an invisible U+200B.
 public struct MicroDVDWriter: TimedTextWriter {
     /// Frames per second of the video the file goes with.
     public var frameRate: Double
@@ -12,14 +14,34 @@ public struct MicroDVDWriter: TimedTextWriter {
     /// A writer for video at `frameRate` (23.976 when not given).
     public init(frameRate: Double? = nil) { self.frameRate = frameRate ?? MicroDVDReader.defaultFrameRate }
 
+    /// Reports the cues whose text ``literal(_:)`` changes.
+    public func fit(_ document: inout TimedTextDocument) -> [Diagnostic] {
+        LiteralText.diagnostic(
+            for: document, formatName: "MicroDVD", codes: "| between lines, {y:i} and / at a line's start",
+            how: "| written as ¦, an invisible U+200B before such a { or /", literal: Self.literal
+        ).map { [$0] } ?? []
+    }
+
+    /// The lines of `text` joined by `|`, each kept literal; and whether anything but the line
+    /// breaks changed.
+    static func literal(_ text: String) -> (text: String, changed: Bool) {
+        var changed = false
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            var out = line.first == "{" || line.first == "/" ? "\u{200B}" : ""
+            out += line.replacing("|", with: "¦")
+            if out.count != line.count || line.contains("|") { changed = true }
+            return out
+        }
+        return (lines.joined(separator: "|"), changed)
+    }
+
     /// Writes the document as MicroDVD bytes.
     public func write(_ document: TimedTextDocument, emit: (UnsafeRawBufferPointer) -> Void) {
         let rate = (frameRate * 1000).rounded() / 1000
         var out = "{1}{1}\(rate == rate.rounded() ? String(Int(rate)) : String(rate))\n"
         for cue in document.cues {
             let start = frame(cue.start), end = max(start, frame(cue.end ?? cue.start))
-            let lines = cue.plainText.split(separator: "\n", omittingEmptySubsequences: false)
-            out += "{\(start)}{\(end)}" + lines.joined(separator: "|") + "\n"
+            out += "{\(start)}{\(end)}" + Self.literal(cue.plainText).text + "\n"
         }
         let bytes = Array(out.utf8)
         bytes.withUnsafeBytes { emit($0) }

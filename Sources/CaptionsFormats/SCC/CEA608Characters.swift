@@ -59,6 +59,7 @@ enum CEA608Characters {
             table[Character(scalar)] = .special(UInt8(0x30 + index))
         }
         for byte in UInt8(0x20)...0x7F { table[Character(standard(byte))] = .standard(byte) }
+        table["■"] = .standard(0x7F)  // the solid block, as some decoders show it
         return table
     }()
 

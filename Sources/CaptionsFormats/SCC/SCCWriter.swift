@@ -25,7 +25,7 @@ public struct SCCWriter: TimedTextWriter {
     public var mode: Mode
 
     /// Italics, underline, seven colours, placement on the 32 × 15 grid.
-    public let capabilities: FormatCapabilities = [.basicStyles, .colors, .placement]
+    public let capabilities: FormatCapabilities = [.basicStyles, .colors, .placement, .literalMarkup]
 
     /// A writer; `frameRate` nil means 29.97 drop-frame.
     public init(frameRate: Double? = nil, mode: Mode = .popOn) {
@@ -38,6 +38,13 @@ public struct SCCWriter: TimedTextWriter {
     public func fit(_ document: inout TimedTextDocument) -> [Diagnostic] {
         var diagnostics = CEA608Layout.fit(&document)
         let timecode = SMPTETimecode(frameRate: frameRate)
+        if timecode != SMPTETimecode(frameRate: nil), let frameRate {
+            // 608 captions ride on 29.97 video; an SCC file cannot say it counts another rate.
+            diagnostics.append(Diagnostic(
+                .warning, "scc.fps.nonstandard",
+                "timecode counted at \(NumberFormatting.shortest((frameRate * 1000).rounded() / 1000)) frames a second: SCC cannot say so, and readers take it as 29.97 unless told (captions --fps)",
+                at: nil))
+        }
         diagnostics += timecode.diagnostics(
             for: timecode.fitToFrames(&document, withinADay: true), codePrefix: "scc", formatName: "SCC", noteMoves: false)
         let late = lateness(of: document)

@@ -6,7 +6,9 @@ import CaptionsCore
 
 /// Writes EBU STL (Tech 3264): open subtitles by default, or teletext (level 1) subtitles.
 ///
-/// - 25 frames a second (`STL25.01`) unless the frame rate is 29.97 or 30 (`STL30.01`).
+/// - 25 frames a second (`STL25.01`), or 29.97 or 30 (`STL30.01`) as Tech 3264 has them; 23.976,
+///   24 and 50 as `STL23.01`, `STL24.01`, `STL50.01`, which ttconv and this tool read but Tech 3264
+///   does not name (a warning); any other rate at 25 (a warning).
 /// - The character code table is the first of Latin (ISO 6937), Cyrillic, Greek, Arabic and
 ///   Hebrew that holds every character; characters none holds are written as the nearest
 ///   letter and reported by ``fit(_:)``.
@@ -29,7 +31,7 @@ public struct STLWriter: TimedTextWriter {
     public var kind: Kind
 
     /// Styles as the kind allows, placement by row and alignment.
-    public var capabilities: FormatCapabilities { [.basicStyles, .colors, .placement] }
+    public var capabilities: FormatCapabilities { [.basicStyles, .colors, .placement, .literalMarkup] }
 
     /// A writer of `kind` subtitles at `frameRate` (25 when nil).
     public init(frameRate: Double? = nil, kind: Kind = .open) {
@@ -62,15 +64,38 @@ public struct STLWriter: TimedTextWriter {
                 }
             })
         var diagnostics = CharacterGrid.fit(&document, to: rules)
+        let requested = frameRate.map { NumberFormatting.shortest(($0 * 1000).rounded() / 1000) } ?? "25"
+        switch diskFormat.kind {
+        case .standard: break
+        case .extension:
+            diagnostics.append(Diagnostic(
+                .warning, "stl.fps.nonstandard",
+                "\(requested) frames a second written as \(diskFormat.code), which Tech 3264 does not name (only STL25.01 and STL30.01): readers that do not know it take the times at 25 or 30",
+                at: nil))
+        case .unsupported:
+            diagnostics.append(Diagnostic(
+                .warning, "stl.fps.unsupported",
+                "EBU STL has no disk format for \(requested) frames a second: times written at 25 (STL25.01)", at: nil))
+        }
         diagnostics += timecode.diagnostics(
             for: timecode.fitToFrames(&document, withinADay: true), codePrefix: "stl", formatName: "EBU STL", noteMoves: false)
         return diagnostics
     }
 
-    /// The timecode written: 25 frames a second unless asked otherwise (30 means 29.97).
-    private var timecode: SMPTETimecode {
-        SMPTETimecode(frameRate: frameRate.map { abs($0 - 30) < 0.01 ? 30000.0 / 1001 : $0 } ?? 25)
+    /// The disk format code (DFC) written, and whether Tech 3264 names it.
+    private var diskFormat: (code: String, kind: DiskFormatKind) {
+        let wanted = SMPTETimecode(frameRate: frameRate.map { abs($0 - 30) < 0.01 ? 30000.0 / 1001 : $0 } ?? 25)
+        for code in ["STL25.01", "STL30.01", "STL23.01", "STL24.01", "STL50.01"]
+        where STLGSI.frameRate(code).map(SMPTETimecode.init(frameRate:)) == wanted {
+            return (code, code == "STL25.01" || code == "STL30.01" ? .standard : .extension)
+        }
+        return ("STL25.01", .unsupported)
     }
+
+    private enum DiskFormatKind { case standard, `extension`, unsupported }
+
+    /// The timecode written: the disk format's rate.
+    private var timecode: SMPTETimecode { SMPTETimecode(frameRate: STLGSI.frameRate(diskFormat.code)) }
 
     /// Writes the document as EBU STL bytes.
     public func write(_ document: TimedTextDocument, emit: (UnsafeRawBufferPointer) -> Void) {
@@ -116,14 +141,21 @@ public struct STLWriter: TimedTextWriter {
     }
 
     /// VP: the first row, so that the subtitle sits where its line setting puts it (the bottom
-    /// rows when automatic); teletext rows are double height.
+    /// rows when automatic; a line number counts rows from the top, or from the bottom when
+    /// negative, as WebVTT does); teletext rows are double height.
     private func verticalPosition(_ settings: CueSettings, rows: Int) -> Int {
         let step = kind == .teletext ? 2 : 1
-        let lastFirst = kind == .teletext ? 24 - step * rows : 23 - rows + 1
-        guard case .value(let setting) = settings.line, !settings.snapToLines else { return max(lastFirst, 1) }
-        let line = setting.isFinite ? min(max(setting, -1_000), 1_000) : 0  // any size would trap in Int()
-        let row = Int(((line - 10) / 80 * 23).rounded()) + (kind == .teletext ? 1 : 0)
-        return min(max(row, 1), max(lastFirst, 1))
+        let lastFirst = max(kind == .teletext ? 24 - step * rows : 23 - rows + 1, 1)
+        guard case .value(let setting) = settings.line else { return lastFirst }
+        let row: Int
+        if settings.snapToLines {
+            let line = Int(setting.isFinite ? min(max(setting, -100), 100) : 0)  // any size would trap in Int()
+            row = line >= 0 ? 1 + line * step : lastFirst + (line + 1) * step
+        } else {
+            let line = setting.isFinite ? min(max(setting, -1_000), 1_000) : 0
+            row = Int(((line - 10) / 80 * 23).rounded()) + (kind == .teletext ? 1 : 0)
+        }
+        return min(max(row, 1), lastFirst)
     }
 
     /// The GSI block.
@@ -140,7 +172,7 @@ public struct STLWriter: TimedTextWriter {
             return String(repeating: "0", count: max(count - text.count, 0)) + text
         }
         put(0, "850", 3)
-        put(3, timecode.framesPerSecondLabel == 30 ? "STL30.01" : "STL25.01", 8)
+        put(3, diskFormat.code, 8)
         put(11, kind == .teletext ? "1" : "0", 1)
         put(12, table.code, 2)
         put(14, STLGSI.languageCode(document.language), 2)
