@@ -137,4 +137,17 @@ PY
 make y-repeats-base.mkv -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=gray,geq=lum='255*mod(N\,2)',format=yuv420p" -c:v mpeg4 -q:v 2
 make y-repeated-timestamps-fail.mkv -i "$out/y-repeats-base.mkv" -c copy -bsf:v "setts=ts='floor(N/3)*3*DURATION'"
 
+# --- Display geometry kept outside the pictures. A 100x100 box flashing at 5 Hz in 720x480 NTSC:
+# with square pixels it is under 25 % of a 10° field (PASS); shown 4:3 (8:9 pixels, the MOV's
+# `pasp` only, as anamorphic ProRes keeps it) it covers 26 % (FAIL; the container's aspect was ignored).
+ntscbox="if(between(X\,310\,409)*between(Y\,190\,289)*lt(mod(T*10\,2)\,1)\,235\,16)"
+make z-ntsc-square-pass.mp4 -f lavfi -i "$(lavfi 720x480 30000/1001 2)" -vf "format=gray,geq=lum='$ntscbox',format=yuv420p" -c:v libx264 -preset ultrafast
+make z-ntsc-pasp-fail.mov -i "$out/z-ntsc-square-pass.mp4" -c copy -aspect 4:3
+# A 60x60 box at 5 Hz in 640x360, turned 90° only by H.264's display orientation SEI on the first
+# picture (players turn every picture): 34 % of a 10° field of the portrait picture (FAIL), 24 %
+# unturned (the SEI was ignored: PASS).
+make z-box-unturned.mp4 -f lavfi -i "$(lavfi 640x360 30 2)" \
+  -vf "format=gray,geq=lum='if(between(X\,290\,349)*between(Y\,150\,209)*lt(mod(T*10\,2)\,1)\,235\,16)',format=yuv420p" -c:v libx264 -preset ultrafast
+make z-rotation-sei-fail.mp4 -i "$out/z-box-unturned.mp4" -c copy -bsf:v h264_metadata=display_orientation=insert:rotate=90
+
 echo "samples in $out"

@@ -167,7 +167,7 @@ public struct FlashesCommand: BatchCommand {
         var progress = ProgressBar(io: io, style: batch.progress, duration: decoder.info.duration, file: video)
         let info = decoder.info
         let outcome = decoder.decode { frame in
-            analyzer.analyze(frame, sampleAspect: info.sampleAspect, quarterTurns: info.quarterTurns)
+            analyzer.analyze(frame, sampleAspect: info.sampleAspect, quarterTurns: frame.quarterTurns)
             progress.update(time: frame.time.seconds)
             return true
         }
@@ -229,7 +229,10 @@ public struct FlashesCommand: BatchCommand {
                 "variable frame rate: \(outcome.heldPictures.count) picture(s) stay on screen longer than two frame times "
                     + "(the longest \(NumberFormatting.shortest((longest * 1000).rounded() / 1000)) s more), analysed as shown")
         }
-        if info.quarterTurns != 0 { report.notes.append("shown turned by \(info.quarterTurns * 90)°") }
+        if outcome.quarterTurns != 0 {
+            let source = outcome.quarterTurns == info.quarterTurns ? "" : " (the pictures' own display orientation)"
+            report.notes.append("shown turned by \(outcome.quarterTurns * 90)°\(source)")
+        }
         if abs(info.sampleAspect - 1) > 0.001 { report.notes.append("pixel aspect ratio \(NumberFormatting.shortest((info.sampleAspect * 1000).rounded() / 1000))") }
         return report
     }

@@ -27,6 +27,9 @@ public struct DecodeOutcome: Sendable {
     public var colourGuesses: [String] = []
     /// Pixel formats seen, in order (FFmpeg's names), and whether each was converted.
     public var pixelFormats: [String] = []
+    /// Quarter turns (clockwise) the first picture is shown with: the stream's display matrix, or
+    /// the picture's own (``VideoFrame/quarterTurns``).
+    public var quarterTurns = 0
 }
 
 /// Facts about the video stream chosen for decoding.
@@ -76,6 +79,11 @@ public final class VideoDecoder {
     private let timeBase: AVRational
     private let fieldOrder: AVFieldOrder
     let hasHDRMetadata: Bool
+    /// The pixel aspect ratio as a fraction (``VideoStreamInfo/sampleAspect``), for the rewriter.
+    let sampleAspectRatio: AVRational
+    private var outcomeQuarterTurns: Int?
+    /// The rotation the last picture that carried one gave.
+    private var pictureQuarterTurns: Int?
     private var timeline: PresentationTimeline
     var colourGuesses: [String] = []
     var pixelFormats: [String] = []
@@ -149,12 +157,16 @@ public final class VideoDecoder {
             if streamDuration == nil, format?.pointee.nb_streams == 1, let total = format?.pointee.duration, total > 0 {
                 streamDuration = Double(total) / Double(AV_TIME_BASE)
             }
-            let aspect = stream.pointee.codecpar.pointee.sample_aspect_ratio
+            // The container's pixel aspect (MOV `pasp`, Matroska's display size: all that anamorphic
+            // ProRes has) before the codec's, as players and av_guess_sample_aspect_ratio take them.
+            let containerAspect = stream.pointee.sample_aspect_ratio
+            let aspect = containerAspect.num > 0 && containerAspect.den > 0
+                ? containerAspect : stream.pointee.codecpar.pointee.sample_aspect_ratio
+            sampleAspectRatio = aspect
             var size = 0
             var turns = 0
             if let matrix = ccaptions_av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 {
-                let degrees = matrix.withMemoryRebound(to: Int32.self, capacity: 9) { ccaptions_av_display_rotation_get($0) }
-                if degrees.isFinite { turns = ((Int((-degrees / 90).rounded()) % 4) + 4) % 4 }
+                turns = Self.quarterTurns(matrix) ?? 0
             }
             hasHDRMetadata = ccaptions_av_stream_get_side_data(stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &size) != nil
                 || ccaptions_av_stream_get_side_data(stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &size) != nil
@@ -182,6 +194,12 @@ public final class VideoDecoder {
     }
 
     deinit { release() }
+
+    /// Quarter turns (clockwise) of a display matrix (nine 32-bit numbers); nil when it is not a rotation.
+    private static func quarterTurns(_ matrix: UnsafeMutablePointer<UInt8>) -> Int? {
+        let degrees = matrix.withMemoryRebound(to: Int32.self, capacity: 9) { ccaptions_av_display_rotation_get($0) }
+        return degrees.isFinite ? ((Int((-degrees / 90).rounded()) % 4) + 4) % 4 : nil
+    }
 
     private func release() {
         if scaler != nil { ccaptions_sws_freeContext(scaler) }
@@ -243,6 +261,7 @@ public final class VideoDecoder {
         outcome.streamStart = timeline.streamStart
         outcome.colourGuesses = colourGuesses
         outcome.pixelFormats = pixelFormats
+        outcome.quarterTurns = outcomeQuarterTurns ?? info.quarterTurns
         if reading.corruptPackets > 0, outcome.partialReason == nil {
             outcome.partialReason = "\(reading.corruptPackets) damaged packet(s) could not be decoded"
         }
@@ -377,6 +396,15 @@ public final class VideoDecoder {
                 damaged.append(PresentationTimeline.Span(start: time, end: end))
             }
         }
+        if let matrix = ccaptions_av_frame_get_side_data(frame, AV_FRAME_DATA_DISPLAYMATRIX), matrix.pointee.size >= 36,
+            let data = matrix.pointee.data, let turns = Self.quarterTurns(data)
+        {
+            // Rotation in the pictures themselves (H.264's display orientation SEI, often on the
+            // first picture only), which players follow until another says otherwise.
+            pictureQuarterTurns = turns
+        }
+        let turns = pictureQuarterTurns ?? info.quarterTurns
+        if outcomeQuarterTurns == nil { outcomeQuarterTurns = turns }
         let data = source.pointee.data
         let lines = source.pointee.linesize
         func plane(_ base: UnsafeMutablePointer<UInt8>?, _ stride: Int32) -> VideoFrame.Plane {
@@ -385,7 +413,7 @@ public final class VideoDecoder {
         return VideoFrame(
             width: Int(frame.pointee.width), height: Int(frame.pointee.height), layout: layout.layout,
             bitDepth: layout.bitDepth, matrix: colour.matrix, range: colour.range, transfer: colour.transfer,
-            primaries: colour.primaries, fieldOrder: order,
+            primaries: colour.primaries, fieldOrder: order, quarterTurns: turns,
             planes: (plane(data.0, lines.0), plane(data.1, lines.1), plane(data.2, lines.2)),
             alpha: plane(data.3, lines.3),
             time: MediaTime(value: Int64((time * 1_000_000).rounded()), timescale: 1_000_000) ?? .zero,

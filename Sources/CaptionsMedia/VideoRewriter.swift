@@ -133,7 +133,7 @@ public final class VideoRewriter {
         encoder.pointee.width = decoding.pointee.width
         encoder.pointee.height = decoding.pointee.height
         encoder.pointee.pix_fmt = pixelFormat
-        encoder.pointee.sample_aspect_ratio = parameters.pointee.sample_aspect_ratio
+        encoder.pointee.sample_aspect_ratio = decoder.sampleAspectRatio
         encoder.pointee.color_range = parameters.pointee.color_range
         encoder.pointee.color_primaries = parameters.pointee.color_primaries
         encoder.pointee.color_trc = parameters.pointee.color_trc
@@ -183,6 +183,7 @@ public final class VideoRewriter {
                     "cannot describe the encoded stream")
                 out.pointee.time_base = encoder.pointee.time_base
                 out.pointee.avg_frame_rate = rate
+                out.pointee.sample_aspect_ratio = decoder.sampleAspectRatio
                 out.pointee.disposition = stream.pointee.disposition
                 Self.copySideData(from: stream, to: out)
                 hdr.attach(to: out)

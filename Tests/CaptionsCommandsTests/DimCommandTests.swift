@@ -192,7 +192,7 @@ struct DimCommandTests {
 struct LeastDimmingTests {
     @Test(arguments: [
         "a-black-white-5hz-fail.mp4", "d-red-grey-4hz-fail.mp4", "t-box-27pc-fail.mp4", "p-apng-fail.apng",
-        "r-h264rgb-fail.mkv", "g-pq-100-140nits-fail.mkv", "o-gif-fail.gif",
+        "r-h264rgb-fail.mkv", "g-pq-100-140nits-fail.mkv", "o-gif-fail.gif", "z-ntsc-pasp-fail.mov",
     ])
     func theDimmedClipPasses(name: String) throws {
         let folder = try temporaryFolder()
@@ -209,5 +209,8 @@ struct LeastDimmingTests {
         // Every frame is still there.
         let before = DimCommandTests.frames(input), after = DimCommandTests.frames(output)
         #expect(before.count == after.count)
+        // Shown at the same shape (the container's pixel aspect was dropped: 4:3 became 3:2).
+        let aspect = ["-select_streams", "v:0", "-show_entries", "stream=display_aspect_ratio"]
+        #expect(try DimCommandTests.probe(output, aspect) == DimCommandTests.probe(input, aspect))
     }
 }

@@ -119,11 +119,14 @@ public struct VideoFrame {
     public var time: MediaTime
     /// How long it is shown, when known (the second field of an interlaced frame is shown half of it later).
     public var duration: Double?
+    /// Quarter turns (clockwise) a player applies to show it: the stream's display matrix, or the
+    /// picture's own (H.264's display orientation SEI).
+    public var quarterTurns: Int
 
     /// A frame over borrowed planes.
     public init(
         width: Int, height: Int, layout: Layout, bitDepth: Int = 8, matrix: Matrix, range: Range,
-        transfer: Transfer = .sdr, primaries: Primaries = .bt709, fieldOrder: FieldOrder = .progressive,
+        transfer: Transfer = .sdr, primaries: Primaries = .bt709, fieldOrder: FieldOrder = .progressive, quarterTurns: Int = 0,
         planes: (Plane, Plane, Plane), alpha: Plane = .none, time: MediaTime, duration: Double? = nil
     ) {
         self.width = width
@@ -135,6 +138,7 @@ public struct VideoFrame {
         self.transfer = transfer
         self.primaries = primaries
         self.fieldOrder = fieldOrder
+        self.quarterTurns = quarterTurns
         self.planes = (planes.0, planes.1, planes.2, alpha)
         self.time = time
         self.duration = duration
