@@ -150,4 +150,11 @@ make z-box-unturned.mp4 -f lavfi -i "$(lavfi 640x360 30 2)" \
   -vf "format=gray,geq=lum='if(between(X\,290\,349)*between(Y\,150\,209)*lt(mod(T*10\,2)\,1)\,235\,16)',format=yuv420p" -c:v libx264 -preset ultrafast
 make z-rotation-sei-fail.mp4 -i "$out/z-box-unturned.mp4" -c copy -bsf:v h264_metadata=display_orientation=insert:rotate=90
 
+# --- OpenEXR holds linear light: 0.2 <-> 0.02 of white at 5 Hz is a change of 0.18 (FAIL); read as
+# sRGB codes it looked like 0.033 <-> 0.002 (a false PASS).
+# (geq runs on 8-bit RGB in the source graph: given float pictures it would write 51.0, not 0.2.)
+exrflash="if(lt(mod(T*10\,2)\,1)\,51\,5)"
+make z2-exr-linear-fail.mov -f lavfi -i "nullsrc=s=320x240:r=30:d=2,format=rgb24,geq=r='$exrflash':g='$exrflash':b='$exrflash'" \
+  -pix_fmt gbrpf32le -c:v exr -compression zip1
+
 echo "samples in $out"

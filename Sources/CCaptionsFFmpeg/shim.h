@@ -137,6 +137,7 @@ static inline void *ccaptions_ffmpeg_symbol(const char *name) { return dlsym(RTL
     }
 
 CCAPTIONS_FORWARD(const char *, av_version_info, (void), ())
+CCAPTIONS_FORWARD(const char *, av_color_transfer_name, (enum AVColorTransferCharacteristic transfer), (transfer))
 CCAPTIONS_FORWARD(struct AVSHA *, av_sha_alloc, (void), ())
 CCAPTIONS_FORWARD(int, av_sha_init, (struct AVSHA *context, int bits), (context, bits))
 CCAPTIONS_FORWARD(void, av_sha_update, (struct AVSHA *context, const uint8_t *data, size_t length), (context, data, length))

@@ -65,7 +65,14 @@ extension VideoDecoder {
             if !isRGB || hasHDRMetadata { note(hasHDRMetadata
                 ? "the stream does not say its transfer function but carries HDR mastering metadata: PQ (SMPTE ST 2084) assumed"
                 : "the stream does not say its transfer function: SDR assumed") }
-        default: transfer = .sdr
+        case AVCOL_TRC_BT709, AVCOL_TRC_SMPTE170M, AVCOL_TRC_IEC61966_2_1, AVCOL_TRC_BT2020_10,
+            AVCOL_TRC_BT2020_12, AVCOL_TRC_GAMMA22, AVCOL_TRC_BT1361_ECG, AVCOL_TRC_IEC61966_2_4:
+            transfer = .sdr
+        default:
+            // Linear, log, gamma 2.8, SMPTE 240M, DCI: measured with the sRGB curve all the same.
+            transfer = .sdr
+            let name = ccaptions_av_color_transfer_name(frame.pointee.color_trc).map { String(cString: $0) } ?? "unknown"
+            note("the stream's transfer function (\(name)) is measured as SDR (the sRGB curve)")
         }
         let hdr = transfer != .sdr
         var primaries: VideoFrame.Primaries

@@ -145,8 +145,16 @@ public final class VideoDecoder {
             case .referencePictures: context.pointee.skip_loop_filter = AVDISCARD_NONREF
             case .none: context.pointee.skip_loop_filter = AVDISCARD_ALL
             }
+            var options: OpaquePointer?
+            defer { ccaptions_av_dict_free(&options) }
+            if String(cString: decoder.pointee.name) == "exr" {
+                // OpenEXR holds linear light; the decoder encodes it with the sRGB curve (values
+                // over 1 clip at white), which the analysis reads as SDR. Read as codes, linear
+                // light looked far darker than it is: a 0.02 ↔ 0.2 flash passed.
+                ccaptions_av_dict_set(&options, "apply_trc", "iec61966_2_1", 0)
+            }
             try FFmpegCall.check(
-                ccaptions_avcodec_open2(context, decoder, nil), "media.decoder",
+                ccaptions_avcodec_open2(context, decoder, &options), "media.decoder",
                 "cannot open the \(String(cString: decoder.pointee.name)) decoder")
             let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
             let base = stream.pointee.time_base

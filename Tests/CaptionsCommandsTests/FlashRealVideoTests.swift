@@ -29,6 +29,7 @@ struct FlashRealVideoTests {
         ("v-checker-0.03deg-pass.mp4", 0), ("w-joined-fail.ts", 2), ("w2-joined-grids-fail.ts", 2), ("x-damaged-partial.ts", 1),
         ("x2-corrupt-packets-partial.ts", 1), ("y-repeated-timestamps-fail.mkv", 2),
         ("z-ntsc-square-pass.mp4", 0), ("z-ntsc-pasp-fail.mov", 2), ("z-box-unturned.mp4", 0), ("z-rotation-sei-fail.mp4", 2),
+        ("z2-exr-linear-fail.mov", 2),
     ]
 
     @Test(arguments: clips)
