@@ -145,6 +145,28 @@ import Testing
         #expect(try lines(io.outputText).count == 2)
     }
 
+    /// A result stands only for the settings it was made with: another target format, a shift,
+    /// or (in another process, as a real resume is) the same settings again.
+    @Test func resumeRedoesWhatWasAskedDifferently() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let root = try catalogue(in: folder).path
+        let (a, b) = (root + "/a.srt", root + "/b.srt")
+        let out = folder.appendingPathComponent("out").path
+        #expect(run(["convert", a, b, "-o", out, "--to", "vtt"], io: MemoryIO()) == 0)
+        let srt = MemoryIO()
+        #expect(run(["convert", a, b, "-o", out, "--to", "srt", "--resume"], io: srt) == 0)
+        #expect(!srt.errors.contains("already done"), "\(srt.errors)")
+        #expect(FileManager.default.fileExists(atPath: out + "/a.srt"))
+        let same = MemoryIO()
+        #expect(run(["convert", a, b, "-o", out, "--to", "srt", "--resume", "--jobs", "1"], io: same) == 0)
+        #expect(same.errors.contains("already done"), "\(same.errors)")
+        let shifted = MemoryIO()
+        #expect(run(["convert", a, b, "-o", out, "--to", "srt", "--shift", "5s", "--resume"], io: shifted) == 0)
+        #expect(!shifted.errors.contains("already done"), "\(shifted.errors)")
+        #expect(try String(contentsOfFile: out + "/a.srt", encoding: .utf8).contains("00:00:06"))
+    }
+
     @Test func oneFileWithResultsStillWritesTheNamedOutput() throws {
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }

@@ -12,6 +12,8 @@ struct BatchResult {
     var output: String?
     var seconds: Double
     var sha256: String?
+    /// The SHA-256 of the run's settings (``BatchRunner/settings(of:)``).
+    var settings: String?
     /// The line kept from an earlier run, for an input skipped by `--resume`.
     var storedLine: String?
 
@@ -46,20 +48,22 @@ struct BatchResult {
         json.key("output"); json.string(output)
         json.key("seconds"); json.number((seconds * 1000).rounded() / 1000)
         if let sha256 { json.key("sha256"); json.string(sha256) }
+        if let settings { json.key("settings"); json.string(settings) }
         json.endObject()
         return json.output + "\n"
     }
 
     private struct Stored: Decodable {
         var sha256: String?
+        var settings: String?
         var exit: Int32
         var output: String?
     }
 
-    /// What a result line written earlier says: the input's SHA-256, the exit code and the output
-    /// (for `--resume`); nil when it is not one of our lines.
-    static func stored(in bytes: [UInt8]) -> (sha256: String?, exit: Int32, output: String?)? {
+    /// What a result line written earlier says: the input's and the settings' SHA-256, the exit
+    /// code and the output (for `--resume`); nil when it is not one of our lines.
+    static func stored(in bytes: [UInt8]) -> (sha256: String?, settings: String?, exit: Int32, output: String?)? {
         guard let stored = try? JSONDecoder().decode(Stored.self, from: Data(bytes)) else { return nil }
-        return (stored.sha256, stored.exit, stored.output)
+        return (stored.sha256, stored.settings, stored.exit, stored.output)
     }
 }

@@ -45,6 +45,7 @@ enum BatchRunner {
             if !sharded { throw ExitCode(1) }
             return
         }
+        let settings = Self.settings(of: command)
         let workers = min(options.jobs ?? ParallelWork.processorCount, jobs.count)
         // Each job works on its own copy of the command; `io` is written only under the lock.
         nonisolated(unsafe) let perJob = command.sharing(cores: max(1, ParallelWork.processorCount / workers))
@@ -62,7 +63,7 @@ enum BatchRunner {
                     state.running[state.next] = jobs[state.next].item.path
                     return state.next
                 }) {
-                    let finished = runOne(perJob, jobs[index], options: options)
+                    let finished = runOne(perJob, jobs[index], options: options, settings: settings)
                     state.withLock { state in
                         state.running[index] = nil
                         state.finished[index] = finished.output
@@ -138,9 +139,21 @@ enum BatchRunner {
         return stem + "." + suffix
     }
 
+    /// What a run was asked to do besides which files and how many at once: the command's
+    /// options as the argument parser holds them (inputs, `-o` and the batch options set aside),
+    /// hashed. `--resume` takes only results of the same settings: a result kept from `--to vtt`
+    /// or `--standard wcag` does not stand for `--to srt` or `--standard wcag-aaa`.
+    static func settings<Command: BatchCommand>(of command: Command) -> String? {
+        var key = command
+        key.inputs = []
+        key.output = ""
+        key.batch = BatchOptions()
+        return try? ContentHash.sha256(of: String(reflecting: key))
+    }
+
     /// Runs one input (or takes its earlier result under `--resume`).
     private static func runOne<Command: BatchCommand>(
-        _ command: Command, _ job: Job, options: BatchOptions
+        _ command: Command, _ job: Job, options: BatchOptions, settings: String?
     ) -> (output: (stdout: [UInt8], stderr: String, result: BatchResult), resumed: Bool) {
         let started = Clock.now()
         let buffered = BufferedIO()
@@ -153,10 +166,11 @@ enum BatchRunner {
             }
         }
         if options.resume, let resultFile = job.resultFile, let line = try? FileAccess.read(resultFile, io: buffered),
-            let stored = BatchResult.stored(in: line), stored.sha256 == sha256, stored.output.map(FileAccess.exists) ?? true
+            let stored = BatchResult.stored(in: line), stored.sha256 == sha256, stored.settings == settings,
+            stored.output.map(FileAccess.exists) ?? true
         {
-            // Done before, for the same content: its result as it was.
-            var result = BatchResult(path: job.item.path, exit: stored.exit, seconds: 0, sha256: sha256)
+            // Done before, for the same content and settings: its result as it was.
+            var result = BatchResult(path: job.item.path, exit: stored.exit, seconds: 0, sha256: sha256, settings: settings)
             result.storedLine = String(decoding: line, as: UTF8.self)
             return (([], "", result), true)
         }
@@ -186,7 +200,7 @@ enum BatchRunner {
             output: job.output.flatMap { output in
                 FileAccess.modificationTime(output).flatMap { $0 != before ? output : nil }
             },
-            seconds: Clock.now() - started, sha256: sha256)
+            seconds: Clock.now() - started, sha256: sha256, settings: settings)
         if let resultFile = job.resultFile {
             FileAccess.makeDirectories(parentFolder(of: resultFile))
             do { try FileAccess.writeText(result.jsonLine, to: resultFile, io: buffered) } catch {
