@@ -20,6 +20,7 @@ public struct CaptionsCommand: ParsableCommand {
     /// Runs the command line: `--version` alone prints ``VersionInfo/text`` (the libraries'
     /// versions too, so looked up only when asked), everything else goes to ArgumentParser.
     public static func runCommandLine(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) {
+        ProcessIO.guardStandardDescriptors()
         if arguments == ["--version"] {
             var text = VersionInfo.text
             text.withUTF8 { FileDescriptorIO.writeAll(UnsafeRawBufferPointer($0), to: 1) }

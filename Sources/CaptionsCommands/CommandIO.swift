@@ -1,3 +1,4 @@
+import Synchronization
 import ArgumentParser
 
 #if canImport(Glibc)
@@ -56,9 +57,36 @@ public final class ProcessIO: CommandIO {
         try FileDescriptorIO.readAll(STDIN_FILENO)
     }
 
-    /// Writes to standard output.
+    /// Writes to standard output; after a failure (a full disk, a closed stream) nothing more is
+    /// written, and the command ends with an error (``outputFailure``).
     public func writeStandardOutput(_ bytes: UnsafeRawBufferPointer) {
-        FileDescriptorIO.writeAll(bytes, to: STDOUT_FILENO)
+        failure.withLock { failure in
+            guard failure == nil else { return }
+            if Self.standardOutputWasClosed {
+                failure = EBADF
+            } else if !FileDescriptorIO.writeAll(bytes, to: STDOUT_FILENO) {
+                failure = errno
+            }
+        }
+    }
+
+    private let failure = Mutex<Int32?>(nil)
+
+    /// Why writing standard output failed (`strerror`), when it did.
+    public var outputFailure: String? { failure.withLock { $0 }.map { String(cString: strerror($0)) } }
+
+    /// Whether the process started with standard output closed (`>&-`): descriptor 1 then holds
+    /// /dev/null (``guardStandardDescriptors()``), and writing to it is an error, not a loss.
+    private nonisolated(unsafe) static var standardOutputWasClosed = false
+
+    /// Opens /dev/null on any of descriptors 0–2 the process started without, so that no file
+    /// the command opens takes their number (an output file on descriptor 1 would receive
+    /// whatever is written to standard output).
+    public static func guardStandardDescriptors() {
+        for descriptor in Int32(0)...2 where fcntl(descriptor, F_GETFD) == -1 {
+            if descriptor == STDOUT_FILENO { standardOutputWasClosed = true }
+            _ = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+        }
     }
 
     /// Writes to standard error.
@@ -135,12 +163,22 @@ extension IOCommand {
     /// an output's extension that does not exist, the output being the input) is said as one
     /// found while parsing is: with this subcommand's usage, exit 64.
     public func run() throws {
+        let io = ProcessIO()
+        var exit: ExitCode?
         do {
-            try execute(io: ProcessIO())
+            try execute(io: io)
         } catch let error as ValidationError {
-            ProcessIO().writeStandardError(Self.usageMessage(for: error))
+            io.writeStandardError(Self.usageMessage(for: error))
             throw ExitCode(64)
+        } catch let code as ExitCode {
+            exit = code
         }
+        if let failure = io.outputFailure {
+            // A full disk behind `> file` must not look like success.
+            io.writeStandardError("captions: error: cannot write to standard output: \(failure) [output.unwritable]\n")
+            throw exit.map { $0.rawValue == 0 ? ExitCode(1) : $0 } ?? ExitCode(1)
+        }
+        if let exit { throw exit }
     }
 
     /// `Error: MESSAGE`, then this subcommand's usage and where its help is.

@@ -335,6 +335,27 @@ import Darwin
 
     /// Runs `arguments` with an empty signal mask and default signal actions (a test runs on a
     /// thread that may block signals, and a child would inherit that), and returns its wait status.
+    /// Standard output that cannot be written (a full disk, a closed stream) is an error, exit 1,
+    /// not a truncated file and exit 0; with standard output closed, an output file does not take
+    /// its descriptor (what went to standard output would have gone into the file).
+    @Test(.enabled(if: executable != nil && FileManager.default.fileExists(atPath: "/dev/full")))
+    func standardOutputThatCannotBeWrittenIsAnError() throws {
+        let executable = try #require(Self.executable)
+        let (folder, input) = try Self.folderWithInput()
+        defer { removeTemporaryFolder(folder) }
+        let errors = folder.appendingPathComponent("errors.txt").path
+        for redirect in ["> /dev/full", ">&-"] {
+            for command in ["convert \"$1\" --to vtt", "convert \"$1\" -o - --to vtt", "check \"$1\" --format json"] {
+                let status = try Self.spawnAndWait(["/bin/sh", "-c", "exec \"$0\" \(command) \(redirect) 2> \"$2\"", executable.path, input, errors])
+                #expect(status >> 8 & 0xff == 1, "\(command) \(redirect)")
+                #expect(try String(contentsOfFile: errors, encoding: .utf8).contains("cannot write to standard output"), "\(command) \(redirect)")
+            }
+        }
+        let output = folder.appendingPathComponent("out.vtt").path
+        #expect(try Self.spawnAndWait(["/bin/sh", "-c", "exec \"$0\" convert \"$1\" -o \"$2\" >&-", executable.path, input, output]) == 0)
+        #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix("WEBVTT"))
+    }
+
     static func spawnAndWait(_ arguments: [String]) throws -> Int32 {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
