@@ -220,6 +220,14 @@ public struct FlashesCommand: BatchCommand {
                 message: "\(repeats.count) picture\(repeats.count == 1 ? "" : "s") carry the timestamp of the picture before; each is placed one frame later",
                 start: first.at, end: last.at))
         }
+        if !info.otherVideoStreams.isEmpty {
+            // FFmpeg's choice (the default stream, else the largest); the others are not scanned.
+            report.warnings.append(FlashReport.Warning(
+                code: "media.video.others",
+                message: "the file holds \(info.otherVideoStreams.count + 1) video streams: stream \(info.streamIndex) was scanned, "
+                    + "stream\(info.otherVideoStreams.count == 1 ? "" : "s") \(info.otherVideoStreams.map { "\($0)" }.joined(separator: ", ")) not",
+                start: 0, end: 0))
+        }
         report.warnings.sort { $0.start < $1.start }
         report.notes = outcome.colourGuesses
         report.colourGuessed = !outcome.colourGuesses.isEmpty

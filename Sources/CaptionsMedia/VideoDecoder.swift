@@ -48,6 +48,9 @@ public struct VideoStreamInfo: Sendable {
     public var sampleAspect: Double
     /// Quarter turns (clockwise) a player applies from the display matrix.
     public var quarterTurns: Int
+    /// The index of the stream decoded, and of the file's other video streams (cover art left
+    /// out), which are not.
+    public var streamIndex = 0, otherVideoStreams: [Int] = []
 }
 
 /// Opens a media file with libavformat and decodes its best video stream with libavcodec.
@@ -184,7 +187,12 @@ public final class VideoDecoder {
                 codec: String(cString: decoder.pointee.name), framesPerSecond: framesPerSecond,
                 duration: streamDuration,
                 sampleAspect: aspect.num > 0 && aspect.den > 0 ? Double(aspect.num) / Double(aspect.den) : 1,
-                quarterTurns: turns)
+                quarterTurns: turns, streamIndex: Int(index),
+                otherVideoStreams: (0..<Int(format?.pointee.nb_streams ?? 0)).filter { other in
+                    guard other != Int(index), let candidate = format?.pointee.streams[other] else { return false }
+                    return candidate.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+                        && candidate.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
+                })
             streamIndex = index
             timeBase = base
             fieldOrder = stream.pointee.codecpar.pointee.field_order

@@ -188,6 +188,26 @@ struct FlashRealVideoTests {
         }
     }
 
+    /// A file with two video streams says which one was scanned (the other went unsaid); cover
+    /// art is not counted.
+    @Test func otherVideoStreamsAreNamed() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let clip = folder.appendingPathComponent("two.mkv").path
+        #expect(FlashSamples.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=160x120:r=10:d=1", "-f", "lavfi", "-i", "color=c=white:s=160x120:r=10:d=1",
+            "-map", "0", "-map", "1", "-c:v", "libx264", "-preset", "ultrafast", clip,
+        ]))
+        let io = MemoryIO()
+        _ = run(["flashes", clip, "--format", "json"], io: io)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(io.output)) as? [String: Any])
+        let warnings = (report["warnings"] as? [[String: Any]] ?? []).filter { $0["code"] as? String == "media.video.others" }
+        #expect(warnings.count == 1)
+        #expect((warnings.first?["message"] as? String)?.contains("2 video streams: stream 0 was scanned, stream 1 not") == true, "\(warnings)")
+        let (_, single) = try Self.scan("a-black-white-5hz-fail.mp4")
+        #expect(!(single["warnings"] as? [[String: Any]] ?? []).contains { $0["code"] as? String == "media.video.others" })
+    }
+
     @Test func audioLongerThanTheVideoIsNotTruncation() throws {
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }

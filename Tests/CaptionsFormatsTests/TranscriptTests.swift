@@ -38,6 +38,24 @@ import Testing
         #expect(transcript.paragraphs.map(\.text) == ["Hello there, how are you?", "Fine.", "Much later."])
     }
 
+    /// What was said that looks like Markdown is written as text: no heading, list, quote, HTML,
+    /// emphasis or link (it was written raw, and shown as all of those); and a "-" inside a line
+    /// is kept (only a dialogue dash that starts a line is dropped: "3 - 2" lost its minus).
+    @Test func markdownTranscriptsKeepTextAsText() throws {
+        let lines = [
+            "# Not a heading", "1986. What a year.", "> not a quote", "<script>x</script>", "*not bold* a_b [link](x)",
+            "- 3 - 2 = 1", "+ plus", "&copy; `code` ~~gone~~ a|b",
+        ]
+        let cues = lines.enumerated().map { index, line in
+            Cue(start: MediaTime(seconds: Int64(index * 10)), end: MediaTime(seconds: Int64(index * 10 + 1)), content: [.text(line)])
+        }
+        let markdown = TranscriptFormat.md.render(TimedTextDocument(cues: cues), title: "#1 [ep]", timestamps: false)
+        #expect(markdown.components(separatedBy: "\n\n") == [
+            "# \\#1 \\[ep\\]", "\\# Not a heading", "1986\\. What a year.", "\\> not a quote", "\\<script>x\\</script>",
+            "\\*not bold\\* a\\_b \\[link\\](x)", "3 - 2 = 1", "\\+ plus", "\\&copy; \\`code\\` \\~\\~gone\\~\\~ a\\|b\n",
+        ])
+    }
+
     @Test func everyFormatRenders() throws {
         let document = try WebVTTReader().read(Array(dialogue.utf8))
         let text = TranscriptFormat.txt.render(document, title: "Ep. 1")

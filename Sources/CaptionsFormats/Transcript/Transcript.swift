@@ -133,9 +133,11 @@ public struct Transcript: Sendable, Equatable {
 
     /// Caption lines joined into one line of prose, spaces collapsed, dialogue dashes removed.
     static func prose(_ text: String) -> String {
-        text.split(whereSeparator: { $0 == "\n" || $0 == " " || $0 == "\t" })
-            .filter { $0 != "-" }
-            .joined(separator: " ")
+        text.split(separator: "\n").flatMap { line in
+            // A dialogue dash starts a line; a "-" inside one ("3 - 2") is what was said.
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            return words.first == "-" ? Array(words.dropFirst()) : words
+        }.joined(separator: " ")
     }
 
     /// The text without sound tags: every `[…]`, and the `(…)` that describe a sound.

@@ -50,12 +50,13 @@ public enum TranscriptFormat: String, Sendable, CaseIterable {
                 }.joined(separator: "\n\n")
             }.joined(separator: "\n\n") + "\n"
         case .md:
-            return "# \(title)\n\n" + transcript.sections(chapters).map { section in
-                let heading = section.title.map { "## \($0)\n\n" } ?? ""
+            let escaped = MarkdownText.escaped
+            return "# \(escaped(title))\n\n" + transcript.sections(chapters).map { section in
+                let heading = section.title.map { "## \(escaped($0))\n\n" } ?? ""
                 return heading + section.paragraphs.map { paragraph in
-                    let who = paragraph.isDescription ? "*Seen*" : paragraph.speaker.map { "**\($0)**" }
+                    let who = paragraph.isDescription ? "*Seen*" : paragraph.speaker.map { "**\(escaped($0))**" }
                     let parts = [who, timestamps ? Transcript.stamp(paragraph.start) : nil].compactMap { $0 }
-                    let text = paragraph.isDescription ? "> " + paragraph.text : paragraph.text
+                    let text = paragraph.isDescription ? "> " + escaped(paragraph.text) : escaped(paragraph.text)
                     return (parts.isEmpty ? "" : parts.joined(separator: " · ") + "\n\n") + text
                 }.joined(separator: "\n\n")
             }.joined(separator: "\n\n") + "\n"
