@@ -91,6 +91,24 @@ import Testing
         #expect(run(["fix", bad, "-o", bad], io: MemoryIO()) == 64)
     }
 
+    /// A cue read too fast to fix is split and its parts given what time there is; fixing the
+    /// result again changes nothing (each part's end moved by the millisecond SRT had rounded off).
+    @Test func aSplitCueLeftTooFastStaysAsItIsWhenFixedAgain() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let words = "over fox happens happens all lazy in fox unexpected them brown happens quick to lazy suddenly of unexpected "
+            + "and watches then happens then in everyone dog over them dog brown happens everyone something suddenly watches then everyone to brown fox"
+        let bad = try write("5\n00:00:14,500 --> 00:00:18,500\n\(words)\n", "fast.srt", in: folder)
+        let (first, second) = (folder.appendingPathComponent("1.srt").path, folder.appendingPathComponent("2.srt").path)
+        let io = MemoryIO()
+        _ = run(["fix", bad, "-o", first, "--language", "en"], io: io)
+        #expect(io.errors.contains("[fix.cue.split]"), "\(io.errors)")
+        let again = MemoryIO()
+        _ = run(["fix", first, "-o", second, "--language", "en"], io: again)
+        #expect(again.errors.contains(" 0 changes"), "\(again.errors)")
+        #expect(try String(contentsOfFile: first, encoding: .utf8) == String(contentsOfFile: second, encoding: .utf8))
+    }
+
     /// What the reader ignored is reported once, as it reads, and counted as a change (the output
     /// is written without it), not repeated as left for a person in a file that has none of it.
     @Test func whatTheReaderIgnoredIsAChangeNotLeftOver() throws {

@@ -66,6 +66,22 @@ import Testing
         }
     }
 
+    /// A cue identifier with `-->` or a line break (from JSON or TTML) is written so that it reads
+    /// back as an identifier, said in a warning; `-->` used to lose the cue on reading back.
+    @Test func webVTTIdentifiersStayIdentifiers() throws {
+        var document = TimedTextDocument(cues: [
+            Cue(id: "a-->b", start: MediaTime(seconds: 1), end: MediaTime(seconds: 2), content: [.text("one")]),
+            Cue(id: "x\ny", start: MediaTime(seconds: 3), end: MediaTime(seconds: 4), content: [.text("two")]),
+            Cue(id: "plain", start: MediaTime(seconds: 5), end: MediaTime(seconds: 6), content: [.text("three")]),
+        ])
+        let writer = WebVTTWriter()
+        #expect(writer.fit(&document).map(\.code.rawValue) == ["webvtt.id.changed"])
+        let back = try WebVTTReader().read(writer.write(document))
+        #expect(back.diagnostics.isEmpty, "\(back.diagnostics)")
+        #expect(back.cues.map(\.plainText) == ["one", "two", "three"])
+        #expect(back.cues.map(\.id) == ["a--\u{200B}>b", "x y", "plain"])
+    }
+
     @Test func srtWriteReadWriteIsStable() async {
         await propertyCheck(count: 200, input: Gen.int(in: 1...20), Gen.int(in: 0...1_000_000)) { count, seed in
             let first = Self.write(Self.document(cueCount: count, seed: seed), as: .srt)

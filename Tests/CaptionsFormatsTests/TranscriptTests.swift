@@ -51,8 +51,8 @@ import Testing
         }
         let markdown = TranscriptFormat.md.render(TimedTextDocument(cues: cues), title: "#1 [ep]", timestamps: false)
         #expect(markdown.components(separatedBy: "\n\n") == [
-            "# \\#1 \\[ep\\]", "\\# Not a heading", "1986\\. What a year.", "\\> not a quote", "\\<script>x\\</script>",
-            "\\*not bold\\* a\\_b \\[link\\](x)", "3 - 2 = 1", "\\+ plus", "\\&copy; \\`code\\` \\~\\~gone\\~\\~ a\\|b\n",
+            "# \\#1 [ep]", "\\# Not a heading", "1986\\. What a year.", "\\> not a quote", "\\<script>x\\</script>",
+            "\\*not bold\\* a\\_b [link\\](x)", "3 - 2 = 1", "\\+ plus", "\\&copy; \\`code\\` \\~\\~gone\\~\\~ a\\|b\n",
         ])
     }
 

@@ -14,7 +14,10 @@ enum MarkdownText {
         let start = characters.prefix(3).prefix { $0 == " " }.count
         for (index, character) in characters.enumerated() {
             let next = index + 1 < characters.count ? characters[index + 1] : nil
-            var escape = "\\`*_[]<|~".contains(character)
+            // A bracket makes a link only with what follows its "]" ("(url)", "[ref]", ": url"):
+            // "[laughs]" stays as it is.
+            var escape = "\\`*_<|~".contains(character)
+                || character == "]" && (next == "(" || next == "[" || next == ":")
                 || character == "&" && (next?.isLetter == true || next == "#")
             if index == start {
                 escape = escape || character == "#" || character == ">"

@@ -15,6 +15,24 @@ public struct WebVTTWriter: TimedTextWriter {
     /// A writer.
     public init() {}
 
+    /// Reports cue identifiers WebVTT cannot hold as they are (``identifier(_:)``): read back,
+    /// such an identifier was lost, and its cue with it when it held `-->`.
+    public func fit(_ document: inout TimedTextDocument) -> [Diagnostic] {
+        let changed = document.cues.filter { Self.identifier($0.id) != $0.id }
+        guard let first = changed.first else { return [] }
+        let count = changed.count == 1 ? "1 cue identifier holds" : "\(changed.count) cue identifiers hold"
+        return [Diagnostic(
+            .warning, "webvtt.id.changed",
+            "\(count) a line break or '-->', which a WebVTT identifier cannot: line breaks written as spaces, '-->' with an invisible U+200B after '--'",
+            at: first.location)]
+    }
+
+    /// `id` as a WebVTT cue identifier: one line, without `-->`.
+    static func identifier(_ id: String) -> String {
+        guard id.contains(where: { $0.isNewline }) || id.contains("-->") else { return id }
+        return String(id.map { $0.isNewline ? " " : $0 }).replacing("-->", with: "--\u{200B}>")
+    }
+
     /// Writes the document as WebVTT bytes.
     public func write(_ document: TimedTextDocument, emit: (UnsafeRawBufferPointer) -> Void) {
         var out = ByteWriter()
@@ -73,7 +91,7 @@ public struct WebVTTWriter: TimedTextWriter {
     private func writeCue(_ cue: Cue, to out: inout ByteWriter) {
         out.write(WebVTTSyntax.lineFeed)
         if !cue.id.isEmpty {
-            out.write(cue.id)
+            out.write(Self.identifier(cue.id))
             out.write(WebVTTSyntax.lineFeed)
         }
         out.writeClock(cue.start, fractionSeparator: UInt8(ascii: "."))

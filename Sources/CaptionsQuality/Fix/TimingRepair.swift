@@ -116,13 +116,15 @@ struct TimingRepair {
         {
             newEnd = shot - offset
         }
-        if newEnd > end { setEnd(index, newEnd, "fix.duration.extended", "time to read") }
+        // Not by a millisecond or less: an output that keeps milliseconds (SRT) rounds the end,
+        // and the next fix would move it again by the rounding.
+        if newEnd > end + slack { setEnd(index, newEnd, "fix.duration.extended", "time to read") }
         let current = cues[index].end ?? end
         if current - start + slack < needed {
             // A caption may lead its speech a little, not by seconds; and only when that gives it
             // all the time it needs (a partial move would be moved again by the next fix).
             let newStart = max(earliest, current - needed)
-            if newStart < start, start - newStart <= Self.maximumLead, current - newStart + slack >= needed {
+            if newStart + slack < start, start - newStart <= Self.maximumLead, current - newStart + slack >= needed {
                 setStart(index, newStart, "fix.duration.extended", "time to read, from the gap before")
             }
         }
