@@ -18,8 +18,9 @@ public struct WebVTTWriter: TimedTextWriter {
     /// Reports cue identifiers WebVTT cannot hold as they are (``identifier(_:)``): read back,
     /// such an identifier was lost, and its cue with it when it held `-->`.
     public func fit(_ document: inout TimedTextDocument) -> [Diagnostic] {
-        let changed = document.cues.filter { Self.identifier($0.id) != $0.id }
-        guard let first = changed.first else { return [] }
+        // By index, without copying cues (this runs over every cue of every conversion).
+        let changed = document.cues.indices.filter { Self.needsRewriting(document.cues[$0].id) }
+        guard let first = changed.first.map({ document.cues[$0] }) else { return [] }
         let count = changed.count == 1 ? "1 cue identifier holds" : "\(changed.count) cue identifiers hold"
         return [Diagnostic(
             .warning, "webvtt.id.changed",
@@ -29,8 +30,16 @@ public struct WebVTTWriter: TimedTextWriter {
 
     /// `id` as a WebVTT cue identifier: one line, without `-->`.
     static func identifier(_ id: String) -> String {
-        guard id.contains(where: { $0.isNewline }) || id.contains("-->") else { return id }
+        guard needsRewriting(id) else { return id }
         return String(id.map { $0.isNewline ? " " : $0 }).replacing("-->", with: "--\u{200B}>")
+    }
+
+    /// Whether `id` holds a line break or `-->`. Bytes first (this runs for every cue): only a line
+    /// feed, a carriage return, a '>' or a non-ASCII scalar (U+0085, U+2028, U+2029) can need the
+    /// slower look.
+    private static func needsRewriting(_ id: String) -> Bool {
+        id.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: ">") || $0 >= 0xC2 })
+            && (id.contains(where: { $0.isNewline }) || id.contains("-->"))
     }
 
     /// Writes the document as WebVTT bytes.
