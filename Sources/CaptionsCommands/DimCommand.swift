@@ -186,7 +186,7 @@ public struct DimCommand: IOCommand {
                     ? LightChange.dimFlashingLights(
                         mitigation: state.mitigation, adaptation: state.adaptation / display.peak, displayPeak: display.peak) : nil
             }
-            analyzer.analyze(frame, sampleAspect: info.sampleAspect, quarterTurns: frame.quarterTurns)
+            analyzer.analyze(frame, sampleAspect: info.sampleAspect)
             previous = analyzer.lastDimFlashingLights.map { ($0.mitigation, $0.adaptation) }
             if local, let figures = analyzer.lastDimFlashingLights {
                 previous?.mitigation = max(figures.mitigation, figures.localMitigation)
@@ -219,7 +219,7 @@ public struct DimCommand: IOCommand {
             width: info.width, height: info.height, criteria: criteria, display: display, frameRate: info.framesPerSecond)
         var index = 0
         let outcome = try decoder.decode(changing: { frame in change?(frame, index) }) { frame in
-            analyzer.analyze(frame, sampleAspect: info.sampleAspect, quarterTurns: frame.quarterTurns)
+            analyzer.analyze(frame, sampleAspect: info.sampleAspect)
             eachFrame?(analyzer)
             index += 1
             return true

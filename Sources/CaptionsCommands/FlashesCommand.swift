@@ -167,7 +167,7 @@ public struct FlashesCommand: BatchCommand {
         var progress = ProgressBar(io: io, style: batch.progress, duration: decoder.info.duration, file: video)
         let info = decoder.info
         let outcome = decoder.decode { frame in
-            analyzer.analyze(frame, sampleAspect: info.sampleAspect, quarterTurns: frame.quarterTurns)
+            analyzer.analyze(frame, sampleAspect: info.sampleAspect)
             progress.update(time: frame.time.seconds)
             return true
         }

@@ -78,8 +78,10 @@ public struct FlashAnalyzer {
         self.height = height
     }
 
-    /// Analyses the next frame (frames must come in presentation order).
-    public mutating func analyze(_ frame: VideoFrame, sampleAspect: Double = 1, quarterTurns: Int = 0) {
+    /// Analyses the next frame (frames must come in presentation order), shown turned by its
+    /// ``VideoFrame/quarterTurns`` and with pixels `sampleAspect` wide.
+    public mutating func analyze(_ frame: VideoFrame, sampleAspect: Double = 1) {
+        let quarterTurns = frame.quarterTurns
         let time = frame.time.seconds
         frameDuration = frame.duration.flatMap { $0 > 0 ? $0 : nil }
         if let duration = frame.duration, duration > 0 {

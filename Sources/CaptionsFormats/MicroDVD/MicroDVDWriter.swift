@@ -27,10 +27,9 @@ public struct MicroDVDWriter: TimedTextWriter {
     static func literal(_ text: String) -> (text: String, changed: Bool) {
         var changed = false
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            var out = line.first == "{" || line.first == "/" ? "\u{200B}" : ""
-            out += line.replacing("|", with: "¦")
-            if out.count != line.count || line.contains("|") { changed = true }
-            return out
+            let opensWithCode = line.first == "{" || line.first == "/"
+            if opensWithCode || line.contains("|") { changed = true }
+            return (opensWithCode ? "\u{200B}" : "") + line.replacing("|", with: "¦")
         }
         return (lines.joined(separator: "|"), changed)
     }

@@ -77,6 +77,7 @@ public struct STLWriter: TimedTextWriter {
                 .warning, "stl.fps.unsupported",
                 "EBU STL has no disk format for \(requested) frames a second: times written at 25 (STL25.01)", at: nil))
         }
+        let timecode = self.timecode
         diagnostics += timecode.diagnostics(
             for: timecode.fitToFrames(&document, withinADay: true), codePrefix: "stl", formatName: "EBU STL", noteMoves: false)
         return diagnostics
@@ -102,6 +103,7 @@ public struct STLWriter: TimedTextWriter {
         var fitted = document
         _ = fit(&fitted)
         let table = Self.table(for: document)
+        let timecode = self.timecode  // worked out once, not per cue
         var blocks: [[UInt8]] = []
         for (number, cue) in fitted.cues.enumerated() {
             var lostBold = false
