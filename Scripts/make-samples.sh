@@ -99,9 +99,13 @@ spatial v-checker-0.03deg-pass "255*mod(X+Y+floor(N/3)\,2)"                     
 
 # --- Stream changes: 720p then 360p, joined as MPEG-TS (timestamps restart); the flashing
 # straddles the join (five transitions each side: only together are they over six in a second).
+# seg NAME SIZE LUMA [FIELD]: 2 s at 30 fps; with FIELD (tff), coded as interlaced fields.
 seg() {
-  make "$1.ts" -f lavfi -i "$(lavfi "$2" 30 2)" -vf "format=gray,geq=lum='$3',format=yuv420p" \
-    -c:v libx264 -crf 10 -colorspace bt709 -color_primaries bt709 -color_trc bt709 -color_range tv
+  local field=${4:-}
+  # shellcheck disable=SC2086  # the interlacing options are meant to split into words
+  make "$1.ts" -f lavfi -i "$(lavfi "$2" 30 2)" -vf "format=gray,geq=lum='$3',format=yuv420p${field:+,setfield=$field}" \
+    -c:v libx264 -crf 10 ${field:+-flags +ildct+ilme -x264-params interlaced=1:tff=1} \
+    -colorspace bt709 -color_primaries bt709 -color_trc bt709 -color_range tv
 }
 seg w-part1 1280x720 "if(gte(N\,45)\,255*$flash3\,128)"
 seg w-part2 640x360 "if(lt(N\,15)\,255*gte(mod(N\,6)\,3)\,128)"
@@ -111,6 +115,15 @@ seg w-part2 640x360 "if(lt(N\,15)\,255*gte(mod(N\,6)\,3)\,128)"
 seg w2-part1 320x180 "if(gte(N\,45)\,255*$flash3\,128)"
 seg w2-part2 640x360 "if(lt(N\,15)\,255*gte(mod(N\,6)\,3)\,128)"
 [ -s "$out/w2-joined-grids-fail.ts" ] || cat "$out/w2-part1.ts" "$out/w2-part2.ts" > "$out/w2-joined-grids-fail.ts"
+# Progressive and interlaced joined, both ways (each field goes on from the progressive picture
+# before it, and a progressive picture from the field shown last; the analysis restarted, and
+# these passed).
+seg w3-part1 640x360 "if(gte(N\,45)\,255*$flash3\,128)"
+seg w3-part2 640x360 "if(lt(N\,15)\,255*gte(mod(N\,6)\,3)\,128)" tff
+[ -s "$out/w3-progressive-interlaced-fail.ts" ] || cat "$out/w3-part1.ts" "$out/w3-part2.ts" > "$out/w3-progressive-interlaced-fail.ts"
+seg w4-part1 640x360 "if(gte(N\,45)\,255*$flash3\,128)" tff
+seg w4-part2 640x360 "if(lt(N\,15)\,255*gte(mod(N\,6)\,3)\,128)"
+[ -s "$out/w4-interlaced-progressive-fail.ts" ] || cat "$out/w4-part1.ts" "$out/w4-part2.ts" > "$out/w4-interlaced-progressive-fail.ts"
 
 # --- Damage: a tenth of a clean transport stream overwritten in the middle.
 make x-clean.ts -f lavfi -i "testsrc2=s=640x360:r=25:d=6" -c:v libx264 -crf 20 -g 25 -bf 0

@@ -152,4 +152,24 @@ import Testing
         #expect(scan(builder, fps: 30, seconds: 2, picture: halfScreen).verdict == .fail)
         #expect(scan(builder, fps: 30, seconds: 2, criteria: FlashCriteria(standard: .itu), picture: halfScreen).verdict == .pass)
     }
+
+    /// Five transitions before the scanning changes and six after: only counted together are they
+    /// over six in a second, so the analysis has to go on across the change, either way.
+    @Test(arguments: [(VideoFrame.FieldOrder.progressive, VideoFrame.FieldOrder.topFirst), (.bottomFirst, .progressive)])
+    func flashesStraddlingAChangeOfScanningAreCountedWhole(before: VideoFrame.FieldOrder, after: VideoFrame.FieldOrder) {
+        let builder = FrameBuilder(width: 160, height: 90)
+        var analyzer = FlashAnalyzer(width: 160, height: 90, criteria: FlashCriteria())
+        for index in 0..<60 {
+            let level = (15..<45).contains(index) ? ((index - 15) / 3 % 2 == 0 ? 255 : 0) : 128
+            builder.withFrame(at: Double(index) / 30, rgb: { _, _ in (level, level, level) }) { frame in
+                var frame = frame
+                frame.fieldOrder = index < 30 ? before : after
+                analyzer.analyze(frame)
+            }
+        }
+        let report = analyzer.finish()
+        #expect(report.verdict == .fail)
+        #expect(report.hazards.first.map { $0.start < 1 && $0.end > 1 } == true, "\(report.hazards)")
+        #expect(report.warnings.contains { $0.code == "flash.stream.changed" && $0.message.contains("goes on across it") })
+    }
 }

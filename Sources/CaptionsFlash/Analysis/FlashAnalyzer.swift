@@ -10,8 +10,9 @@ import CaptionsCore
 /// screen, WCAG AAA as soon as anything flashes more than three times a second.
 ///
 /// A change of size, pixel format or scanning mid-stream is reported; the analysis goes on across
-/// it (on the new grid, each new cell carrying on from the old cell at its place), and restarts
-/// only when the light changes scale (SDR and HDR) or progressive and interlaced video meet.
+/// it (on the new grid, each new cell carrying on from the old cell at its place; where progressive
+/// and interlaced video meet, each field from the progressive picture, or a progressive picture
+/// from the field shown last), and restarts only when the light changes scale (SDR and HDR).
 ///
 /// In the same pass it runs Apple's Dim Flashing Lights model (``DimFlashingLights``) on each
 /// frame's average picture level, for the chosen display: a perceptual risk for the whole frame
@@ -168,14 +169,17 @@ public struct FlashAnalyzer {
     private mutating func change(to newFormat: PictureFormat, at time: Double) {
         defer { format = newFormat }
         let fieldCount = newFormat.fieldOrder == .progressive ? 1 : 2
-        // Light on the same scale, seen as the same number of pictures a frame: the analysis
-        // goes on, on the new grid if the grid changes.
-        let keeps = format.map { $0.absolute == newFormat.absolute
-            && ($0.fieldOrder == .progressive) == (newFormat.fieldOrder == .progressive) } ?? false
+        // Light on the same scale: the analysis goes on, on the new grid if the grid changes.
+        let keeps = format.map { $0.absolute == newFormat.absolute } ?? false
         if !keeps {
             pictures = (0..<fieldCount).map { _ in PictureAnalysis(grid: newFormat.grid) }
-        } else if let old = format, old.grid != newFormat.grid {
-            pictures = pictures.map { PictureAnalysis(continuing: $0, grid: newFormat.grid) }
+        } else if let old = format, old.grid != newFormat.grid || pictures.count != fieldCount {
+            // Progressive and interlaced meet: both fields go on from the progressive picture
+            // before them, and a progressive picture from the field shown last.
+            let lastShown = pictures.count == 1 || old.fieldOrder == .bottomFirst ? 0 : 1
+            pictures = (0..<fieldCount).map {
+                PictureAnalysis(continuing: pictures[pictures.count == fieldCount ? $0 : lastShown], grid: newFormat.grid)
+            }
         }
         if format == nil {
             firstFormat = newFormat.description
@@ -186,6 +190,8 @@ public struct FlashAnalyzer {
         guard let old = format else { return }
         let how =
             !keeps ? "the analysis restarts here: flashes that straddle the change are counted from it"
+            : (old.fieldOrder == .progressive) != (newFormat.fieldOrder == .progressive)
+                ? "the analysis goes on across it (\(fieldCount == 2 ? "each field from the progressive picture before it" : "the progressive picture from the field shown last"))"
             : old.grid == newFormat.grid ? "the analysis goes on across it (same grid of cells)"
             : "the analysis goes on across it (each cell of the new grid from the old cell at its place)"
         warnings.append(FlashReport.Warning(
