@@ -207,6 +207,30 @@ CCAPTIONS_FORWARD(AVFrameSideData *, av_frame_get_side_data, (const AVFrame *fra
 CCAPTIONS_FORWARD(int, av_frame_make_writable, (AVFrame *frame), (frame))
 CCAPTIONS_FORWARD(int, av_dict_set, (AVDictionary **dictionary, const char *key, const char *value, int flags), (dictionary, key, value, flags))
 CCAPTIONS_FORWARD(void, av_dict_free, (AVDictionary **dictionary), (dictionary))
+CCAPTIONS_FORWARD(int, av_dict_copy, (AVDictionary **target, const AVDictionary *source, int flags), (target, source, flags))
+CCAPTIONS_FORWARD(void *, av_mallocz, (size_t size), (size))
+CCAPTIONS_FORWARD(void *, av_realloc_array, (void *pointer, size_t count, size_t size), (pointer, count, size))
+
+/// Copies `source`'s chapters (times, titles and other tags) into the output context `target`,
+/// which frees them with itself. 0, or a negative AVERROR when memory runs out.
+static inline int ccaptions_copy_chapters(AVFormatContext *target, const AVFormatContext *source) {
+    if (source->nb_chapters == 0) return 0;
+    AVChapter **list = (AVChapter **)ccaptions_av_realloc_array(target->chapters, target->nb_chapters + source->nb_chapters, sizeof *list);
+    if (!list) return AVERROR(ENOMEM);
+    target->chapters = list;
+    for (unsigned i = 0; i < source->nb_chapters; i++) {
+        const AVChapter *from = source->chapters[i];
+        AVChapter *chapter = (AVChapter *)ccaptions_av_mallocz(sizeof *chapter);
+        if (!chapter) return AVERROR(ENOMEM);
+        chapter->id = from->id;
+        chapter->time_base = from->time_base;
+        chapter->start = from->start;
+        chapter->end = from->end;
+        list[target->nb_chapters++] = chapter;
+        if (ccaptions_av_dict_copy(&chapter->metadata, from->metadata, 0) < 0) return AVERROR(ENOMEM);
+    }
+    return 0;
+}
 CCAPTIONS_FORWARD(uint8_t *, av_stream_new_side_data, (AVStream *stream, enum AVPacketSideDataType type, size_t size), (stream, type, size))
 CCAPTIONS_FORWARD(AVFrameSideData *, av_frame_new_side_data, (AVFrame *frame, enum AVFrameSideDataType type, size_t size), (frame, type, size))
 

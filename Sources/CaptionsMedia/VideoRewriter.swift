@@ -10,8 +10,9 @@ import Glibc
 /// Rewrites a video with some frames changed: decodes every frame (exactly: all filters on),
 /// lets the caller look at each and say how to change its light (``LightChange``), encodes the
 /// video stream again with libavcodec and copies every other stream (audio, subtitles, data) as
-/// it is. The codec family, pixel format, colour tags, sample aspect ratio and the stream's HDR
-/// metadata are kept; the container follows the output's extension.
+/// it is. The codec family, pixel format, colour tags, sample aspect ratio, the stream's HDR
+/// metadata, every stream's and the file's tags (language, title, timecode) and the chapters are
+/// kept; the container follows the output's extension.
 public final class VideoRewriter {
     /// How the video is encoded.
     public struct Settings: Sendable {
@@ -185,6 +186,9 @@ public final class VideoRewriter {
                 out.pointee.avg_frame_rate = rate
                 out.pointee.sample_aspect_ratio = decoder.sampleAspectRatio
                 out.pointee.disposition = stream.pointee.disposition
+                try Self.copyTags(from: stream.pointee.metadata, to: &out.pointee.metadata)
+                // The encoder is ours now.
+                ccaptions_av_dict_set(&out.pointee.metadata, "encoder", nil, 0)
                 Self.copySideData(from: stream, to: out)
                 hdr.attach(to: out)
                 streamMap[index] = out.pointee.index
@@ -192,7 +196,12 @@ public final class VideoRewriter {
             }
             let codecID = stream.pointee.codecpar.pointee.codec_id
             guard ccaptions_avformat_query_codec(container, codecID, FF_COMPLIANCE_NORMAL) == 1 else {
-                droppedStreams.append("stream \(index) (\(String(cString: ccaptions_avcodec_get_name(codecID))))")
+                // QuickTime keeps chapter titles and the start timecode in tracks of their own,
+                // which the muxer writes again from the chapters and the timecode tag copied.
+                let tag = stream.pointee.codecpar.pointee.codec_tag
+                let remade = stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_DATA
+                    && (tag == Self.fourCC("tmcd") || (tag == Self.fourCC("text") && source.pointee.nb_chapters > 0))
+                if !remade { droppedStreams.append("stream \(index) (\(String(cString: ccaptions_avcodec_get_name(codecID))))") }
                 continue
             }
             guard let out = ccaptions_avformat_new_stream(context, nil) else { throw MediaError("media.memory", "out of memory") }
@@ -202,11 +211,15 @@ public final class VideoRewriter {
             out.pointee.codecpar.pointee.codec_tag = 0
             out.pointee.time_base = stream.pointee.time_base
             out.pointee.disposition = stream.pointee.disposition
+            try Self.copyTags(from: stream.pointee.metadata, to: &out.pointee.metadata)
             Self.copySideData(from: stream, to: out)
             streamMap[index] = out.pointee.index
             inputTimeBases[index] = stream.pointee.time_base
         }
         videoOutput = streamMap[decoder.streamIndex] ?? 0
+        // The file's title and other tags, and its chapters.
+        try Self.copyTags(from: source.pointee.metadata, to: &context.pointee.metadata)
+        try FFmpegCall.check(ccaptions_copy_chapters(context, source), "media.memory", "out of memory")
         if Int32(container.pointee.flags) & AVFMT_NOFILE == 0 {
             try FFmpegCall.check(ccaptions_avio_open(&context.pointee.pb, temporary, AVIO_FLAG_WRITE), "media.write", "cannot write \(temporary)")
         }
@@ -225,6 +238,16 @@ public final class VideoRewriter {
             if output.pointee.pb != nil { ccaptions_avio_closep(&output.pointee.pb) }
             ccaptions_avformat_free_context(output)
         }
+    }
+
+    /// Tags (language, title, handler, timecode…), copied.
+    private static func copyTags(from source: OpaquePointer?, to target: inout OpaquePointer?) throws(MediaError) {
+        try FFmpegCall.check(ccaptions_av_dict_copy(&target, source, 0), "media.memory", "out of memory")
+    }
+
+    /// A QuickTime four-character code as FFmpeg stores it.
+    private static func fourCC(_ code: String) -> UInt32 {
+        code.utf8.reversed().reduce(0) { $0 << 8 | UInt32($1) }
     }
 
     /// The stream-level side data FFmpeg keeps (HDR mastering display and light levels, display

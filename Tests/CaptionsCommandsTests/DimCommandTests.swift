@@ -148,6 +148,48 @@ struct DimCommandTests {
         #expect(streams.contains("pix_fmt=yuv420p10le|color_space=bt2020nc|color_transfer=smpte2084|color_primaries=bt2020"), "\(streams)")
     }
 
+    /// Languages, titles, the start timecode and chapters survive, in QuickTime (where the muxer
+    /// writes the chapter and timecode tracks again, so they are not listed as lost) and Matroska.
+    @Test(.enabled(if: FlashSamples.available, "needs ffmpeg"), arguments: ["mov", "mkv"])
+    func tagsChaptersAndTimecodeAreKept(fileExtension: String) throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let chapters = folder.appendingPathComponent("chapters.txt")
+        try Data("""
+            ;FFMETADATA1
+            title=My film
+            [CHAPTER]
+            TIMEBASE=1/1000
+            START=0
+            END=1000
+            title=Opening
+            [CHAPTER]
+            TIMEBASE=1/1000
+            START=1000
+            END=2000
+            title=Flashes
+
+            """.utf8).write(to: chapters)
+        let input = folder.appendingPathComponent("in.mov").path
+        try #require(FlashSamples.ffmpeg([
+            "-f", "lavfi", "-i", "color=c=black:s=160x120:r=25:d=2,geq=lum='255*lt(mod(N\\,6)\\,3)':cb=128:cr=128",
+            "-f", "lavfi", "-i", "sine=d=2", "-i", chapters.path, "-map", "0", "-map", "1", "-map_metadata", "2",
+            "-map_chapters", "2", "-metadata:s:a:0", "language=fra", "-timecode", "10:00:00:00",
+            "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", input,
+        ]))
+        let output = folder.appendingPathComponent("dimmed.\(fileExtension)").path
+        let io = MemoryIO()
+        #expect(run(["dim", input, "-o", output, "--preset", "ultrafast"], io: io) == 0, "\(io.errors)")
+        #expect(!io.outputText.contains("not copied"), "\(io.outputText)")
+        let entries = ["-show_entries", "stream=codec_type:stream_tags=language,timecode:format_tags=title:chapter=start_time:chapter_tags=title"]
+        let probed = try Self.probe(output, entries).lowercased()
+        #expect(probed.contains("codec_type=audio|tag:language=fra"), "\(probed)")
+        #expect(probed.contains("tag:timecode=10:00:00:00"), "\(probed)")
+        #expect(probed.contains("chapter|start_time=0.000000|tag:title=opening"), "\(probed)")
+        #expect(probed.contains("chapter|start_time=1.000000|tag:title=flashes"), "\(probed)")
+        #expect(probed.contains("format|tag:title=my film"), "\(probed)")
+    }
+
     /// Never over the input, never over a device; a bad display is a usage error.
     @Test func theOutputIsCheckedFirst() throws {
         let folder = try temporaryFolder()
