@@ -70,6 +70,20 @@ import Testing
         #expect(document.cues[0].settings == CueSettings())
     }
 
+    /// SCC and STL place cues but write only horizontal text: vertical text is said to be written
+    /// flat, at the default place (its line counted across would put it anywhere); TTML keeps it.
+    @Test func verticalTextIsReportedWhereAFormatPlacesOnlyHorizontalText() {
+        var document = TimedTextDocument(cues: [cue(0, 1000, "縦書き")])
+        document.cues[0].settings.vertical = .rightToLeft
+        document.cues[0].settings.line = .value(10)
+        var flat = document
+        let diagnostics = CapabilityReducer(capabilities: [.placement], formatName: "SCC").reduce(&flat)
+        #expect(diagnostics.map(\.code) == ["convert.lost.verticalText"])
+        #expect(flat.cues[0].settings == CueSettings())
+        #expect(CapabilityReducer(capabilities: [.placement, .verticalText], formatName: "TTML").reduce(&document).isEmpty)
+        #expect(document.cues[0].settings.vertical == .rightToLeft)
+    }
+
     @Test func blankLinesInsideTextAreCollapsed() {
         var document = TimedTextDocument(cues: [cue(0, 1000, "a\n\n\nb")])
         let diagnostics = CapabilityReducer(capabilities: [], formatName: "WebVTT").reduce(&document)

@@ -60,6 +60,10 @@ public struct FormatCapabilities: OptionSet, Sendable, Hashable {
     /// a span); without it a format names one speaker a cue (ASS's `Name`).
     public static let speakersInCue = FormatCapabilities(rawValue: 1 << 21)
 
+    /// Vertical text (WebVTT's `vertical`, TTML's `tts:writingMode`); a format that places cues
+    /// without it writes them horizontally.
+    public static let verticalText = FormatCapabilities(rawValue: 1 << 22)
+
     /// Everything the model holds.
-    public static let all = FormatCapabilities(rawValue: (1 << 22) - 1)
+    public static let all = FormatCapabilities(rawValue: (1 << 23) - 1)
 }

@@ -127,6 +127,15 @@ public struct CapabilityReducer: Sendable {
         if !capabilities.contains(.regions), cue.settings.region != nil {
             cue.settings.region = nil
         }
+        if cue.settings.vertical != .horizontal, !capabilities.contains(.verticalText),
+            !capabilities.isDisjoint(with: [.placement, .numpadPlacement])
+        {
+            // A line and position across vertical text say nothing about horizontal text.
+            tally.add(.verticalText, at: location)
+            let region = cue.settings.region
+            cue.settings = CueSettings()
+            cue.settings.region = region
+        }
         if !capabilities.contains(.placement) {
             if capabilities.contains(.numpadPlacement) {
                 let snapped = NumpadPosition.nearest(to: cue.settings).settings
@@ -263,7 +272,7 @@ public struct CapabilityReducer: Sendable {
 /// Counts losses by kind, remembering where each kind first happened.
 private struct LossTally {
     enum Loss: String, CaseIterable {
-        case regions, styleSheets, comments, commentText, header, speakersInCue, cueIdentifiers, openEnds, placement, placementApproximated
+        case regions, styleSheets, comments, commentText, header, speakersInCue, cueIdentifiers, openEnds, placement, placementApproximated, verticalText
         case voices, classes, basicStyles, colors, ruby, timestamps, languages, blankLines
         case controlCharacters, carriageReturns, literalMarkup, trailingSpaces, names, emptyCues, instantCues
 
@@ -287,6 +296,7 @@ private struct LossTally {
             case .openEnds: ("cues without an end time", "now end where a later cue starts (the last ones after 5 s)")
             case .placement: ("cue positions", "dropped")
             case .placementApproximated: ("exact cue positions", "moved to the nearest of nine screen positions")
+            case .verticalText: ("vertical text", "written horizontally, at the default place")
             case .voices: ("voice spans (speaker names)", "dropped; --speaker-prefix writes names into the text")
             case .speakersInCue: ("more than one speaker in a cue", "named after the first speaker only; --speaker-prefix writes every name into the text")
             case .classes: ("class names", "dropped")
