@@ -83,6 +83,16 @@ public struct DescribeCommand: IOCommand {
     /// Runs against `io`.
     public func execute(io: CommandIO) throws {
         try refuseToReplace([dialogue], with: output)
+        if let speak {
+            try refuseToReplace([dialogue], with: speak)
+            if speak == output || FileAccess.isSameFile(speak, output) {
+                throw ValidationError("--speak \(speak) is the output too; name another file for the audio preview")
+            }
+            do { try FileAccess.checkWritable(speak) } catch {
+                io.writeStandardError("\(speak): error: \(error.message) [\(error.code)]\n")
+                throw ExitCode(1)
+            }
+        }
         let marginTime = try nonNegativeDuration(margin, option: "--margin")
         let minimumGap = try nonNegativeDuration(minGap, option: "--min-gap")
         let dialogueDocument = try ConvertCommand.parse([dialogue]).readDocument(io: io)

@@ -8,8 +8,8 @@ import CaptionsCore
 /// An audio preview of placed descriptions: each spoken with espeak-ng, then laid on a silent
 /// track of the media's length with ffmpeg (`adelay` + `amix`).
 enum SpeechPreview {
-    /// Renders `events` (start and text) into a WAV at `output`, through a temporary file and a
-    /// rename; returns a message for people when it cannot.
+    /// Renders `events` (start and text) into a WAV at `output` (``FileAccess/writeFile(to:producing:)``:
+    /// a temporary file renamed over it); returns a message for people when it cannot.
     static func render(_ events: [(start: MediaTime, text: String)], length: MediaTime, speech: SpeechTimer,
                        to output: String) -> String? {
         guard ExternalTool.isInstalled("ffmpeg") else { return "ffmpeg is not installed, so no audio preview was made" }
@@ -30,15 +30,18 @@ enum SpeechPreview {
         let inputCount = filters.count + 1
         filters.append("\(mixInputs)amix=inputs=\(inputCount):duration=first:normalize=0[out]")
         let seconds = NumberFormatting.shortest(Double(length.rounded(toTimescale: 1000)) / 1000)
-        let temporary = output + ".\(getpid()).tmp.wav"
-        arguments += ["-filter_complex", filters.joined(separator: ";"), "-map", "[out]", "-t", seconds, temporary]
-        guard ExternalTool.run(arguments) else {
-            unlink(temporary)
-            return "ffmpeg could not mix the preview"
-        }
-        guard rename(temporary, output) == 0 else {
-            unlink(temporary)
-            return "cannot write \(output): \(String(cString: strerror(errno)))"
+        arguments += ["-filter_complex", filters.joined(separator: ";"), "-map", "[out]", "-t", seconds, "-f", "wav"]
+        do {
+            // Beside the output and renamed over it, as every output (never over a device).
+            try FileAccess.writeFile(to: output) { temporary in
+                guard ExternalTool.run(arguments + [temporary]) else {
+                    throw CaptionsError("describe.speak.failed", "ffmpeg could not mix the preview")
+                }
+            }
+        } catch let error as CaptionsError {
+            return error.message
+        } catch {
+            return "cannot write \(output): \(error)"
         }
         return nil
     }

@@ -28,6 +28,25 @@ import Testing
         #expect(io.errors.contains("4 of 5 descriptions placed in 5 cues"))
     }
 
+    /// The audio preview is an output like `-o`: never over the dialogue, the script or `-o`.
+    @Test func theAudioPreviewNeverReplacesAnInputOrTheOutput() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let dialogue = folder.appendingPathComponent("dialogue.vtt").path
+        let script = folder.appendingPathComponent("script.csv").path
+        let output = folder.appendingPathComponent("described.vtt").path
+        try FileManager.default.copyItem(atPath: sample("film.vtt"), toPath: dialogue)
+        try FileManager.default.copyItem(atPath: sample("film.descriptions.csv"), toPath: script)
+        let before = try [dialogue, script].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        for speak in [dialogue, script, output] {
+            let io = MemoryIO()
+            let status = run(["describe", "--script", script, "--dialogue", dialogue, "-o", output, "--speak", speak, "--no-speech-timing"], io: io)
+            #expect(status == 64, "\(speak): \(io.errors)")
+        }
+        #expect(try [dialogue, script].map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
     @Test func strictExitsOneWhenADescriptionDoesNotFit() {
         let io = MemoryIO()
         #expect(run(["describe", "--script", sample("film.descriptions.csv"), "--dialogue", sample("film.vtt"), "--strict"], io: io) == 1)
