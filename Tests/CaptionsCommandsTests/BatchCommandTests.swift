@@ -121,6 +121,49 @@ import Testing
         for name in outputs { #expect(FileManager.default.fileExists(atPath: out + "/" + name)) }
     }
 
+    /// Outputs are named over every input before the shard's slice is taken: `a.srt` and `a.vtt`
+    /// (which fall in different shards of two) cannot both become `a.ttml` one shard at a time,
+    /// and reports keep the extensions one process gives them. A file named twice is worked on once.
+    @Test func shardsNameOutputsAsOneProcessDoes() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = try catalogue(in: folder)
+        try "WEBVTT\n\n00:00:01.000 --> 00:00:02.500\nHello there.\n".write(
+            to: input.appendingPathComponent("a.vtt"), atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("out").path
+        for shard in ["1/2", "2/2"] {
+            #expect(run(["convert", input.path, "-o", out, "--to", "ttml", "--shard", shard], io: MemoryIO()) == 64)
+        }
+        #expect(!FileManager.default.fileExists(atPath: out + "/a.ttml"))
+        let qc = folder.appendingPathComponent("qc").path
+        for shard in ["1/2", "2/2"] {
+            _ = run(["check", input.path, "-o", qc, "--to", "text", "--shard", shard, "-q"], io: MemoryIO())
+        }
+        let reports = try FileManager.default.contentsOfDirectory(atPath: qc).filter { !$0.hasPrefix(".") }.sorted()
+        #expect(reports == ["a.srt.txt", "a.vtt.txt", "b.txt"])
+        let a = input.appendingPathComponent("a.srt").path
+        let twice = MemoryIO()
+        #expect(run(["convert", a, input.path + "/./a.srt", "-o", out, "--to", "vtt", "--results", "jsonl"], io: twice) == 0)
+        #expect(try lines(twice.outputText).count == 1)
+        #expect(twice.errors.contains("is named more than once"))
+    }
+
+    /// A file whose name is not UTF-8 (Latin-1 `café.srt`) is an error of its own, never skipped
+    /// without a word, and the others are worked on.
+    @Test func aFileNameThatIsNotUTF8IsAnError() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = try catalogue(in: folder)
+        var latin1 = Array((input.path + "/caf").utf8CString.dropLast()) + [CChar(bitPattern: 0xE9)] + Array(".srt".utf8CString)
+        let descriptor = open(&latin1, O_CREAT | O_WRONLY, 0o644)
+        try #require(descriptor >= 0)
+        close(descriptor)
+        let io = MemoryIO()
+        #expect(run(["convert", input.path, "-o", folder.appendingPathComponent("out").path, "--to", "vtt"], io: io) == 1)
+        #expect(io.errors.contains("caf\u{FFFD}.srt: error: the file name is not UTF-8"), "\(io.errors)")
+        #expect(io.errors.contains("3 files") && io.errors.contains("2 ok, 1 error"), "\(io.errors)")
+    }
+
     @Test func resumeSkipsWhatIsDoneAndRedoesWhatChanged() throws {
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }

@@ -57,9 +57,15 @@ enum BatchInputKind {
 
 enum BatchInputs {
     /// The inputs named on the command line and in the manifest, folders expanded (sorted, hidden
-    /// files skipped), then the shard's slice; throws a usage error for a missing manifest or an
-    /// input that does not exist.
-    static func expand(_ inputs: [String], options: BatchOptions, kind: BatchInputKind, io: CommandIO) throws -> [BatchItem] {
+    /// files skipped), a file named twice taken once; throws a usage error for a missing manifest.
+    /// All of them, whatever the shard: outputs are named over the whole list (``inShard(_:options:)``
+    /// then takes the shard's slice), so that shards name them as one process does.
+    ///
+    /// A file in a folder whose name is not UTF-8 (a Latin-1 `café.srt`) cannot be named again
+    /// from a Swift string: it is reported as an error and counted in `unnamed`.
+    static func expand(
+        _ inputs: [String], options: BatchOptions, kind: BatchInputKind, io: CommandIO, unnamed: inout Int
+    ) throws -> [BatchItem] {
         var named = inputs
         if let manifest = options.manifest {
             let bytes: [UInt8]
@@ -75,16 +81,43 @@ enum BatchInputs {
         for path in named {
             if path == "-" { throw ValidationError("standard input ('-') cannot be one of several inputs") }
             if FileAccess.isDirectory(path) {
-                let found = walk(path, recursive: options.recursive, kind: kind)
+                let (found, undecodable) = walk(path, recursive: options.recursive, kind: kind)
+                // Each said by the shard it falls in.
+                for name in undecodable where try inShard(BatchItem(path: join(path, name), relative: name), options: options) {
+                    unnamed += 1
+                    io.writeStandardError(
+                        "\(join(path, name)): error: the file name is not UTF-8, so it cannot be opened by name; rename it [input.name.encoding]\n")
+                }
                 items += found.map { BatchItem(path: join(path, $0), relative: $0) }
             } else {
                 items.append(BatchItem(path: path, relative: relativeName(path)))
             }
         }
-        if let (index, count) = try options.parsedShard() {
-            items = items.filter { Int(stableHash($0.relative) % UInt64(count)) == index }
+        // The same file twice (a manifest line repeated, `a.srt` and `./a.srt`): once.
+        var seen = Set<FileIdentity>()
+        return items.filter { item in
+            guard let identity = FileIdentity(item.path) else { return true }
+            if seen.insert(identity).inserted { return true }
+            io.writeStandardError("captions: \(item.path) is named more than once; it is worked on once\n")
+            return false
         }
-        return items
+    }
+
+    /// Whether `item` falls in the slice `--shard` names (every item without it).
+    static func inShard(_ item: BatchItem, options: BatchOptions) throws -> Bool {
+        guard let (index, count) = try options.parsedShard() else { return true }
+        return Int(stableHash(item.relative) % UInt64(count)) == index
+    }
+
+    /// A file's device and inode.
+    private struct FileIdentity: Hashable {
+        var device, inode: UInt64
+
+        init?(_ path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            (device, inode) = (UInt64(info.st_dev), UInt64(info.st_ino))
+        }
     }
 
     /// The shard an input falls in does not depend on the machine, the order of the inputs or
@@ -106,17 +139,21 @@ enum BatchInputs {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 
-    /// The accepted files below `folder`, as paths relative to it, sorted byte-wise.
-    private static func walk(_ folder: String, recursive: Bool, kind: BatchInputKind) -> [String] {
+    /// The accepted files below `folder`, as paths relative to it, sorted byte-wise; and those
+    /// whose names are not UTF-8 (shown with U+FFFD).
+    private static func walk(_ folder: String, recursive: Bool, kind: BatchInputKind) -> (found: [String], undecodable: [String]) {
         var found: [String] = []
+        var undecodable: [String] = []
         var pending = [""]
         while let prefix = pending.popLast() {
             let directory = prefix.isEmpty ? folder : join(folder, prefix)
             guard let handle = opendir(directory) else { continue }
             defer { closedir(handle) }
             while let entry = readdir(handle) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                let (name, valid) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    let bytes = raw.prefix { $0 != 0 }
+                    let name = String(decoding: bytes, as: UTF8.self)
+                    return (name, name.utf8.elementsEqual(bytes))
                 }
                 if name.hasPrefix(".") { continue }
                 let relative = prefix.isEmpty ? name : prefix + "/" + name
@@ -125,12 +162,14 @@ enum BatchInputs {
                 // Folders are entered only when they are real folders (no symbolic-link loops).
                 if lstat(full, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
                     if recursive { pending.append(relative) }
+                } else if !valid, kind.accepts(name) {
+                    undecodable.append(relative)
                 } else if stat(full, &info) == 0, info.st_mode & S_IFMT == S_IFREG, kind.accepts(name) {
                     found.append(relative)
                 }
             }
         }
-        return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return (found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, undecodable.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
     }
 }
 

@@ -36,13 +36,15 @@ enum BatchRunner {
 
     static func run<Command: BatchCommand>(_ command: Command, io: CommandIO) throws {
         let options = command.batch
-        let items = try BatchInputs.expand(command.inputs, options: options, kind: Command.inputKind, io: io)
-        let jobs = try plan(command, items: items)
+        var unnamed = 0
+        let items = try BatchInputs.expand(command.inputs, options: options, kind: Command.inputKind, io: io, unnamed: &unnamed)
+        // Named over every input, then sliced: each shard writes what one process would.
+        let jobs = try plan(command, items: items).filter { try BatchInputs.inShard($0.item, options: options) }
         let started = Clock.now()
-        if items.isEmpty {
+        if jobs.isEmpty {
             let sharded = options.shard != nil
             io.writeStandardError("captions: no \(Command.inputKind.description) to work on\(sharded ? " in this shard" : "")\n")
-            if !sharded { throw ExitCode(1) }
+            if !sharded || unnamed > 0 { throw ExitCode(1) }
             return
         }
         let settings = Self.settings(of: command)
@@ -82,8 +84,12 @@ enum BatchRunner {
         }
         group.wait()
         ticker.stop()
-        let (statuses, resumed, worst) = state.withLock { ($0.statuses, $0.resumed, $0.worstExit) }
-        io.writeStandardError(summary(count: jobs.count, statuses: statuses, resumed: resumed, seconds: Clock.now() - started))
+        var (statuses, resumed, worst) = state.withLock { ($0.statuses, $0.resumed, $0.worstExit) }
+        if unnamed > 0 {
+            statuses["error", default: 0] += unnamed
+            worst = max(worst, 1)
+        }
+        io.writeStandardError(summary(count: jobs.count + unnamed, statuses: statuses, resumed: resumed, seconds: Clock.now() - started))
         if FileAccess.isDirectory(command.output), jobs.contains(where: { $0.output != nil }), (try? command.outputExtension()) == "html" {
             let taken = Set(jobs.compactMap(\.output))
             let name = Command.configuration.commandName ?? "captions"
