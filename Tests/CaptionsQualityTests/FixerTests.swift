@@ -60,6 +60,43 @@ import Testing
         #expect(pairs(fixed.remaining) == [])
     }
 
+    /// A caption may lead or trail its speech a little, never by seconds: an overlap or a gap
+    /// that a start would have to move more than 0.5 s to repair is left for a person.
+    @Test(arguments: [
+        ("dcmp", [(10000, 13000, "Short one."), (10000, 14000, "Same start.")] as [(Int64, Int64, String)]),
+        ("netflix", [(10000, 13000, "Short one."), (10000, 14000, "Same start.")]),
+        ("dcmp", [(4100, 5000, "Short one."), (4500, 6000, "Overlapping cue.")]),
+        ("netflix", [(10000, 10100, "Hi."), (10110, 13000, "Second cue here.")]),
+    ])
+    func startsMoveAtMostHalfASecond(profile: String, cues: [(Int64, Int64, String)]) throws {
+        let fixed = try fix(document(cues), profile)
+        for cue in fixed.document.cues {
+            let sources = cues.filter { cue.plainText.contains($0.2) }
+            let start = try #require(sources.map(\.0).min(), "\(cue.plainText)")
+            #expect(abs(cue.start.rounded(toTimescale: 1000) - start) <= 500, "\(profile): \(cue.plainText) moved to \(cue.start)")
+        }
+        #expect(try fix(fixed.document, profile).changes.isEmpty)
+    }
+
+    /// A cue without an end time is shown until the end of the programme: over any maximum (an
+    /// error, repaired by ending it at the next cue or after the maximum), a warning otherwise.
+    @Test func aCueWithoutAnEndTimeIsReportedAndEnded() throws {
+        var open = document([(1000, 0, "Never ends."), (4000, 0, "Nor does this one.")])
+        open.cues[0].end = nil
+        open.cues[1].end = nil
+        let netflix = QualityChecker(profile: try shipped("netflix"), language: "en").check(open)
+        #expect(pairs(netflix).contains("1 check.duration.long"))
+        #expect(pairs(netflix).contains("2 check.cue.overlap"))
+        #expect(netflix.findings.contains { $0.diagnostic.message.contains("which has no end time") })
+        let fixed = try fix(open)
+        #expect(fixed.document.cues.map(\.end) == [MediaTime(seconds: 4) - twoFrames, MediaTime(seconds: 11)])
+        var last = document([(1000, 0, "Never ends.")])
+        last.cues[0].end = nil
+        #expect(try fix(last).document.cues[0].end == MediaTime(seconds: 8))
+        let dcmp = QualityChecker(profile: try shipped("dcmp"), language: "en").check(last)
+        #expect(pairs(dcmp) == ["1 check.duration.open"])
+    }
+
     /// SplitMix64: seeded, so a failure can be replayed.
     struct Seeded: RandomNumberGenerator {
         var state: UInt64

@@ -24,12 +24,16 @@ struct TimingRepair {
         offset = context.time(context.limits.shotChangeOutOffset) ?? .zero
     }
 
-    /// The most a cue's start is moved earlier to give it time: half a second (BBC: subtitles
-    /// should not anticipate speech by more than 1.5 s; Netflix times to the audio within frames),
-    /// in one step that gives it all the time it needs.
+    /// The most a cue's start is moved, earlier to give it time or to make way for the next cue,
+    /// or later to make way for the one before: half a second (BBC: subtitles should not
+    /// anticipate speech by more than 1.5 s; Netflix times to the audio within frames), in one
+    /// step that gives it all the time it needs.
     static let maximumLead = MediaTime(milliseconds: 500)
 
     mutating func run() {
+        if profile.allowsFix("duration") {
+            for index in cues.indices where cues[index].end == nil && !context.facts[index].isEmpty { endOpen(index) }
+        }
         for index in cues.indices
         where cues[index].end != nil && !context.facts[index].isEmpty && !context.shownTogether.contains(index) {
             if profile.allowsFix("shots") { snapToShots(index) }
@@ -130,6 +134,18 @@ struct TimingRepair {
         }
     }
 
+    /// A cue without an end time (shown until the end of the programme) ends where the next cue
+    /// starts, keeping the minimum gap, and at the latest after the maximum duration; the last
+    /// one without a maximum is left for a person.
+    private mutating func endOpen(_ index: Int) {
+        let start = cues[index].start
+        let maximum = context.time(context.limits.maxDuration).map { start + $0 }
+        let next = cues[(index + 1)...].first(where: { $0.start - minGap > start }).map { $0.start - minGap }
+        guard let end = [maximum, next].compactMap({ $0 }).min() else { return }
+        cues[index].end = end
+        record("fix.duration.shortened", index, "end → \(QualityContext.clock(end)) (it had none: shown until the end of the programme)")
+    }
+
     private mutating func trimLong(_ index: Int) {
         guard let maximum = context.time(context.limits.maxDuration), let end = cues[index].end else { return }
         let start = cues[index].start
@@ -151,11 +167,17 @@ struct TimingRepair {
             let code: Diagnostic.Code = gap.isNegative ? "fix.cue.overlap" : "fix.gap.opened"
             if newEnd > start, newEnd - start + slack >= minimum {
                 setEnd(index, newEnd, code, "\(context.describe(minGap)) before the next cue")
-            } else if newEnd - minimum >= room(index).earliest, newEnd - minimum >= .zero {
-                // Too short to end earlier where it is: move the whole cue earlier, into free time.
+            } else if newEnd - minimum >= room(index).earliest, newEnd - minimum >= .zero,
+                start - (newEnd - minimum) <= Self.maximumLead
+            {
+                // Too short to end earlier where it is: move the whole cue earlier, into free time
+                // (no further than a caption may lead its speech).
                 setStart(index, newEnd - minimum, code, "moved earlier to keep \(context.describe(minGap)) before the next cue")
                 setEnd(index, newEnd, code, "\(context.describe(minGap)) before the next cue")
-            } else if let nextEnd = cues[index + 1].end, nextEnd - (end + minGap) + slack >= minimum {
+            } else if let nextEnd = cues[index + 1].end, nextEnd - (end + minGap) + slack >= minimum,
+                end + minGap - next <= Self.maximumLead
+            {
+                // Or start the next one a little later; a larger move is left for a person.
                 setStart(index + 1, end + minGap, code, "\(context.describe(minGap)) after the cue before")
             }
         } else if let closable = context.time(context.limits.closeGapsUnder), gap > minGap + slack, gap + slack < closable,

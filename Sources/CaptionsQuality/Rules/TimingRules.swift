@@ -1,18 +1,30 @@
 import CaptionsCore
 
-/// Minimum and maximum time on screen: `check.duration.short`, `check.duration.long`.
+/// Minimum and maximum time on screen: `check.duration.short`, `check.duration.long`, and
+/// `check.duration.open` for a cue without an end time where the profile sets no maximum.
 struct DurationRule: QualityRule {
     func check(_ context: QualityContext, into sink: inout FindingSink) {
         let minimum = context.nanoseconds(context.limits.minDuration)
         let maximum = context.nanoseconds(context.limits.maxDuration)
-        guard minimum != nil || maximum != nil else { return }
         let slack = QualityContext.slackNanoseconds
         // The limits read the same in every finding: described once.
         let minimumText = minimum.map { context.describe(nanoseconds: $0) } ?? ""
         let maximumText = maximum.map { context.describe(nanoseconds: $0) } ?? ""
         let facts = context.facts
-        for index in facts.indices {
-            guard facts[index].end != .max, !facts[index].isEmpty else { continue }
+        for index in facts.indices where !facts[index].isEmpty {
+            guard facts[index].end != .max else {
+                // No end time (TTML without `end` or `dur`, an SCC caption never erased): shown
+                // until the end of the programme.
+                if maximum != nil {
+                    sink.add("check.duration.long", .error, cue: index, repair: "duration") { text in
+                        text.append("has no end time (shown until the end of the programme), over the maximum ")
+                        text.append(maximumText)
+                    }
+                } else {
+                    sink.add("check.duration.open", .warning, "has no end time (shown until the end of the programme)", cue: index, repair: "duration")
+                }
+                continue
+            }
             let duration = facts[index].end - facts[index].start
             if let minimum, duration + slack < minimum {
                 sink.add("check.duration.short", .error, cue: index, repair: "duration") { text in
@@ -57,10 +69,9 @@ struct OrderRule: QualityRule {
             if let shown = showing, start < shown.end,
                 !(start == facts[shown.index].start && context.shownTogether.contains(index))
             {
-                sink.add(
-                    "check.cue.overlap", .error,
-                    "shown over cue \(shown.index + 1) for \(context.describe(nanoseconds: min(shown.end, end) - start))",
-                    cue: index, repair: "gaps")
+                let how = min(shown.end, end) == .max
+                    ? ", which has no end time" : " for \(context.describe(nanoseconds: min(shown.end, end) - start))"
+                sink.add("check.cue.overlap", .error, "shown over cue \(shown.index + 1)\(how)", cue: index, repair: "gaps")
             }
             if showing.map({ end > $0.end }) ?? true { showing = (end, index) }
         }
