@@ -149,6 +149,21 @@ import Testing
         #expect(spans == ["coming.", "here.", "yes", "(door slams)"], "\(String(describing: spans))")
     }
 
+    /// A row that starts in a colour and in italics takes two mid-row codes, two columns, before
+    /// its text: written back, the text stays at its column (it moved one to the right at each
+    /// round trip), at column 2 and further on; and what we write, read and written again, is
+    /// the same bytes.
+    @Test(arguments: [2, 5, 9])
+    func aRowStartingInColourAndItalicsKeepsItsColumn(column: Int) throws {
+        let position = 10 + Double(column) * 2.5
+        let vtt = "WEBVTT\n\n00:00:01.000 --> 00:00:03.000 position:\(position)%,line-left align:left line:10%\n<c.yellow><i>AB</i></c> cd\n"
+        let first = SCCWriter().write(try WebVTTReader().read(Array(vtt.utf8)))
+        let back = try SCCReader().read(first)
+        #expect(back.cues.first?.settings.position == position)
+        #expect(back.cues.first?.plainText == "AB cd")
+        #expect(SCCWriter().write(back) == first)
+    }
+
     @Test func rollUpOutputRollsEachRowIn() throws {
         var document = TimedTextDocument(cues: [
             Cue(start: MediaTime(seconds: 1), end: MediaTime(seconds: 4), content: [.text("first row\nsecond row")])

@@ -95,15 +95,20 @@ enum CEA608Encoder {
             items.append(doubled(word))
         }
         // Where the row starts, and the look of its first character.
+        // The mid-row codes (each a column) that set it before the row's text: a colour, italics,
+        // or both (a colour, then italics).
         let first = cells.first?.style ?? .plain
-        if first == .plain || column > 0 {
-            let start = first == .plain ? column : column - 1
+        let lead = first == .plain ? 0 : first.italic && first.color != 0 ? 2 : 1
+        if column >= lead {
+            let start = column - lead
             code(preambleAddress(row: row, indentOf: start - start % 4))
             if start % 4 > 0 { code(0x1720 | UInt16(start % 4)) }
         } else {
-            // At column 0 the preamble carries the look (italics or a colour, not both).
-            code(preambleAddress(row: row, attribute: first.italic ? 0x0E : first.color << 1, underline: first.underline))
-            style = first.italic ? CellStyle(color: 0, italic: true, underline: first.underline) : first
+            // Too near column 0: the preamble carries the look (a colour, or italics; italics
+            // over a colour then take one mid-row code, and the text a column to the right).
+            let coloured = first.color != 0
+            code(preambleAddress(row: row, attribute: coloured ? first.color << 1 : 0x0E, underline: first.underline))
+            style = CellStyle(color: first.color, italic: !coloured, underline: first.underline)
         }
         for (position, cell) in cells.enumerated() {
             var replacesSpace = false
