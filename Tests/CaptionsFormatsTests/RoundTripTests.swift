@@ -82,6 +82,20 @@ import Testing
         #expect(back.cues.map(\.id) == ["a--\u{200B}>b", "x y", "plain"])
     }
 
+    /// The file's language (TTML's xml:lang) is written as WebVTT's `Language:` header, which the
+    /// reader takes it from (checks pick their limits by it); SRT cannot carry it, and says so.
+    @Test func theDocumentLanguageCrossesIntoWebVTTAndIsNotedWhereLost() throws {
+        var document = TimedTextDocument(language: "ja", cues: [
+            Cue(start: MediaTime(seconds: 1), end: MediaTime(seconds: 3), content: [.text("今日はとても良い天気ですね")])
+        ])
+        let back = try WebVTTReader().read(WebVTTWriter().write(document))
+        #expect(back.language == "ja")
+        #expect(WebVTTWriter().write(back) == WebVTTWriter().write(document))
+        let lost = CapabilityReducer(capabilities: SRTWriter().capabilities, formatName: "SRT").reduce(&document)
+        #expect(lost.map(\.code.rawValue) == ["convert.lost.documentLanguage"])
+        #expect(lost.first?.severity == .note)
+    }
+
     @Test func srtWriteReadWriteIsStable() async {
         await propertyCheck(count: 200, input: Gen.int(in: 1...20), Gen.int(in: 0...1_000_000)) { count, seed in
             let first = Self.write(Self.document(cueCount: count, seed: seed), as: .srt)

@@ -64,6 +64,10 @@ public struct FormatCapabilities: OptionSet, Sendable, Hashable {
     /// without it writes them horizontally.
     public static let verticalText = FormatCapabilities(rawValue: 1 << 22)
 
+    /// The document's language (WebVTT's `Language:` header, TTML's `xml:lang`, EBU STL's
+    /// language code).
+    public static let documentLanguage = FormatCapabilities(rawValue: 1 << 23)
+
     /// Everything the model holds.
-    public static let all = FormatCapabilities(rawValue: (1 << 23) - 1)
+    public static let all = FormatCapabilities(rawValue: (1 << 24) - 1)
 }

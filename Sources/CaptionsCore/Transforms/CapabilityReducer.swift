@@ -45,6 +45,9 @@ public struct CapabilityReducer: Sendable {
             reduced.title = ""
             reduced.headerLines = []
         }
+        if !capabilities.contains(.documentLanguage), reduced.language != nil {
+            tally.add(.documentLanguage, at: .start)
+        }
         let count = reduced.cues.count
         let ranges = ParallelWork.ranges(of: count, minimum: 20_000)
         // Where cues without an end end, worked out before the pieces change their cues.
@@ -272,14 +275,14 @@ public struct CapabilityReducer: Sendable {
 /// Counts losses by kind, remembering where each kind first happened.
 private struct LossTally {
     enum Loss: String, CaseIterable {
-        case regions, styleSheets, comments, commentText, header, speakersInCue, cueIdentifiers, openEnds, placement, placementApproximated, verticalText
+        case regions, styleSheets, comments, commentText, header, speakersInCue, cueIdentifiers, openEnds, placement, placementApproximated, verticalText, documentLanguage
         case voices, classes, basicStyles, colors, ruby, timestamps, languages, blankLines
         case controlCharacters, carriageReturns, literalMarkup, trailingSpaces, names, emptyCues, instantCues
 
         /// Changes nobody would miss are notes; losses are warnings.
         var severity: Diagnostic.Severity {
             switch self {
-            case .carriageReturns, .trailingSpaces, .names: .note
+            case .carriageReturns, .trailingSpaces, .names, .documentLanguage: .note
             default: .warning
             }
         }
@@ -297,6 +300,7 @@ private struct LossTally {
             case .placement: ("cue positions", "dropped")
             case .placementApproximated: ("exact cue positions", "moved to the nearest of nine screen positions")
             case .verticalText: ("vertical text", "written horizontally, at the default place")
+            case .documentLanguage: ("the file's language", "not written (checks of the output take it from --language)")
             case .voices: ("voice spans (speaker names)", "dropped; --speaker-prefix writes names into the text")
             case .speakersInCue: ("more than one speaker in a cue", "named after the first speaker only; --speaker-prefix writes every name into the text")
             case .classes: ("class names", "dropped")

@@ -31,7 +31,7 @@ public struct STLWriter: TimedTextWriter {
     public var kind: Kind
 
     /// Styles as the kind allows, placement by row and alignment.
-    public var capabilities: FormatCapabilities { [.basicStyles, .colors, .placement, .literalMarkup] }
+    public var capabilities: FormatCapabilities { [.basicStyles, .colors, .placement, .literalMarkup, .documentLanguage] }
 
     /// A writer of `kind` subtitles at `frameRate` (25 when nil).
     public init(frameRate: Double? = nil, kind: Kind = .open) {

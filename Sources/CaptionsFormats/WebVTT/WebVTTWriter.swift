@@ -54,6 +54,14 @@ public struct WebVTTWriter: TimedTextWriter {
         }
         out.write(WebVTTSyntax.lineFeed)
         for line in document.headerLines { out.write(line + "\n") }
+        if let language = document.language, !language.isEmpty,
+            !document.headerLines.contains(where: { $0.lowercased().hasPrefix("language:") })
+        {
+            // The document's language from another format (TTML's xml:lang), as the header field
+            // the reader takes it from.
+            let tag = language.unicodeScalars.filter { $0.value > 0x20 && $0.value != 0x7F }
+            out.write("Language: " + String(String.UnicodeScalarView(tag)) + "\n")
+        }
         // A region without an identifier is one no cue can be placed in (a REGION block with none
         // or only invalid settings): written, it was a bare REGION line that readers ignore.
         for region in document.regions where !region.id.isEmpty { writeRegion(region, to: &out) }
