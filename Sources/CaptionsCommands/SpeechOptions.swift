@@ -16,6 +16,9 @@ struct SpeechOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The language spoken, such as en or fr (default: detected).", valueName: "code"))
     var language: String?
 
+    @Option(help: ArgumentHelp("The audio stream to listen to, by its index as ffprobe lists it (default: the file's main one).", valueName: "index"))
+    var audioStream: Int?
+
     /// The recogniser's threads (a batch gives each job its share of the cores).
     @Option(help: .hidden)
     var threads: Int?
@@ -43,7 +46,7 @@ struct SpeechOptions: ParsableArguments {
         let clear = "\r" + String(repeating: " ", count: 60) + "\r"
         let audio: DecodedAudio
         do {
-            audio = try AudioDecoder.decode(path: input) { seconds in
+            audio = try AudioDecoder.decode(path: input, stream: audioStream) { seconds in
                 if showProgress { io.writeStandardError("\rdecoding the sound: \(Self.clock(seconds))  ") }
             }
         } catch {
@@ -136,6 +139,11 @@ enum CaptionsOrTranscript {
     func write(_ document: TimedTextDocument, to output: String, title: String, strict: Bool, printer: DiagnosticPrinter, io: CommandIO) throws {
         switch self {
         case .captions(let format):
+            var document = document
+            if format.writer()?.capabilities.contains(.comments) != true {
+                // Our machine-generated note, in formats without comments, goes without a word.
+                document.comments = []
+            }
             try ConvertCommand.write(
                 document, diagnostics: document.diagnostics, as: format, options: CaptionFormat.WriterOptions(), to: output,
                 strict: strict, printer: printer, io: io)

@@ -15,6 +15,9 @@ public struct DecodedAudio: Sendable {
     public var channelLevels: [[Float]]
     /// Why decoding stopped early, when it did (damaged or cut-short data).
     public var partialReason: String?
+    /// The stream decoded, and the file's other audio streams (not decoded) when the stream was
+    /// FFmpeg's choice, not the caller's.
+    public var streamIndex = 0, otherAudioStreams: [Int] = []
 
     /// Sound as decoded.
     public init(mono: [Float], channelLevels: [[Float]], partialReason: String? = nil) {
@@ -38,17 +41,26 @@ public struct DecodedAudio: Sendable {
 /// resamples it with libswresample to 16 kHz float, keeping its channels apart until they are
 /// mixed, so that a recording with a voice on each channel can be told apart.
 public enum AudioDecoder {
-    /// The sound of `path`; `progress` is called now and then with the seconds decoded. Throws
-    /// `media.open`, `media.audio.none`, `media.decoder` or `media.ffmpeg.missing`.
-    public static func decode(path: String, progress: (Double) -> Void = { _ in }) throws(MediaError) -> DecodedAudio {
+    /// The sound of `path`: audio stream `stream` (a stream index, as ffprobe numbers them), else
+    /// FFmpeg's choice (the default stream, else the best); `progress` is called now and then
+    /// with the seconds decoded. Throws `media.open`, `media.audio.none`, `media.audio.stream`,
+    /// `media.decoder` or `media.ffmpeg.missing`.
+    public static func decode(path: String, stream wanted: Int? = nil, progress: (Double) -> Void = { _ in }) throws(MediaError) -> DecodedAudio {
         if let failure = ccaptions_ffmpeg_load() { throw MediaError("media.ffmpeg.missing", String(cString: failure)) }
         ccaptions_av_log_set_level(AV_LOG_QUIET)
         var format: UnsafeMutablePointer<AVFormatContext>?
         try FFmpegCall.check(ccaptions_avformat_open_input(&format, path, nil, nil), "media.open", "cannot open \(path)")
         defer { ccaptions_avformat_close_input(&format) }
         try FFmpegCall.check(ccaptions_avformat_find_stream_info(format, nil), "media.open", "cannot read the streams of \(path)")
+        let audioStreams = (0..<Int(format?.pointee.nb_streams ?? 0)).filter {
+            format?.pointee.streams[$0]?.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO
+        }
+        if let wanted, !audioStreams.contains(wanted) {
+            let choices = audioStreams.isEmpty ? "it has none" : "its audio streams are \(audioStreams.map(String.init).joined(separator: ", "))"
+            throw MediaError("media.audio.stream", "\(path) has no audio stream \(wanted): \(choices)")
+        }
         var decoder: UnsafePointer<AVCodec>?
-        let index = ccaptions_av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, -1, &decoder, 0)
+        let index = ccaptions_av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, Int32(wanted ?? -1), -1, &decoder, 0)
         guard index >= 0, let decoder, let stream = format?.pointee.streams[Int(index)] else {
             throw MediaError("media.audio.none", "\(path) has no sound to transcribe")
         }
@@ -89,7 +101,10 @@ public enum AudioDecoder {
         ccaptions_avcodec_send_packet(codec, nil)
         try run.drain(codec, frame)
         run.flush()
-        return run.result()
+        var audio = run.result()
+        audio.streamIndex = Int(index)
+        audio.otherAudioStreams = wanted == nil ? audioStreams.filter { $0 != Int(index) } : []
+        return audio
     }
 
     /// The state of one decoding. Each frame is resampled (the resampler made anew when the

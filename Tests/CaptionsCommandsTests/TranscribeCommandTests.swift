@@ -73,6 +73,16 @@ struct TranscribeCommandTests {
         print("transcribe: word error rate \(rate) on \(reference.count) words of LibriVox (Whisper base, beam 5)")
     }
 
+    /// Our machine-generated note goes only where comments go: SRT under `--strict` is written
+    /// (the note's loss made every strict SRT transcript fail).
+    @Test(.enabled(if: available, "needs the speech recogniser, pocketsphinx-testdata and ffmpeg"))
+    func strictSRTIsWrittenWithoutOurNote() throws {
+        let io = MemoryIO()
+        let utterance = try Self.utterances()[1].file
+        #expect(run(["transcribe", utterance, "--to", "srt", "--strict", "--model", "tiny.en", "--beam", "1", "-q"], io: io) == 0, "\(io.errors)")
+        #expect(io.outputText.contains(" --> ") && !io.outputText.contains("Machine-generated"), "\(io.outputText)")
+    }
+
     /// Two voices, each on its own channel, at different times: each cue is named after its channel.
     @Test(.enabled(if: available, "needs the speech recogniser, pocketsphinx-testdata and ffmpeg"))
     func speakersAreToldApartByChannel() throws {
@@ -176,6 +186,27 @@ struct TranscribeCommandTests {
         #expect(abs(left - expected) < 0.01, "\(left)")
         #expect(right < 1e-4)
         #expect(audio.partialReason == nil)
+    }
+
+    /// A file with two audio streams: FFmpeg's choice is decoded and the other named (a warning in
+    /// the transcript); `--audio-stream` picks one, and a stream that is not audio is refused
+    /// with the choices. A transcript of nothing heard says so.
+    @Test(.enabled(if: FlashSamples.available, "needs ffmpeg"))
+    func theAudioStreamIsChosenAndTheOthersNamed() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let path = folder.appendingPathComponent("two.mkv").path
+        #expect(FlashSamples.ffmpeg([
+            "-f", "lavfi", "-i", "anullsrc=r=16000:cl=mono", "-f", "lavfi", "-i", "sine=frequency=440:duration=2",
+            "-map", "0:a", "-map", "1:a", "-t", "2", "-c:a", "flac", path,
+        ]))
+        let first = try AudioDecoder.decode(path: path)
+        #expect(first.streamIndex == 0 && first.otherAudioStreams == [1])
+        #expect(first.level(from: 0.5, to: 1.5) < 1e-4)
+        let second = try AudioDecoder.decode(path: path, stream: 1)
+        #expect(second.streamIndex == 1 && second.otherAudioStreams.isEmpty)
+        #expect(second.level(from: 0.5, to: 1.5) > 0.01)
+        #expect(throws: MediaError.self) { try AudioDecoder.decode(path: path, stream: 5) }
     }
 
     /// A stream that changes from stereo 44.1 kHz to mono 48 kHz mid-way (two transport streams

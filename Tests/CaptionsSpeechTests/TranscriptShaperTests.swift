@@ -106,6 +106,18 @@ struct TranscriptShaperTests {
         #expect(RecognitionGuards.apply(to: [unsure], level: nil).segments.isEmpty)
     }
 
+    /// Nothing heard (silence, noise, music) and other audio streams left aside are warnings,
+    /// not a finished transcript.
+    @Test func anEmptyTranscriptAndUnheardStreamsAreReported() {
+        var audio = DecodedAudio(mono: [Float](repeating: 0, count: DecodedAudio.sampleRate), channelLevels: [[0]])
+        audio.otherAudioStreams = [2]
+        let document = TranscriptDocument.make(
+            from: Recognition(language: "en", languageProbability: 1, segments: []), audio: audio,
+            shaper: .captions, speakerPerChannel: false, model: "base")
+        #expect(document.cues.isEmpty)
+        #expect(document.diagnostics.map(\.code.rawValue) == ["media.audio.others", "transcribe.speech.none"])
+    }
+
     @Test func speakersAreNamedByTheLoudestChannel() {
         // Channel 1 speaks in the first second, channel 2 in the second.
         let windows = DecodedAudio.sampleRate / DecodedAudio.levelWindow
