@@ -161,11 +161,9 @@ public struct DescribeCommand: IOCommand {
     private func readScript(_ path: String, io: CommandIO) throws -> DescriptionScript {
         let printer = DiagnosticPrinter(path: path, showNotes: false)
         do {
-            let bytes = try FileAccess.read(path, io: io)
-            let name = path.lowercased()
-            if name.hasSuffix(".json") { return try DescriptionScript(json: bytes) }
-            let text = String(decoding: bytes, as: UTF8.self)
-            return name.hasSuffix(".csv") ? try DescriptionScript(csv: text) : try DescriptionScript(plainText: text)
+            let (script, diagnostics) = try DescriptionScript.read(try FileAccess.read(path, io: io), fileName: path)
+            printer.print(diagnostics, to: io)
+            return script
         } catch {
             printer.print([error.diagnostic], to: io)
             throw ExitCode(1)

@@ -33,6 +33,21 @@ import Testing
         }
     }
 
+    /// A script file in any encoding: a UTF-8 byte order mark does not hide the first anchor, a
+    /// Latin-1 spreadsheet export is detected and said, and a cell's blank line (which would end
+    /// a WebVTT cue, and lose the rest) joins its paragraphs with a space.
+    @Test func scriptsAreDecodedAndParagraphsInACellAreJoined() throws {
+        let marked = try DescriptionScript.read(Array("\u{FEFF}[00:05] First.\n\n[00:15] Second.\n".utf8), fileName: "s.txt")
+        #expect(marked.script.entries.map(\.text) == ["First.", "Second."])
+        #expect(marked.script.entries.first?.start == MediaTime(seconds: 5))
+        let latin1 = Array("start,end,text\n00:00:05,,Caf".utf8) + [0xE9] + Array(" cr".utf8) + [0xE8] + Array("me\n".utf8)
+        let detected = try DescriptionScript.read(latin1, fileName: "l.csv")
+        #expect(detected.script.entries.map(\.text) == ["Café crème"])
+        #expect(detected.diagnostics.map(\.code.rawValue) == ["describe.encoding.detected"])
+        let cell = try DescriptionScript.read(Array("start,end,text\n00:00:05,,\"Para one.\n\nPara two.\"\n".utf8), fileName: "b.csv")
+        #expect(cell.script.entries.map(\.text) == ["Para one. Para two."])
+    }
+
     @Test func jsonScriptWithSecondsAndClockTimes() throws {
         let script = try DescriptionScript(json: Array(#"{"descriptions": [{"text": "Rain.", "start": 1.5}, {"text": "Dawn.", "start": "00:01:00", "end": 65}]}"#.utf8))
         #expect(script.entries.map(\.text) == ["Rain.", "Dawn."])

@@ -30,6 +30,23 @@ public struct DescriptionScript: Sendable, Equatable {
         self.entries = entries
     }
 
+    /// Reads a script file: JSON by its `.json` name, CSV by `.csv`, else plain text; text in any
+    /// encoding (a byte order mark skipped, UTF-16 converted, a legacy code page detected as for
+    /// SRT), with the notes and warnings of decoding.
+    public static func read(_ bytes: [UInt8], fileName: String) throws(CaptionsError) -> (script: DescriptionScript, diagnostics: [Diagnostic]) {
+        let name = fileName.lowercased()
+        if name.hasSuffix(".json") { return (try DescriptionScript(json: bytes), []) }
+        let (decoded, diagnostics) = TextDecoding.decode(bytes, invalidUTF8: .detect, codePrefix: "describe")
+        let text = String(decoding: decoded, as: UTF8.self)
+        return (name.hasSuffix(".csv") ? try DescriptionScript(csv: text) : try DescriptionScript(plainText: text), diagnostics)
+    }
+
+    /// A description's words as one line to speak: lines and paragraphs (a CSV cell's line
+    /// breaks, blank lines that would end a WebVTT cue) joined by spaces.
+    static func spoken(_ text: Substring) -> String {
+        text.split(whereSeparator: \.isNewline).map { $0.trimmingASCIIWhitespace() }.filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
     /// Reads a plain-text script: one description per paragraph (paragraphs are separated by blank
     /// lines), each optionally starting with an anchor such as `[01:05]` or `[1:02:03.5]`.
     public init(plainText text: String) throws(CaptionsError) {

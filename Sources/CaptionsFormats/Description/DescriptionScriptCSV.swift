@@ -42,7 +42,7 @@ extension DescriptionScript {
             for (column, field) in zip(columns, row.fields) {
                 let value = field.value.trimmingASCIIWhitespace()
                 switch column {
-                case .text: entry.text = String(value)
+                case .text: entry.text = Self.spoken(value)
                 case .start, .end:
                     guard !value.isEmpty else { continue }
                     guard let time = MediaTime(parsingDuration: String(value)), !time.isNegative else {
