@@ -1,3 +1,4 @@
+import CaptionsCore
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -161,9 +162,12 @@ public struct SpeechRecogniser: Sendable {
     }
 }
 
-/// A temporary file, made with `mkstemp` and removed by its owner.
-struct TemporaryFile {
+/// A temporary file, made with `mkstemp` and removed by its owner, or by
+/// ``TemporaryFileCleanup`` when a signal ends the process first (an hour of samples is 230 MB).
+final class TemporaryFile {
     let path: String
+    private var registration: Int?
+    private var removed = false
 
     init(suffix: String) throws(SpeechError) {
         let folder = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
@@ -172,6 +176,7 @@ struct TemporaryFile {
         guard descriptor >= 0 else { throw SpeechError("speech.temporary", "cannot make a temporary file in \(folder)") }
         close(descriptor)
         path = String(cString: template)
+        registration = TemporaryFileCleanup.register(path)
     }
 
     func write(_ samples: [Float]) throws(SpeechError) {
@@ -194,5 +199,11 @@ struct TemporaryFile {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    func remove() { unlink(path) }
+    /// Removes the file, once (later calls do nothing).
+    func remove() {
+        guard !removed else { return }
+        removed = true
+        unlink(path)
+        if let registration { TemporaryFileCleanup.unregister(registration) }
+    }
 }

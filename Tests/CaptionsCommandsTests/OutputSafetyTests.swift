@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import CaptionsCommands
+import CaptionsCore
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import CaptionsCore
+import Foundation
 import CaptionsMedia
 @testable import CaptionsSpeech
 import Testing
@@ -151,5 +152,19 @@ struct UnspacedLanguageTests {
         #expect(cues.map(\.plainText).joined().replacing("\n", with: "") == pieces.joined())
         #expect(cues.allSatisfy { !$0.plainText.contains(" ") })
         #expect(cues.allSatisfy { $0.plainText.split(separator: "\n").allSatisfy { $0.count <= 8 } })
+    }
+}
+
+/// The helper's samples (230 MB an hour) and log are registered for removal should a signal end
+/// the process, and unregistered once removed, however often removal is asked for.
+@Suite struct SpeechTemporaryFileTests {
+    @Test func temporaryFilesAreRemovedOnASignalToo() throws {
+        let file = try TemporaryFile(suffix: ".f32")
+        #expect(TemporaryFileCleanup.isRegistered(file.path))
+        try file.write([0, 0.5])
+        file.remove()
+        file.remove()
+        #expect(!TemporaryFileCleanup.isRegistered(file.path))
+        #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 }

@@ -14,14 +14,15 @@ import Darwin
 /// handler only does what is async-signal-safe: it reads paths from fixed buffers allocated once,
 /// `unlink`s them, restores the default action and raises the signal again, so the process still
 /// ends as the signal says. `kill -9` cannot be handled; ``FileAccess`` removes what it leaves
-/// on a later run instead.
-enum TemporaryFileCleanup {
+/// on a later run instead. Any temporary file may be registered: the commands' outputs being
+/// written, the speech helper's samples and log.
+public enum TemporaryFileCleanup {
     /// How many files can be registered at once (one per concurrent write); beyond that,
     /// ``register(_:)`` returns nil and the file is only cleaned up by a later run.
-    static let capacity = 16
+    public static let capacity = 16
 
     /// The signals handled while a file is registered.
-    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGXFSZ]
+    public static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGXFSZ]
 
     private static let slotSize = Int(PATH_MAX) + 1
 
@@ -46,7 +47,7 @@ enum TemporaryFileCleanup {
     /// Registers `path` for removal if a handled signal ends the process; returns the slot to pass
     /// to ``unregister(_:)`` once the file is renamed or removed, or nil when the path is too long
     /// or every slot is taken.
-    static func register(_ path: String) -> Int? {
+    public static func register(_ path: String) -> Int? {
         let bytes = Array(path.utf8)
         guard bytes.count < slotSize, !bytes.contains(0) else { return nil }
         let paths = self.paths
@@ -63,7 +64,7 @@ enum TemporaryFileCleanup {
     }
 
     /// Forgets the file in `slot`; the handlers are removed with the last one.
-    static func unregister(_ slot: Int) {
+    public static func unregister(_ slot: Int) {
         guard (0..<capacity).contains(slot) else { return }
         state.withLock { state in
             published.bitwiseAnd(~(1 << UInt32(slot)), ordering: .releasing)
@@ -73,7 +74,7 @@ enum TemporaryFileCleanup {
     }
 
     /// Whether `path` is registered now (being written by this process).
-    static func isRegistered(_ path: String) -> Bool {
+    public static func isRegistered(_ path: String) -> Bool {
         let paths = self.paths
         return state.withLock { state in
             (0..<capacity).contains { slot in
@@ -84,13 +85,13 @@ enum TemporaryFileCleanup {
 
     /// Unlinks every registered file: what the signal handler does before ending the process.
     /// Async-signal-safe (no locks, no allocation).
-    static func removeRegisteredFiles() {
+    public static func removeRegisteredFiles() {
         removeRegisteredFiles(mask: published.load(ordering: .acquiring))
     }
 
     /// ``removeRegisteredFiles()`` limited to `slots`: for tests, which run beside other tests
     /// whose files are registered too.
-    static func removeRegisteredFiles(inSlots slots: [Int]) {
+    public static func removeRegisteredFiles(inSlots slots: [Int]) {
         let wanted = slots.reduce(UInt32(0)) { $0 | ((0..<capacity).contains($1) ? 1 << UInt32($1) : 0) }
         removeRegisteredFiles(mask: published.load(ordering: .acquiring) & wanted)
     }
