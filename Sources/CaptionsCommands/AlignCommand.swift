@@ -52,7 +52,9 @@ public struct AlignCommand: IOCommand {
         do {
             try FileAccess.checkWritable(destination.output)
             let bytes = try FileAccess.read(text, io: io)
-            script = ScriptAligner.words(ofScript: String(decoding: bytes, as: UTF8.self))
+            let (decoded, diagnostics) = TextFile.decode(bytes, codePrefix: "align")
+            DiagnosticPrinter(path: text, showNotes: false).print(diagnostics, to: io)
+            script = ScriptAligner.words(ofScript: decoded)
         } catch {
             printer.print([error.diagnostic], to: io)
             throw ExitCode(1)
@@ -64,7 +66,11 @@ public struct AlignCommand: IOCommand {
         let (audio, recognition) = try speech.listen(to: input, printer: printer, io: io)
         let (segments, guardDiagnostics) = RecognitionGuards.apply(to: recognition.segments, level: RecognitionGuards.loudness(of: audio))
         let heard = WordTiming.snap(TranscriptShaper.words(of: segments), to: audio)
-        let (timed, alignDiagnostics) = ScriptAligner.align(script, to: heard)
+        guard !heard.isEmpty else {
+            printer.print([Diagnostic(.error, "align.speech.none", "no speech was heard in the recording: the script has nothing to be timed against", at: .start)], to: io)
+            throw ExitCode(1)
+        }
+        let (timed, alignDiagnostics) = ScriptAligner.align(script, to: heard, duration: audio.duration)
         let shaper = destination.shaper(for: target)
         let document = TranscriptDocument.document(
             words: timed, diagnostics: guardDiagnostics + alignDiagnostics, language: recognition.language, shaper: shaper,

@@ -21,9 +21,10 @@ public enum ScriptAligner {
     }
 
     /// The script's words with times, and a warning for each stretch of script the audio lacks
-    /// (code `align.notHeard`).
+    /// (code `align.notHeard`; signs such as `&` or `—` are not said as written, and are only
+    /// timed); nothing is timed past `duration` seconds, the recording's length.
     public static func align(
-        _ script: [ScriptWord], to heard: [TranscriptShaper.Word], band: Int = 400
+        _ script: [ScriptWord], to heard: [TranscriptShaper.Word], duration: Double = .infinity, band: Int = 400
     ) -> (words: [TranscriptShaper.Word], diagnostics: [Diagnostic]) {
         guard !script.isEmpty else { return ([], []) }
         guard !heard.isEmpty else {
@@ -68,18 +69,20 @@ public enum ScriptAligner {
             var end = index
             while end < n, words[end].start < 0 { end += 1 }
             let from = index > 0 ? words[index - 1].end : (end < n ? max(0, words[end].start - 0.3) : 0)
-            let to = end < n ? words[end].start : from + 0.3 * Double(end - index)
+            let to = end < n ? words[end].start : max(from, min(from + 0.3 * Double(end - index), duration))
             let step = max(0, to - from) / Double(end - index)
             for k in index..<end {
                 words[k].start = from + step * Double(k - index)
                 words[k].end = words[k].start + step
             }
-            let missing = words[index..<end].map(\.text).joined(separator: " ")
+            let said = words[index..<end].filter { !normalised($0.text).isEmpty }
+            let missing = said.map(\.text).joined(separator: " ")
+            defer { index = end }
+            guard !said.isEmpty else { continue }
             diagnostics.append(Diagnostic(
                 .warning, "align.notHeard",
-                "\(RecognitionGuards.clock(from)): \(end - index) word(s) of the script not heard in the audio: \"\(missing.prefix(80))\"; timed between their neighbours",
+                "\(RecognitionGuards.clock(from)): \(said.count) word(s) of the script not heard in the audio: \"\(missing.prefix(80))\"; timed between their neighbours",
                 at: .start))
-            index = end
         }
         return (words, diagnostics)
     }
@@ -184,6 +187,9 @@ public enum ScriptAligner {
     }
 
 
+    /// Tokens that are Markdown's syntax, not the author's words.
+    static let markdownMarks: Set<String> = ["-", "*", "+", ">", "#", "|"]
+
     /// Lower case letters and digits only.
     static func normalised(_ word: String) -> String {
         String(word.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil }.map(Character.init))
@@ -202,7 +208,8 @@ public enum ScriptAligner {
         for (paragraph, speaker) in paragraphs {
             let plain = paragraph.replacing(/<[^>]+>/, with: " ").replacing(/\[([^\]]*)\]\([^)]*\)/) { String($0.1) }
                 .replacing("**", with: "").replacing("__", with: "")
-            let tokens = plain.split(whereSeparator: { $0.isWhitespace }).map(String.init).filter { !normalised($0).isEmpty || $0.count > 1 }
+            // Every word and sign the author wrote (`&`, `—`), but Markdown's list and quote marks.
+            let tokens = plain.split(whereSeparator: { $0.isWhitespace }).map(String.init).filter { !Self.markdownMarks.contains($0) }
             for (index, token) in tokens.enumerated() {
                 result.append(ScriptWord(text: decodeEntities(token), startsParagraph: index == 0, speaker: speaker))
             }

@@ -83,6 +83,21 @@ struct TranscribeCommandTests {
         #expect(io.outputText.contains(" --> ") && !io.outputText.contains("Machine-generated"), "\(io.outputText)")
     }
 
+    /// A script against a recording with no speech is an error, not cues of no duration at 0:00.
+    @Test(.enabled(if: available, "needs the speech recogniser, pocketsphinx-testdata and ffmpeg"))
+    func aScriptAgainstSilenceIsAnError() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let silence = folder.appendingPathComponent("silence.wav").path
+        #expect(FlashSamples.ffmpeg(["-f", "lavfi", "-i", "anullsrc=r=16000:cl=mono", "-t", "3", silence]))
+        let script = folder.appendingPathComponent("script.txt")
+        try "Nobody says this.\n".write(to: script, atomically: true, encoding: .utf8)
+        let io = MemoryIO()
+        #expect(run(["align", silence, "--text", script.path, "--model", "tiny.en", "--beam", "1"], io: io) == 1)
+        #expect(io.errors.contains("[align.speech.none]"), "\(io.errors)")
+        #expect(io.outputText.isEmpty)
+    }
+
     /// Two voices, each on its own channel, at different times: each cue is named after its channel.
     @Test(.enabled(if: available, "needs the speech recogniser, pocketsphinx-testdata and ffmpeg"))
     func speakersAreToldApartByChannel() throws {

@@ -49,6 +49,21 @@ struct ScriptAlignerTests {
         #expect(diagnostics.count == 1 && diagnostics[0].message.contains("\"today\""))
     }
 
+    /// Signs the author wrote (`&`, `—`) stay in the text and are timed, not reported as unheard;
+    /// script words after the last one heard are timed within the recording, not after it.
+    @Test func signsStayAndNothingIsTimedPastTheRecording() {
+        let script = ScriptAligner.words(ofScript: "He was ill-disposed & young — man, really truly.\n\n- a list item\n")
+        #expect(script.map(\.text) == ["He", "was", "ill-disposed", "&", "young", "—", "man,", "really", "truly.", "a", "list", "item"])
+        let heard = [("he", 0.0), ("was", 0.3), ("ill", 0.6), ("disposed", 0.9), ("young", 1.4), ("man", 1.9)].map {
+            TranscriptShaper.Word(text: $0.0, start: $0.1, end: $0.1 + 0.3)
+        }
+        let (words, diagnostics) = ScriptAligner.align(script, to: heard, duration: 2.5)
+        #expect(words.map(\.text) == script.map(\.text))
+        #expect(words.allSatisfy { $0.end <= 2.5 }, "\(words.map(\.end))")
+        #expect(diagnostics.count == 1, "\(diagnostics.map(\.message))")
+        #expect(diagnostics.first?.message.contains("5 word(s)") == true, "really truly. a list item: \(diagnostics.map(\.message))")
+    }
+
     /// A long script against a recording of half of it stays within memory and aligns the half.
     @Test func aLongScriptAgainstHalfItsRecording() {
         let script = (0..<20_000).map { ScriptAligner.ScriptWord(text: "w\($0 % 997)x\($0 / 997)") }

@@ -36,8 +36,7 @@ public struct DescriptionScript: Sendable, Equatable {
     public static func read(_ bytes: [UInt8], fileName: String) throws(CaptionsError) -> (script: DescriptionScript, diagnostics: [Diagnostic]) {
         let name = fileName.lowercased()
         if name.hasSuffix(".json") { return (try DescriptionScript(json: bytes), []) }
-        let (decoded, diagnostics) = TextDecoding.decode(bytes, invalidUTF8: .detect, codePrefix: "describe")
-        let text = String(decoding: decoded, as: UTF8.self)
+        let (text, diagnostics) = TextFile.decode(bytes, codePrefix: "describe")
         return (name.hasSuffix(".csv") ? try DescriptionScript(csv: text) : try DescriptionScript(plainText: text), diagnostics)
     }
 

@@ -13,6 +13,16 @@ import CaptionsCore
 ///   byte and names the encoding read.
 ///
 /// - Complexity: O(n); valid ASCII and UTF-8 input is checked in one pass and not copied.
+/// Text files other than captions (scripts for `describe` and `align`), decoded as the SRT reader
+/// decodes: a byte order mark skipped, UTF-16 and UTF-32 converted, a legacy code page detected.
+public enum TextFile {
+    /// The text of `bytes`, and the notes and warnings of decoding, coded `PREFIX.encoding.*`.
+    public static func decode(_ bytes: [UInt8], codePrefix: String) -> (text: String, diagnostics: [Diagnostic]) {
+        let (decoded, diagnostics) = TextDecoding.decode(bytes, invalidUTF8: .detect, codePrefix: codePrefix)
+        return (String(decoding: decoded, as: UTF8.self), diagnostics)
+    }
+}
+
 enum TextDecoding {
     enum InvalidUTF8Policy {
         case replace
