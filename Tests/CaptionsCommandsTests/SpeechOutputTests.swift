@@ -22,5 +22,9 @@ struct SpeechOutputTests {
     @Test func mediaLinksArePercentEncoded() {
         #expect(XMLText.urlPath("episode #12?.mp3") == "episode%20%2312%3F.mp3")
         #expect(XMLText.urlPath("shows/é.mp3") == "shows/%C3%A9.mp3")
+        // An address on the web stays one (it was made a relative path: https%3A//…).
+        #expect(XMLText.mediaSource("https://host/a b.mp3?t=1#x") == "https://host/a%20b.mp3?t=1#x")
+        #expect(XMLText.mediaSource("episode #12?.mp3") == "episode%20%2312%3F.mp3")
+        #expect(XMLText.mediaSource("javascript:alert(1)") == "javascript%3Aalert%281%29")
     }
 }

@@ -55,11 +55,26 @@ public enum XMLText {
     /// A file path as a relative URL: bytes other than unreserved characters and `/` percent-encoded
     /// (a `#` or `?` in a file name would otherwise end the path).
     public static func urlPath(_ path: String) -> String {
+        percentEncoded(path, keeping: "-._~/")
+    }
+
+    /// Where a page finds its media: an `http://` or `https://` address as it is (only spaces,
+    /// quotes, other bytes a URL cannot hold and non-ASCII percent-encoded), anything else as a
+    /// relative path (``urlPath(_:)``).
+    public static func mediaSource(_ location: String) -> String {
+        let lowered = location.lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return urlPath(location) }
+        return percentEncoded(location, keeping: "-._~:/?#[]@!$&'()*+,;=%")
+    }
+
+    private static func percentEncoded(_ text: String, keeping kept: String) -> String {
+        let keptBytes = Set(kept.utf8)
         var result = ""
-        for byte in path.utf8 {
+        for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                result.append(Character(Unicode.Scalar(byte)))
+            case _ where keptBytes.contains(byte):
                 result.append(Character(Unicode.Scalar(byte)))
             default:
                 let hex = String(byte, radix: 16, uppercase: true)

@@ -38,7 +38,7 @@ enum TranscriptPage {
             let isVideo = videoExtensions.contains(String(media.split(separator: ".").last ?? "").lowercased())
             let element = isVideo ? "video" : "audio"
             player = """
-                <div class="player"><\(element) id="player" controls preload="metadata" src="\(XMLText.escape(XMLText.urlPath(media)))"></\(element)></div>
+                <div class="player"><\(element) id="player" controls preload="metadata" src="\(XMLText.escape(XMLText.mediaSource(media)))"></\(element)></div>
                 <p class="follow"><label><input type="checkbox" id="follow" checked> Scroll to follow the \(isVideo ? "video" : "audio")</label></p>
 
                 """
