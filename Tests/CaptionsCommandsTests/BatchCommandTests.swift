@@ -164,6 +164,22 @@ import Testing
         #expect(io.errors.contains("3 files") && io.errors.contains("2 ok, 1 error"), "\(io.errors)")
     }
 
+    /// An output folder inside the input folder is not searched: a second run does not take the
+    /// first one's outputs for inputs (they became `out/out/a.vtt`).
+    @Test func anOutputFolderInsideTheInputsIsNotAnInput() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = try catalogue(in: folder)
+        let out = input.appendingPathComponent("out").path
+        for _ in 0..<2 {
+            let io = MemoryIO()
+            // Five inputs, one of them not captions (exit 1 for it).
+            #expect(run(["convert", input.path, "-r", "-o", out, "--to", "vtt", "--results", "jsonl"], io: io) == 1, "\(io.errors)")
+            #expect(try lines(io.outputText).count == 5)
+        }
+        #expect(!FileManager.default.fileExists(atPath: out + "/out"))
+    }
+
     @Test func resumeSkipsWhatIsDoneAndRedoesWhatChanged() throws {
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }

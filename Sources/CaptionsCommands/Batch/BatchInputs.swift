@@ -63,9 +63,14 @@ enum BatchInputs {
     ///
     /// A file in a folder whose name is not UTF-8 (a Latin-1 `café.srt`) cannot be named again
     /// from a Swift string: it is reported as an error and counted in `unnamed`.
+    ///
+    /// The output folder is never searched, when it lies inside an input folder: a second run
+    /// would take the first one's outputs for inputs.
     static func expand(
-        _ inputs: [String], options: BatchOptions, kind: BatchInputKind, io: CommandIO, unnamed: inout Int
+        _ inputs: [String], options: BatchOptions, kind: BatchInputKind, io: CommandIO, outputFolder: String? = nil,
+        unnamed: inout Int
     ) throws -> [BatchItem] {
+        let skipped = outputFolder.flatMap(FileIdentity.init)
         var named = inputs
         if let manifest = options.manifest {
             let bytes: [UInt8]
@@ -81,7 +86,7 @@ enum BatchInputs {
         for path in named {
             if path == "-" { throw ValidationError("standard input ('-') cannot be one of several inputs") }
             if FileAccess.isDirectory(path) {
-                let (found, undecodable) = walk(path, recursive: options.recursive, kind: kind)
+                let (found, undecodable) = walk(path, recursive: options.recursive, kind: kind, skipping: skipped)
                 // Each said by the shard it falls in.
                 for name in undecodable where try inShard(BatchItem(path: join(path, name), relative: name), options: options) {
                     unnamed += 1
@@ -141,7 +146,9 @@ enum BatchInputs {
 
     /// The accepted files below `folder`, as paths relative to it, sorted byte-wise; and those
     /// whose names are not UTF-8 (shown with U+FFFD).
-    private static func walk(_ folder: String, recursive: Bool, kind: BatchInputKind) -> (found: [String], undecodable: [String]) {
+    private static func walk(
+        _ folder: String, recursive: Bool, kind: BatchInputKind, skipping skipped: FileIdentity?
+    ) -> (found: [String], undecodable: [String]) {
         var found: [String] = []
         var undecodable: [String] = []
         var pending = [""]
@@ -161,7 +168,7 @@ enum BatchInputs {
                 let full = join(folder, relative)
                 // Folders are entered only when they are real folders (no symbolic-link loops).
                 if lstat(full, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-                    if recursive { pending.append(relative) }
+                    if recursive, skipped != FileIdentity(full) { pending.append(relative) }
                 } else if !valid, kind.accepts(name) {
                     undecodable.append(relative)
                 } else if stat(full, &info) == 0, info.st_mode & S_IFMT == S_IFREG, kind.accepts(name) {

@@ -37,7 +37,9 @@ enum BatchRunner {
     static func run<Command: BatchCommand>(_ command: Command, io: CommandIO) throws {
         let options = command.batch
         var unnamed = 0
-        let items = try BatchInputs.expand(command.inputs, options: options, kind: Command.inputKind, io: io, unnamed: &unnamed)
+        let items = try BatchInputs.expand(
+            command.inputs, options: options, kind: Command.inputKind, io: io,
+            outputFolder: FileAccess.isDirectory(command.output) ? command.output : nil, unnamed: &unnamed)
         // Named over every input, then sliced: each shard writes what one process would.
         let jobs = try plan(command, items: items).filter { try BatchInputs.inShard($0.item, options: options) }
         let started = Clock.now()
