@@ -31,6 +31,20 @@ import Testing
         #expect(transcript.paragraphs.map { Transcript.stamp($0.start) } == ["0:01", "0:03", "0:08", "1:05"])
     }
 
+    /// A chapter that starts inside a paragraph (no pause at the change) cuts it there: each
+    /// chapter holds its own words, none is left empty.
+    @Test func aChapterStartCutsTheParagraphItFallsIn() throws {
+        let vtt = "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n<v Ann>Welcome.\n\n00:00:02.200 --> 00:00:09.000\n<v Ann>Chapter two text.\n"
+        let transcript = Transcript(try WebVTTReader().read(Array(vtt.utf8)))
+        #expect(transcript.paragraphs.count == 1)
+        let sections = transcript.sections([
+            Transcript.Chapter(start: .zero, title: "One"), Transcript.Chapter(start: MediaTime(milliseconds: 2200), title: "Two"),
+        ])
+        #expect(sections.map(\.title) == ["One", "Two"])
+        #expect(sections.map { $0.paragraphs.map(\.text) } == [["Welcome."], ["Chapter two text."]])
+        #expect(sections[1].paragraphs.first?.start == MediaTime(milliseconds: 2200))
+    }
+
     @Test func soundTagsCanBeDropped() throws {
         var options = Transcript.Options()
         options.keepSoundTags = false

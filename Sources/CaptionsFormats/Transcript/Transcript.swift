@@ -68,7 +68,7 @@ public struct Transcript: Sendable, Equatable {
         var sections: [Section] = []
         var chapterIndex = 0
         var current = Section(title: nil, paragraphs: [])
-        for paragraph in paragraphs {
+        for paragraph in Self.split(paragraphs, at: sorted.map(\.start)) {
             while chapterIndex < sorted.count, sorted[chapterIndex].start <= paragraph.start {
                 if current.title != nil || !current.paragraphs.isEmpty { sections.append(current) }
                 current = Section(title: sorted[chapterIndex].title, paragraphs: [])
@@ -79,6 +79,28 @@ public struct Transcript: Sendable, Equatable {
         if current.title != nil || !current.paragraphs.isEmpty { sections.append(current) }
         for chapter in sorted[chapterIndex...] { sections.append(Section(title: chapter.title, paragraphs: [])) }
         return sections
+    }
+
+    /// `paragraphs` with each one that runs across a chapter's start cut there, between its
+    /// pieces (a host who talks on without a pause into the next chapter).
+    static func split(_ paragraphs: [Paragraph], at starts: [MediaTime]) -> [Paragraph] {
+        guard !starts.isEmpty else { return paragraphs }
+        var result: [Paragraph] = []
+        for paragraph in paragraphs {
+            var rest = paragraph
+            for start in starts where start > rest.start {
+                guard let cut = rest.pieces.firstIndex(where: { $0.start >= start }), cut > 0 else { continue }
+                var before = rest
+                before.pieces = Array(rest.pieces[..<cut])
+                before.text = before.pieces.map(\.text).joined(separator: " ")
+                result.append(before)
+                rest.pieces = Array(rest.pieces[cut...])
+                rest.text = rest.pieces.map(\.text).joined(separator: " ")
+                rest.start = rest.pieces[0].start
+            }
+            result.append(rest)
+        }
+        return result
     }
 
     /// Groups the cues of `document` into paragraphs; the cues of `descriptions` (audio
