@@ -69,6 +69,45 @@ import Testing
 
     /// A paragraph whose ancestor names another region is shown by no conforming player: it is
     /// left out, with one warning.
+    /// Left-aligned text in a region from 10 % to 90 % keeps its left edge at 10 % (it was taken
+    /// for the default full-width box, and moved to 0 %); a region reaching past the right edge
+    /// is moved inside the picture.
+    @Test func regionEdgesSurviveTheTripThroughTTML() throws {
+        let webVTT = """
+            WEBVTT
+
+            REGION
+            id:top
+            width:80%
+            lines:2
+            regionanchor:0%,0%
+            viewportanchor:10%,5%
+
+            REGION
+            id:side
+            width:90%
+            lines:2
+            regionanchor:0%,0%
+            viewportanchor:20%,60%
+
+            00:00:01.000 --> 00:00:02.000 region:top align:left
+            left
+
+            00:00:03.000 --> 00:00:04.000 region:side align:left
+            side
+
+            """
+        let ttml = String(decoding: TTMLWriter().write(try WebVTTReader().read(Array(webVTT.utf8))), as: UTF8.self)
+        let back = try TTMLReader().read(Array(ttml.utf8))
+        for cue in back.cues {
+            let left = (cue.settings.position ?? 50) - cue.settings.size / 2
+            #expect(left >= 0 && left + cue.settings.size <= 100.001, "\(cue.settings)")
+        }
+        let first = back.cues[0].settings
+        #expect(first.align == .left)
+        #expect(abs((first.position ?? 50) - first.size / 2 - 10) < 0.01, "\(first)")
+    }
+
     @Test func aParagraphInsideAnotherRegionIsLeftOutAndReported() throws {
         let document = try TTMLReader().read(ttml(
             #"<div region="bottom"><p begin="1s" end="2s">shown</p><p begin="3s" end="4s" region="top">hidden</p>"#

@@ -5,7 +5,7 @@ import CaptionsCore
 enum TTMLRegionMapping {
     /// Cue settings for text aligned `textAlign` in a region of `origin` and `extent` (percent),
     /// `displayAlign` and `writingMode`. A region reaching the bottom 12 % across most of the
-    /// width is the default placement.
+    /// width, its text centred, is the default placement.
     static func settings(
         origin: (Double, Double)?, extent: (Double, Double)?, displayAlign: String?, textAlign: String?,
         writingMode: String?
@@ -40,7 +40,9 @@ enum TTMLRegionMapping {
                 settings.lineAlign = .end
             }
         }
-        if extent.0 < 78 || origin.0 > 12 {
+        // Centred text across most of the width is where WebVTT puts it by default; text aligned
+        // to a side sits at the region's edge, which the cue box then has to give.
+        if extent.0 < 78 || origin.0 > 12 || settings.align != .center {
             settings.size = min(max(extent.0, 0), 100)
             settings.position = min(max(origin.0 + extent.0 / 2, 0), 100)
             settings.positionAlign = .center
@@ -103,6 +105,9 @@ enum TTMLRegionMapping {
         if let region {
             width = region.width
             left = region.viewportAnchorX - region.regionAnchorX * region.width / 100
+            // A region reaching past the picture's edge is moved inside it (IMSC keeps regions
+            // within the root container).
+            left = min(left, 100 - width)
             height = min(100, region.lines * 5.33)
             top = region.viewportAnchorY - region.regionAnchorY * height / 100
         }
