@@ -84,6 +84,21 @@ import Testing
         #expect(document.cues[0].settings.vertical == .rightToLeft)
     }
 
+    /// TTML keeps the title (`ttm:title`), and the Kind and Language header fields are the
+    /// document's kind and language: none of it is a loss there; other header lines are.
+    @Test func theTitleAndKnownHeaderFieldsAreNotLostInTTML() {
+        var document = TimedTextDocument(cues: [cue(0, 1000, "x")])
+        document.title = "Episode 1"
+        document.headerLines = ["Kind: captions", "Language: en"]
+        var ttml = document
+        #expect(CapabilityReducer(capabilities: [.placement, .title], formatName: "TTML").reduce(&ttml).isEmpty)
+        #expect(ttml.title == "Episode 1")
+        var srt = document
+        #expect(CapabilityReducer(capabilities: [], formatName: "SRT").reduce(&srt).map(\.code) == ["convert.lost.header"])
+        document.headerLines.append("X-TIMESTAMP-MAP=LOCAL:00:00:00.000,MPEGTS:900000")
+        #expect(CapabilityReducer(capabilities: [.title], formatName: "TTML").reduce(&document).map(\.code) == ["convert.lost.header"])
+    }
+
     @Test func blankLinesInsideTextAreCollapsed() {
         var document = TimedTextDocument(cues: [cue(0, 1000, "a\n\n\nb")])
         let diagnostics = CapabilityReducer(capabilities: [], formatName: "WebVTT").reduce(&document)

@@ -68,6 +68,10 @@ public struct FormatCapabilities: OptionSet, Sendable, Hashable {
     /// language code).
     public static let documentLanguage = FormatCapabilities(rawValue: 1 << 23)
 
+    /// The document's title (WebVTT's text after `WEBVTT`, TTML's `ttm:title`), without the
+    /// other header lines ``header`` covers.
+    public static let title = FormatCapabilities(rawValue: 1 << 24)
+
     /// Everything the model holds.
-    public static let all = FormatCapabilities(rawValue: (1 << 24) - 1)
+    public static let all = FormatCapabilities(rawValue: (1 << 25) - 1)
 }

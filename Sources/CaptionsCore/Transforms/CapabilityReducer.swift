@@ -40,9 +40,14 @@ public struct CapabilityReducer: Sendable {
                 reduced.comments[index].text = safe
             }
         }
-        if !capabilities.contains(.header), !reduced.title.isEmpty || !reduced.headerLines.isEmpty {
-            tally.add(.header, count: 1, at: .start)
-            reduced.title = ""
+        if !capabilities.contains(.header) {
+            // `Kind:` and `Language:` lines are the document's kind and language, carried apart.
+            let otherLines = reduced.headerLines.contains { line in
+                !["kind", "language"].contains(line.split(separator: ":").first.map { $0.lowercased() } ?? "")
+            }
+            let keepsTitle = capabilities.contains(.title)
+            if otherLines || (!keepsTitle && !reduced.title.isEmpty) { tally.add(.header, count: 1, at: .start) }
+            if !keepsTitle { reduced.title = "" }
             reduced.headerLines = []
         }
         if !capabilities.contains(.documentLanguage), reduced.language != nil {

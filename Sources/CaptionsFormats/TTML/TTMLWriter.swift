@@ -23,7 +23,7 @@ public struct TTMLWriter: TimedTextWriter {
 
     /// What TTML carries here.
     public let capabilities: FormatCapabilities = [
-        .regions, .placement, .verticalText, .documentLanguage, .voices, .basicStyles, .colors, .languages, .blankLinesInText, .openEnds, .literalMarkup,
+        .regions, .placement, .verticalText, .documentLanguage, .title, .voices, .basicStyles, .colors, .languages, .blankLinesInText, .openEnds, .literalMarkup,
         .trailingSpaces, .comments, .freeComments, .speakersInCue,
     ]
     /// The profile.
