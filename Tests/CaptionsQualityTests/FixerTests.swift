@@ -36,6 +36,8 @@ import Testing
         #expect(fixed.changes.contains { $0.code == "fix.cue.split" })
         #expect(fixed.document.cues[0].start == .zero && fixed.document.cues[1].end == MediaTime(seconds: 7))
         #expect(pairs(fixed.remaining).allSatisfy { !$0.hasSuffix("check.line.length") && !$0.hasSuffix("check.line.count") })
+        // SRT numbers stay numbers (a "1-2" made SRT output warn that it lost an identifier).
+        #expect(fixed.document.cues.map(\.id) == ["1", "2"])
     }
 
     @Test func shortCuesTakeFreeTimeAndGapsAreClosedOrOpened() throws {

@@ -137,7 +137,8 @@ public struct QualityFixer: Sendable {
                 done += weights[number]
                 piece.end = number == groups.count - 1 ? end : cue.start + ((end - cue.start).scaled(by: done, total) ?? .zero)
                 piece.content = shape.rebuild((balancer.lines(for: group) ?? []).joined(separator: "\n"))
-                if !cue.id.isEmpty { piece.id = number == 0 ? cue.id : "\(cue.id)-\(number + 1)" }
+                // A number stays a number (all are numbered again at the end); a name gets `-2`…
+                if !cue.id.isEmpty, number > 0, !cue.id.allSatisfy(\.isASCIIDigit) { piece.id = "\(cue.id)-\(number + 1)" }
                 pieces.append(piece)
             }
             guard pieces.allSatisfy({ ($0.end ?? $0.start) - $0.start + QualityContext.slack >= minimum }) else {
