@@ -119,6 +119,10 @@ import Testing
         // a.srt and a.vtt would both be a.txt: each keeps its extension; b.srt is b.txt as before.
         #expect(outputs == ["a.srt.txt", "a.vtt.txt", "b.txt"], "\(io.errors)")
         for name in outputs { #expect(FileManager.default.fileExists(atPath: out + "/" + name)) }
+        // Transcripts too (each is a document about its input): the batch was refused.
+        let pages = folder.appendingPathComponent("pages").path
+        #expect(run(["transcript", input.path, "-o", pages, "--to", "md", "-q"], io: MemoryIO()) == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: pages).filter { $0.hasSuffix(".md") }.sorted() == ["a.srt.md", "a.vtt.md", "b.md"])
     }
 
     /// Outputs are named over every input before the shard's slice is taken: `a.srt` and `a.vtt`

@@ -128,7 +128,7 @@ enum BatchRunner {
         // A report about an input may keep the input's extension: `a.srt` and `a.ssa` are checked
         // into `a.srt.html` and `a.ssa.html` (only those that would share a name).
         var sharing: [String: Int] = [:]
-        if Command.reportsToStandardOutput {
+        if Command.keepsInputExtensionOnClash {
             for item in items { sharing[replacingExtension(of: item.relative, with: suffix), default: 0] += 1 }
         }
         return try items.map { item in
