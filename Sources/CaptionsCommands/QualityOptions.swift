@@ -41,7 +41,8 @@ struct QualityOptions: ParsableArguments {
             }
         } catch {
             io.writeStandardError("\(profile): error: \(error.message) [\(error.code)]\n")
-            throw ExitCode(1)
+            // A name that is none of the shipped profiles is a usage error, as any bad choice.
+            throw ExitCode(error.code == "check.profile.unknown" ? 64 : 1)
         }
         var checker = QualityChecker(profile: loaded, language: language)
         if let fps {

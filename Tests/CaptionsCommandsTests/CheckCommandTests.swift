@@ -30,7 +30,13 @@ import Testing
         #expect(io.outputText.contains("[check.duration.short]"))
         #expect(io.outputText.contains("2 cues checked against netflix (en) at 23.976 fps (profile)"))
         let clean = try write("1\n00:00:01,000 --> 00:00:03,000\nFine.\n", "clean.srt", in: folder)
-        #expect(run(["check", clean], io: MemoryIO()) == 0)
+        let one = MemoryIO()
+        #expect(run(["check", clean], io: one) == 0)
+        #expect(one.outputText.contains("1 cue checked against"))
+        // A profile that does not exist is a usage error that names the profiles.
+        let unknown = MemoryIO()
+        #expect(run(["check", clean, "--profile", "foo"], io: unknown) == 64)
+        #expect(unknown.errors.contains("netflix, bbc"))
         // Warnings only: exit 0, unless there are more than --max-warnings.
         let warned = try write("1\n00:00:01,000 --> 00:00:03,000\nOne.\n\n2\n00:00:03,300 --> 00:00:05,000\nTwo.\n", "warned.srt", in: folder)
         #expect(run(["check", warned], io: MemoryIO()) == 0)
@@ -70,7 +76,7 @@ import Testing
         #expect(!checked.outputText.contains("check.duration.short"))
         #expect(checked.outputText.contains("check.readingSpeed"))
         let unknown = MemoryIO()
-        #expect(run(["check", bad, "--profile", "nope"], io: unknown) == 1)
+        #expect(run(["check", bad, "--profile", "nope"], io: unknown) == 64)
         #expect(unknown.errors.contains("the profiles are netflix, bbc"))
     }
 

@@ -48,7 +48,7 @@ extension QualityReport {
         let rate = frameRateText
         let errors = count(.error), warnings = count(.warning)
         let shots = shotChanges.isEmpty ? "" : ", \(shotChanges.count) shot changes"
-        return "\(path): \(cueCount) cues checked against \(profile)\(language.map { " (\($0))" } ?? "") at \(rate) fps (\(frameRateSource))\(shots): "
+        return "\(path): \(cueCount) cue\(cueCount == 1 ? "" : "s") checked against \(profile)\(language.map { " (\($0))" } ?? "") at \(rate) fps (\(frameRateSource))\(shots): "
             + "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
     }
 
