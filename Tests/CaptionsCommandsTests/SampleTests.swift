@@ -136,7 +136,7 @@ import Testing
             "--speakers", sample("podcast.speakers.json"),
         ], io: io) == 0)
         let text = io.outputText
-        #expect(text.contains("## Welcome\n\n**Nia** · 0:01\n\nWelcome back to Small Harbours, the show about coastal towns. Today I'm talking to a lighthouse keeper."))
+        #expect(text.contains("## Welcome\n\n**Nia** · 0:00\n\nWelcome back to Small Harbours, the show about coastal towns. Today I'm talking to a lighthouse keeper."))
         #expect(text.contains("**Tom Hale** · 0:06\n\nThanks for having me. [laughs] I've kept the light on Gull Rock for almost forty years."))
         #expect(text.contains("## The storm of 1987\n\n**Nia** · 0:15"))
         #expect(!text.contains("Sponsor"))

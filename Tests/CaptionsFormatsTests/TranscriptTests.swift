@@ -45,6 +45,17 @@ import Testing
         #expect(sections[1].paragraphs.first?.start == MediaTime(milliseconds: 2200))
     }
 
+    /// Stamps show whole seconds gone by, as a player's clock does, and the machine-readable
+    /// time keeps the fraction.
+    @Test func stampsShowThePlayersClockAndTheExactTime() throws {
+        #expect(Transcript.stamp(MediaTime(milliseconds: 500)) == "0:00")
+        #expect(Transcript.stamp(MediaTime(milliseconds: 90_999)) == "1:30")
+        #expect(Transcript.stamp(MediaTime(milliseconds: 3_600_000)) == "1:00:00")
+        let vtt = "WEBVTT\n\n00:01:30.250 --> 00:01:32.000\nLate.\n"
+        let page = TranscriptFormat.html.render(try WebVTTReader().read(Array(vtt.utf8)), title: "t")
+        #expect(page.contains("<time datetime=\"PT90.25S\">1:30</time>"), "\(page)")
+    }
+
     @Test func soundTagsCanBeDropped() throws {
         var options = Transcript.Options()
         options.keepSoundTags = false

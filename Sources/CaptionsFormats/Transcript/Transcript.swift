@@ -201,7 +201,8 @@ public struct Transcript: Sendable, Equatable {
 
     /// `M:SS`, or `H:MM:SS` from an hour on.
     public static func stamp(_ time: MediaTime) -> String {
-        let total = max(0, time.rounded(toTimescale: 1))
+        // Whole seconds gone by, as a player's clock shows them (0.5 s is still 0:00).
+        let total = max(0, time.rounded(toTimescale: 1000)) / 1000
         let (hours, minutes, seconds) = (total / 3600, total / 60 % 60, total % 60)
         let twoDigits = { (value: Int64) in value < 10 ? "0\(value)" : "\(value)" }
         return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(seconds))" : "\(total / 60):\(twoDigits(seconds))"

@@ -102,8 +102,7 @@ enum TranscriptPage {
         let start = seconds(paragraph.start)
         var html = "<p data-start=\"\(start)\"\(paragraph.isDescription ? " class=\"seen\"" : "")>"
         if timestamps {
-            let whole = paragraph.start.rounded(toTimescale: 1)
-            html += "<a class=\"stamp\" href=\"#t=\(start)\" data-start=\"\(start)\"><time datetime=\"PT\(whole)S\">\(Transcript.stamp(paragraph.start))</time></a> "
+            html += "<a class=\"stamp\" href=\"#t=\(start)\" data-start=\"\(start)\"><time datetime=\"PT\(start)S\">\(Transcript.stamp(paragraph.start))</time></a> "
         }
         if paragraph.isDescription { html += "<span class=\"seen-label\">Seen:</span> " }
         if let speaker = paragraph.speaker { html += "<cite>\(XMLText.escape(speaker))</cite> " }
