@@ -224,8 +224,7 @@ public struct FlashesCommand: BatchCommand {
             // FFmpeg's choice (the default stream, else the largest); the others are not scanned.
             report.warnings.append(FlashReport.Warning(
                 code: "media.video.others",
-                message: "the file holds \(info.otherVideoStreams.count + 1) video streams: stream \(info.streamIndex) was scanned, "
-                    + "stream\(info.otherVideoStreams.count == 1 ? "" : "s") \(info.otherVideoStreams.map { "\($0)" }.joined(separator: ", ")) not",
+                message: StreamChoice.othersMessage(kind: "video", chosen: info.streamIndex, others: info.otherVideoStreams, used: "scanned"),
                 start: 0, end: 0))
         }
         report.warnings.sort { $0.start < $1.start }

@@ -30,11 +30,8 @@ public enum TranscriptDocument {
             diagnostics.append(Diagnostic(.warning, "media.audio.damaged", "\(reason); the transcript may miss words", at: .start))
         }
         if let audio, !audio.otherAudioStreams.isEmpty {
-            let others = audio.otherAudioStreams
-            diagnostics.append(Diagnostic(
-                .warning, "media.audio.others",
-                "the file holds \(others.count + 1) audio streams: stream \(audio.streamIndex) was transcribed, stream\(others.count == 1 ? "" : "s") "
-                    + "\(others.map(String.init).joined(separator: ", ")) not (--audio-stream chooses)", at: .start))
+            let message = StreamChoice.othersMessage(kind: "audio", chosen: audio.streamIndex, others: audio.otherAudioStreams, used: "transcribed")
+            diagnostics.append(Diagnostic(.warning, "media.audio.others", message + " (--audio-stream chooses)", at: .start))
         }
         if words.isEmpty {
             // Silence, noise or music: an empty transcript is not a finished one.

@@ -204,8 +204,7 @@ struct TranscribeCommandTests {
     }
 
     /// A file with two audio streams: FFmpeg's choice is decoded and the other named (a warning in
-    /// the transcript); `--audio-stream` picks one, and a stream that is not audio is refused
-    /// with the choices. A transcript of nothing heard says so.
+    /// the transcript); `--audio-stream` picks one, and a stream that is not audio is refused.
     @Test(.enabled(if: FlashSamples.available, "needs ffmpeg"))
     func theAudioStreamIsChosenAndTheOthersNamed() throws {
         let folder = try temporaryFolder()
