@@ -25,7 +25,7 @@ struct FlashRealVideoTests {
         ("q2-rgba64-png-fail.mov", 2), ("q3-gbrap10-ffv1-fail.mkv", 2), ("q4-rgba64-faint-pass.mov", 0),
         ("q5-prores4444-alpha-fail.mov", 2), ("q6-prores4444-faint-pass.mov", 0), ("q7-yuva420p-ffv1-faint-pass.mkv", 0),
         ("r-h264rgb-fail.mkv", 2),
-        ("s-box-22pc-pass.mp4", 0), ("t-box-27pc-fail.mp4", 2), ("u-checker-0.125deg-fail.mp4", 2),
+        ("s-box-22pc-pass.mp4", 0), ("t-box-27pc-fail.mp4", 2), ("s2-hopping-thirds-fail.mp4", 2), ("u-checker-0.125deg-fail.mp4", 2),
         ("v-checker-0.03deg-pass.mp4", 0), ("w-joined-fail.ts", 2), ("w2-joined-grids-fail.ts", 2),
         ("w3-progressive-interlaced-fail.ts", 2), ("w4-interlaced-progressive-fail.ts", 2), ("x-damaged-partial.ts", 1),
         ("x2-corrupt-packets-partial.ts", 1), ("y-repeated-timestamps-fail.mkv", 2),
@@ -76,6 +76,18 @@ struct FlashRealVideoTests {
             let area = (report["frames"] as? [[String: Any]] ?? []).compactMap { $0["area"] as? Double }.max() ?? 0
             #expect(abs(area - share) <= 0.02, "\(name): \(area)")
         }
+    }
+
+    /// A flash that hops between the thirds of the screen fails as flashing that moves, with the
+    /// share of the screen each flash covers; a box flashing in place does not move.
+    @Test func flashingThatMovesIsReportedAsMoving() throws {
+        let (_, hopping) = try Self.scan("s2-hopping-thirds-fail.mp4")
+        let hazard = try #require((hopping["hazards"] as? [[String: Any]])?.first)
+        #expect(hazard["moves"] as? Bool == true)
+        #expect(abs((hazard["screenArea"] as? Double ?? 0) - 1.0 / 3) < 0.02, "\(hazard)")
+        #expect((hazard["flashesPerSecond"] as? Double ?? 0) >= 7)
+        let (_, box) = try Self.scan("t-box-27pc-fail.mp4")
+        #expect((box["hazards"] as? [[String: Any]])?.first?["moves"] as? Bool == false)
     }
 
     /// Apple's whole-frame model barely sees a box flashing in a quarter of one 10° field; the

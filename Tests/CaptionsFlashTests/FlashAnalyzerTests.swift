@@ -29,6 +29,7 @@ import Testing
         #expect(hazard.peakFlashesPerSecond >= 4.5)
         #expect(hazard.peakAreaShare > 0.99 && hazard.peakScreenShare > 0.99)
         #expect(hazard.start < 1 && hazard.end > 3.8)
+        #expect(!hazard.moves, "the whole screen flashes in place")
         // Apple's model: the picture level follows black and white, and the flashing is a high risk.
         let levels = report.frames.map(\.averagePictureLevel)
         #expect((levels.max() ?? 0) > 0.99 && (levels.min() ?? 1) < 0.01)
@@ -141,6 +142,52 @@ import Testing
         }
         #expect(scanVariable(period: 0.1).verdict == .fail)
         #expect(scanVariable(period: 0.25).verdict == .pass)
+    }
+
+    /// A white bar hopping between the thirds of the screen, on for `framesEach` frames and then
+    /// off as long, one third after the other: each third flashes once a cycle of six steps.
+    private static func hoppingThirds(width: Int, framesEach: Int) -> (Int) -> (Int, Int) -> (Int, Int, Int) {
+        { frame in
+            let step = (frame / framesEach) % 6
+            return { x, _ in step % 2 == 0 && x * 3 / width == step / 2 ? (255, 255, 255) : (0, 0, 0) }
+        }
+    }
+
+    /// At 30 fps and two frames a step, each third flashes 2.5 times a second (no cell more than
+    /// three times) but a flash a third of the screen wide passes 7.5 times a second: every
+    /// standard fails it, as flashing that moves. Six frames a step (2.5 flashes a second in all)
+    /// passes.
+    @Test(arguments: [FlashCriteria.Standard.wcag, .itu, .wcagAAA])
+    func flashesHoppingBetweenTheThirdsOfTheScreenFail(standard: FlashCriteria.Standard) throws {
+        let builder = FrameBuilder(width: 320, height: 180)
+        let criteria = FlashCriteria(standard: standard)
+        let fast = scan(builder, fps: 30, seconds: 3, criteria: criteria, picture: Self.hoppingThirds(width: 320, framesEach: 2))
+        #expect(fast.verdict == .fail)
+        let hazard = try #require(fast.hazards.first)
+        #expect(hazard.kind == .general && hazard.moves)
+        #expect(hazard.peakFlashesPerSecond >= 7 && hazard.peakFlashesPerSecond <= 8)
+        #expect(abs(hazard.peakScreenShare - 1.0 / 3) < 0.02)
+        let slow = scan(builder, fps: 30, seconds: 3, criteria: criteria, picture: Self.hoppingThirds(width: 320, framesEach: 6))
+        #expect(slow.verdict == .pass)
+    }
+
+    /// In each half of the screen, once a second, one large flash (77 % of a 10° field) and then
+    /// small ones hopping between four places (15 % each; the two halves together over a quarter
+    /// of a field's cells, but no field holds both). Only flashes over a quarter of a field count
+    /// where they pass, so the field sees two transitions a second, not ten, and it passes.
+    @Test func smallFlashesHoppingAboutDoNotCount() {
+        let builder = FrameBuilder(width: 320, height: 180)
+        let places = [(0, 0, 100, 66), (0, 0, 36, 36), (50, 0, 36, 36), (0, 40, 36, 36), (50, 40, 36, 36)]
+        let report = scan(builder, fps: 30, seconds: 3) { frame in
+            let step = (frame / 3) % 10
+            return { x, y in
+                let (left, top, width, height) = places[step / 2]
+                let column = x >= 210 ? x - 210 : x
+                let lit = step % 2 == 0 && (left..<left + width).contains(column) && (top..<top + height).contains(y)
+                return lit ? (255, 255, 255) : (0, 0, 0)
+            }
+        }
+        #expect(report.verdict == .pass)
     }
 
     @Test func ituUsesTheWholeScreen() {

@@ -7,7 +7,8 @@ import CaptionsCore
 /// pictures, one per field, each shown at its own time (the second half a frame later) and
 /// analysed on its own, so that a flash in one field is found at its full size; a frame's measures
 /// are the larger of its two fields'. WCAG fails above 25 % of a 10° field, ITU above 25 % of the
-/// screen, WCAG AAA as soon as anything flashes more than three times a second.
+/// screen, WCAG AAA as soon as anything flashes more than three times a second; flashes that
+/// move about count where they pass (``MovingFlashMeter``).
 ///
 /// A change of size, pixel format or scanning mid-stream is reported; the analysis goes on across
 /// it (on the new grid, each new cell carrying on from the old cell at its place; where progressive
@@ -159,6 +160,8 @@ public struct FlashAnalyzer {
         result.generalArea = (max(a.generalArea.window, b.generalArea.window), max(a.generalArea.screen, b.generalArea.screen))
         result.redArea = (max(a.redArea.window, b.redArea.window), max(a.redArea.screen, b.redArea.screen))
         result.maxCount = max(a.maxCount, b.maxCount)
+        result.generalMoving = (max(a.generalMoving.window, b.generalMoving.window), max(a.generalMoving.screen, b.generalMoving.screen))
+        result.redMoving = (max(a.redMoving.window, b.redMoving.window), max(a.redMoving.screen, b.redMoving.screen))
         result.largestSwing = max(a.largestSwing, b.largestSwing)
         result.generalWindowStart = [a.generalWindowStart, b.generalWindowStart].compactMap { $0 }.min()
         result.redWindowStart = [a.redWindowStart, b.redWindowStart].compactMap { $0 }.min()
@@ -200,14 +203,25 @@ public struct FlashAnalyzer {
     }
 
     private mutating func record(_ measure: PictureAnalysis.Measure, at time: Double) {
-        let generalFails = fails(measure.generalArea)
-        let redFails = fails(measure.redArea)
+        // Flashing in place and flashing that moves about, each against the standard's limit.
+        func combined(_ inPlace: (window: Float, screen: Float), _ moving: (window: Float, screen: Float))
+            -> (area: (window: Float, screen: Float), fails: Bool, movesOnly: Bool)
+        {
+            let (placeFails, movingFails) = (fails(inPlace), fails(moving))
+            return (
+                (max(inPlace.window, moving.window), max(inPlace.screen, moving.screen)), placeFails || movingFails,
+                movingFails && !placeFails
+            )
+        }
+        let general = combined(measure.generalArea, measure.generalMoving)
+        let red = combined(measure.redArea, measure.redMoving)
+        let (generalFails, redFails) = (general.fails, red.fails)
         let rate = Double(measure.maxCount) / 2
         let anyFailure = generalFails || redFails
         frames.append(FlashReport.FrameMeasure(
             time: time, meanLuminance: measure.meanLuminance,
-            generalAreaShare: Double(measure.generalArea.window), redAreaShare: Double(measure.redArea.window),
-            generalScreenShare: Double(measure.generalArea.screen), redScreenShare: Double(measure.redArea.screen),
+            generalAreaShare: Double(general.area.window), redAreaShare: Double(red.area.window),
+            generalScreenShare: Double(general.area.screen), redScreenShare: Double(red.area.screen),
             flashesPerSecond: rate, averagePictureLevel: measure.averagePictureLevel, dflRisk: 0,
             dflMitigation: 0, dflLocalRisk: 0, fails: anyFailure))
         if runsDimFlashingLights {
@@ -215,8 +229,9 @@ public struct FlashAnalyzer {
                 time: time, duration: frameDuration, level: measure.averagePictureLevel, fieldLevels: measure.fieldLevels))
         }
         for kind in FlashReport.Kind.allCases {
-            let measured = kind == .general ? measure.generalArea : measure.redArea
+            let measured = kind == .general ? general.area : red.area
             let failing = kind == .general ? generalFails : redFails
+            let moves = kind == .general ? general.movesOnly : red.movesOnly
             let open = kind == .general ? openGeneralHazard : openRedHazard
             guard failing else {
                 if kind == .general { openGeneralHazard = nil } else { openRedHazard = nil }
@@ -225,6 +240,7 @@ public struct FlashAnalyzer {
             let frameEnd = time + lastFrameDuration
             if let index = open {
                 hazards[index].end = frameEnd
+                hazards[index].moves = hazards[index].moves && moves
                 hazards[index].peakFlashesPerSecond = max(hazards[index].peakFlashesPerSecond, rate)
                 hazards[index].peakAreaShare = max(hazards[index].peakAreaShare, Double(measured.window))
                 hazards[index].peakScreenShare = max(hazards[index].peakScreenShare, Double(measured.screen))
@@ -234,6 +250,7 @@ public struct FlashAnalyzer {
             // A hazard of the same kind that overlaps this one in time is the same hazard.
             if let index = hazards.lastIndex(where: { $0.kind == kind }), hazards[index].end >= start {
                 hazards[index].end = frameEnd
+                hazards[index].moves = hazards[index].moves && moves
                 hazards[index].peakFlashesPerSecond = max(hazards[index].peakFlashesPerSecond, rate)
                 hazards[index].peakAreaShare = max(hazards[index].peakAreaShare, Double(measured.window))
                 hazards[index].peakScreenShare = max(hazards[index].peakScreenShare, Double(measured.screen))
@@ -243,7 +260,7 @@ public struct FlashAnalyzer {
             if kind == .general { openGeneralHazard = hazards.count } else { openRedHazard = hazards.count }
             hazards.append(FlashReport.Hazard(
                 kind: kind, start: start, end: frameEnd, peakFlashesPerSecond: rate,
-                peakAreaShare: Double(measured.window), peakScreenShare: Double(measured.screen)))
+                peakAreaShare: Double(measured.window), peakScreenShare: Double(measured.screen), moves: moves))
         }
     }
 
@@ -261,7 +278,8 @@ public struct FlashAnalyzer {
     private func fails(_ area: (window: Float, screen: Float)) -> Bool {
         switch criteria.standard {
         case .wcag: area.window > FlashCriteria.maximumAreaShare
-        case .wcagAAA: area.screen > 0
+        // Anything flashing in place, or flashes moving through a 10° field as for WCAG.
+        case .wcagAAA: area.screen > 0 || area.window > FlashCriteria.maximumAreaShare
         case .itu: area.screen > FlashCriteria.maximumAreaShare
         }
     }

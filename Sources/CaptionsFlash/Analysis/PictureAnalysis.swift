@@ -11,13 +11,17 @@ import CaptionsCore
 ///    chromaticity a ``ChromaticityTracker`` (red transitions), or the Harding red measure;
 /// 3. transitions are counted per cell over the last second by presentation time; a cell with
 ///    more than six (more than three flashes) is flashing;
-/// 4. the flashing cells are measured inside every 10° field and over the whole screen.
+/// 4. the flashing cells are measured inside every 10° field and over the whole screen;
+/// 5. so are flashes that move about, each at other cells (``MovingFlashMeter``).
 struct PictureAnalysis {
     let grid: CellGrid
     private var sampler: CellSampler
     private var general: SlidingWindowCounter
     private var red: SlidingWindowCounter
     private var areaMeter: AreaMeter
+    /// Flashes that move about, general and red (``MovingFlashMeter``).
+    private var movingGeneral: MovingFlashMeter
+    private var movingRed: MovingFlashMeter
     private static let stillness: Float = 0.25
 
     /// Everything kept per cell, in storage owned here (the loops over cells run without
@@ -87,7 +91,8 @@ struct PictureAnalysis {
         var meanLuminance: Double = 0
         var generalArea: (window: Float, screen: Float) = (0, 0)
         var redArea: (window: Float, screen: Float) = (0, 0)
-        /// The most transitions in the last second of any cell.
+        /// The most transitions in the last second of any cell, or of any 10° field or the screen
+        /// from flashes that move about.
         var maxCount: Int32 = 0
         /// Apple's average picture level: the mean display light (0–1) of every pixel.
         var averagePictureLevel: Double = 0
@@ -95,6 +100,10 @@ struct PictureAnalysis {
         var fieldLevels: [Double] = []
         /// The largest current swing of a flashing cell.
         var largestSwing: Float = 0
+        /// The same shares for flashes that move about (``MovingFlashMeter``): of the fields and
+        /// the screen they pass through more than six times a second.
+        var generalMoving: (window: Float, screen: Float) = (0, 0)
+        var redMoving: (window: Float, screen: Float) = (0, 0)
         /// When the oldest frame of the window of a failing kind was shown.
         var generalWindowStart: Double?
         var redWindowStart: Double?
@@ -110,6 +119,8 @@ struct PictureAnalysis {
         red = SlidingWindowCounter(blockCount: cells)
         areaMeter = AreaMeter(
             columns: grid.columns, rows: grid.rows, windowColumns: grid.windowColumns, windowRows: grid.windowRows)
+        movingGeneral = MovingFlashMeter(grid: grid)
+        movingRed = MovingFlashMeter(grid: grid)
     }
 
     /// The analysis of `previous` carried over to another grid of the same picture (a change of
@@ -135,6 +146,8 @@ struct PictureAnalysis {
         }
         general = previous.general.remapped(to: sources)
         red = previous.red.remapped(to: sources)
+        movingGeneral = MovingFlashMeter(continuing: previous.movingGeneral, grid: grid)
+        movingRed = MovingFlashMeter(continuing: previous.movingRed, grid: grid)
     }
 
     /// Analyses the next picture, shown at `time` seconds.
@@ -145,6 +158,8 @@ struct PictureAnalysis {
         sampler.sample(picture, frameHeight: frameHeight, parity: parity)
         general.begin(frameAt: time)
         red.begin(frameAt: time)
+        movingGeneral.begin(frameAt: time)
+        movingRed.begin(frameAt: time)
         var measure = Measure()
         let rule = LuminanceRule(absolute: model.isAbsolute)
         let harding = criteria.redRule == .harding
@@ -194,7 +209,10 @@ struct PictureAnalysis {
             state.pointee.level = level
             luminanceChange += Double(y - state.pointee.luminance)
             state.pointee.luminance = y
-            if state.pointee.luminanceTracker.update(y, rule: rule) { general.record(cell) }
+            if state.pointee.luminanceTracker.update(y, rule: rule) {
+                general.record(cell)
+                movingGeneral.mark(cell, rising: state.pointee.luminanceTracker.rising)
+            }
             let redTransition: Bool
             if harding {
                 redTransition = store.hardingTrackers[cell].update(
@@ -204,7 +222,10 @@ struct PictureAnalysis {
                 redTransition = state.pointee.chromaticityTracker.update(
                     r: r, g: g, b: b, isRed: sum > black && r >= 0.8 * sum, chromaticity: chromaticity)
             }
-            if redTransition { red.record(cell) }
+            if redTransition {
+                red.record(cell)
+                movingRed.mark(cell, rising: true)
+            }
         }
         luminanceTotal += luminanceChange
         dimFlashingLightsTotal += levelChange
@@ -215,10 +236,16 @@ struct PictureAnalysis {
         for cell in general.flagged {
             measure.largestSwing = max(measure.largestSwing, store.states[Int(cell)].luminanceTracker.amplitude)
         }
-        measure.maxCount = max(generalMax, redMax)
         measure.meanLuminance = luminanceTotal / Double(max(grid.count, 1))
         if generalMax > limit { measure.generalArea = areaMeter.measure(flagged: general.flagged, counts: general.counts, above: limit) }
         if redMax > limit { measure.redArea = areaMeter.measure(flagged: red.flagged, counts: red.counts, above: limit) }
+        let movingGeneral = movingGeneral.finish(above: limit)
+        let movingRed = movingRed.finish(above: limit)
+        measure.generalMoving = (movingGeneral.window, movingGeneral.screen)
+        measure.redMoving = (movingRed.window, movingRed.screen)
+        measure.maxCount = max(
+            generalMax, redMax, movingGeneral.fieldCount, movingGeneral.screenCount, movingRed.fieldCount,
+            movingRed.screenCount)
         measure.generalWindowStart = general.windowStart
         measure.redWindowStart = red.windowStart
         return measure

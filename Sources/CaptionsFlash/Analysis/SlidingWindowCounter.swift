@@ -34,8 +34,17 @@ final class SlidingWindowCounter {
     var flagged: UnsafeBufferPointer<Int32> { UnsafeBufferPointer(start: flaggedStorage, count: flaggedCount) }
     /// Counts over this flag a cell.
     let limit: Int32
+    /// For a weighted counter (``record(_:weight:)``): each logged transition's weight, in the
+    /// same ring as `log`, and each block's sum of weights over the window.
+    private var weightLog: UnsafeMutablePointer<Int32>?
+    private let weightSums: UnsafeMutablePointer<Int64>?
 
-    init(blockCount: Int, window: Double = 1.0, limit: Int32 = Int32(FlashCriteria.maximumTransitionsPerSecond)) {
+    /// A counter of `blockCount` blocks over `window` seconds; `weighted` keeps a sum of weights
+    /// per block as well (``weightSum(_:)``).
+    init(
+        blockCount: Int, window: Double = 1.0, limit: Int32 = Int32(FlashCriteria.maximumTransitionsPerSecond),
+        weighted: Bool = false
+    ) {
         self.blockCount = blockCount
         let capacity = max(blockCount, 1)
         countStorage = .allocate(capacity: capacity)
@@ -51,6 +60,13 @@ final class SlidingWindowCounter {
         histogram[0] = blockCount
         self.limit = limit
         self.window = window
+        if weighted {
+            weightLog = .allocate(capacity: logMask + 1)
+            weightSums = .allocate(capacity: capacity)
+            weightSums?.initialize(repeating: 0, count: capacity)
+        } else {
+            weightSums = nil
+        }
     }
 
     deinit {
@@ -59,6 +75,8 @@ final class SlidingWindowCounter {
         flaggedPlace.deallocate()
         log.deallocate()
         histogram.deallocate()
+        weightLog?.deallocate()
+        weightSums?.deallocate()
     }
 
     /// Starts a frame at `time` (seconds): frames `window` or more older leave the window.
@@ -73,6 +91,7 @@ final class SlidingWindowCounter {
                 histogram[count - 1] += 1
                 countStorage[block] = Int32(count - 1)
                 if count - 1 == limit { unflag(block) }
+                if let weightLog, let weightSums { weightSums[block] -= Int64(weightLog[logStart]) }
                 logStart = (logStart + 1) & logMask
                 logCount -= 1
             }
@@ -106,6 +125,17 @@ final class SlidingWindowCounter {
         current += 1
     }
 
+    /// Records a transition of `block` weighing `weight` (a weighted counter only).
+    func record(_ block: Int, weight: Int32) {
+        record(block)
+        guard let weightLog, let weightSums else { return }
+        weightLog[(logStart + logCount - 1) & logMask] = weight
+        weightSums[block] += Int64(weight)
+    }
+
+    /// The sum of the weights of `block`'s transitions in the window (0 when not weighted).
+    func weightSum(_ block: Int) -> Int64 { weightSums?[block] ?? 0 }
+
     private func unflag(_ block: Int) {
         let place = Int(flaggedPlace[block])
         flaggedCount -= 1
@@ -121,7 +151,8 @@ final class SlidingWindowCounter {
     /// `n` (of `sources.count`) has the transitions of block `sources[n]` here, frame by frame,
     /// so that a window measured by time goes on across a change of grid.
     func remapped(to sources: [Int32]) -> SlidingWindowCounter {
-        let counter = SlidingWindowCounter(blockCount: sources.count, window: window, limit: limit)
+        let counter = SlidingWindowCounter(
+            blockCount: sources.count, window: window, limit: limit, weighted: weightSums != nil)
         // The new blocks of each old block, as one list cut at `firsts` (old block b's are
         // targets[firsts[b]..<firsts[b + 1]]).
         var firsts = [Int](repeating: 0, count: blockCount + 1)
@@ -140,7 +171,8 @@ final class SlidingWindowCounter {
             let logged = index == frames.count - 1 ? current : frames[index].count
             for _ in 0..<logged {
                 let old = Int(log[position])
-                for target in targets[firsts[old]..<firsts[old + 1]] { counter.record(Int(target)) }
+                let weight = weightLog?[position] ?? 0
+                for target in targets[firsts[old]..<firsts[old + 1]] { counter.record(Int(target), weight: weight) }
                 position = (position + 1) & logMask
             }
         }
@@ -155,6 +187,12 @@ final class SlidingWindowCounter {
         let grown = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
         for index in 0..<logCount { grown[index] = log[(logStart + index) & logMask] }
         log.deallocate()
+        if let weightLog {
+            let grownWeights = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+            for index in 0..<logCount { grownWeights[index] = weightLog[(logStart + index) & logMask] }
+            weightLog.deallocate()
+            self.weightLog = grownWeights
+        }
         (log, logMask, logStart) = (grown, capacity - 1, 0)
     }
 

@@ -41,6 +41,9 @@ struct TransitionTracker {
 
     /// The size of the current transition (the swing from the last turning point).
     var amplitude: Float { abs(extreme - anchor) }
+    /// Whether the current transition is a rise (after ``update(_:rule:)`` returned true: the
+    /// transition it completed).
+    var rising: Bool { direction > 0 }
 
     /// Feeds the next value; true when this value completes a qualifying transition.
     @inline(__always)

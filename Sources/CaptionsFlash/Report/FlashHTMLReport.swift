@@ -10,7 +10,7 @@ enum FlashHTMLReport {
         var rows = ""
         for hazard in report.hazards {
             rows += """
-                <tr><td>\(hazard.kind.rawValue)</td><td><time datetime="PT\(oneDecimal(hazard.start))S">\(clock(hazard.start))</time></td>\
+                <tr><td>\(hazard.kind.rawValue)\(hazard.moves ? ", moving about" : "")</td><td><time datetime="PT\(oneDecimal(hazard.start))S">\(clock(hazard.start))</time></td>\
                 <td><time datetime="PT\(oneDecimal(hazard.end))S">\(clock(hazard.end))</time></td>\
                 <td>\(oneDecimal(hazard.peakFlashesPerSecond))</td><td>\(percent(hazard.peakAreaShare))</td>\
                 <td>\(percent(hazard.peakScreenShare))</td></tr>

@@ -41,6 +41,7 @@ enum FlashJSONReport {
             json.key("flashesPerSecond"); json.number(rounded(hazard.peakFlashesPerSecond))
             json.key("area"); json.number(rounded(hazard.peakAreaShare))
             json.key("screenArea"); json.number(rounded(hazard.peakScreenShare))
+            json.key("moves"); json.bool(hazard.moves)
             json.endObject()
         }
         json.endArray()

@@ -34,6 +34,10 @@ public struct FlashReport: Sendable {
         public var peakAreaShare: Double
         /// The largest share of the whole screen covered by flashing blocks (0–1).
         public var peakScreenShare: Double
+        /// Whether the flashing moves about: in every failing frame no one place flashes more than
+        /// three times a second, but flashes of that size follow each other through a 10° field
+        /// (or the screen) more often.
+        public var moves = false
     }
 
     /// A warning that does not fail (sustained flashing at 2–3 flashes a second).

@@ -29,7 +29,8 @@ enum FlashTextReport {
             lines.append(
                 "  \(hazard.kind.rawValue) flashing \(clock(hazard.start))–\(clock(hazard.end)): up to "
                     + "\(oneDecimal(hazard.peakFlashesPerSecond)) flashes/s, \(percent(hazard.peakAreaShare)) of a 10° field, "
-                    + "\(percent(hazard.peakScreenShare)) of the screen")
+                    + "\(percent(hazard.peakScreenShare)) of the screen"
+                    + (hazard.moves ? "; the flashing moves about (no one place flashes more than three times a second)" : ""))
         }
         for warning in report.warnings {
             let when = warning.end > warning.start ? "\(clock(warning.start))–\(clock(warning.end))" : "at \(clock(warning.start))"

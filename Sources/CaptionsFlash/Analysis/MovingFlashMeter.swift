@@ -1,0 +1,154 @@
+/// Flashing that moves about: flashes large enough to count, following each other more than three
+/// times a second, but never at the same place often enough for any cell to flash more than three
+/// times (a bright bar hopping between the thirds of the screen, camera flashes all over a crowd).
+///
+/// WCAG 2.3.1 and ITU-R BT.1702 count flashes anywhere in the area measure ("the combined area of
+/// flashes occurring concurrently"), not per place. Each frame, the cells that complete a
+/// transition are marked by direction (a rise or a fall; red transitions have one mark). A 10°
+/// field (every position, one cell apart) in which the marked cells of one direction cover more than
+/// a quarter has a transition of its own that frame; so has the screen, for ITU's rule. Those
+/// transitions are counted over the last second like a cell's, so a field or screen with more than
+/// six flashes moving through it fails, whichever cells they were in.
+///
+/// A frame is only looked at this closely when enough cells were marked for any field to reach a
+/// quarter; most frames cost one comparison.
+final class MovingFlashMeter {
+    private let columns: Int
+    private let rows: Int
+    private let windowColumns: Int
+    private let windowRows: Int
+    /// Window positions across and down (a window starts at every cell that keeps it inside).
+    private let positionsAcross: Int
+    private let positionsDown: Int
+    /// Transitions per window position over the last second, each weighing the cells that moved.
+    private var positions: SlidingWindowCounter
+    /// Each cell's marks this frame (bit 0: rise, bit 1: fall), and the cells marked.
+    private let marks: UnsafeMutablePointer<UInt8>
+    private let marked: UnsafeMutablePointer<Int32>
+    private var markedCount = 0
+    private var rises = 0
+    private var falls = 0
+    /// A summed-area table of the rises (low 32 bits) and falls (high 32 bits), built only in
+    /// frames that can reach a quarter.
+    private var table: [UInt64] = []
+    /// The screen's transitions of the last second: when, and the share of the screen that moved.
+    private var screenEvents: [(time: Double, share: Float)] = []
+    private var eventStart = 0
+
+    /// A meter for `grid`.
+    init(grid: CellGrid) {
+        (columns, rows) = (grid.columns, grid.rows)
+        windowColumns = min(max(grid.windowColumns, 1), grid.columns)
+        windowRows = min(max(grid.windowRows, 1), grid.rows)
+        positionsAcross = columns - windowColumns + 1
+        positionsDown = rows - windowRows + 1
+        positions = SlidingWindowCounter(blockCount: positionsAcross * positionsDown, weighted: true)
+        let cells = max(grid.count, 1)
+        marks = .allocate(capacity: cells)
+        marks.initialize(repeating: 0, count: cells)
+        marked = .allocate(capacity: cells)
+    }
+
+    /// The meter of `previous` carried over to another grid of the same picture: each window
+    /// position goes on from the old position at the same place, with its transitions of the
+    /// last second.
+    convenience init(continuing previous: MovingFlashMeter, grid: CellGrid) {
+        self.init(grid: grid)
+        let (across, down) = (previous.positionsAcross, previous.positionsDown)
+        let sources = (0..<positionsAcross * positionsDown).map { position -> Int32 in
+            let (row, column) = (position / positionsAcross, position % positionsAcross)
+            let oldRow = min(down - 1, (2 * row + 1) * down / (2 * positionsDown))
+            let oldColumn = min(across - 1, (2 * column + 1) * across / (2 * positionsAcross))
+            return Int32(oldRow * across + oldColumn)
+        }
+        positions = previous.positions.remapped(to: sources)
+        (screenEvents, eventStart) = (previous.screenEvents, previous.eventStart)
+    }
+
+    deinit {
+        marks.deallocate()
+        marked.deallocate()
+    }
+
+    /// Starts a frame at `time` seconds: transitions a second old or more leave the count.
+    func begin(frameAt time: Double) {
+        positions.begin(frameAt: time)
+        while eventStart < screenEvents.count, screenEvents[eventStart].time <= time - 1 + 1e-6 { eventStart += 1 }
+        if eventStart > 64, eventStart * 2 > screenEvents.count {
+            screenEvents.removeFirst(eventStart)
+            eventStart = 0
+        }
+        screenEvents.append((time, 0))
+    }
+
+    /// Marks `cell` as completing a transition this frame, rising or falling (red transitions
+    /// are all marked one way).
+    @inline(__always)
+    func mark(_ cell: Int, rising: Bool) {
+        let bit: UInt8 = rising ? 1 : 2
+        if marks[cell] == 0 {
+            marked[markedCount] = Int32(cell)
+            markedCount &+= 1
+        }
+        marks[cell] |= bit
+        if rising { rises &+= 1 } else { falls &+= 1 }
+    }
+
+    /// What the frame's marks add up to: the most transitions in the last second of any 10°
+    /// field and of the screen, and, when either is over `limit`, the share of the field (the
+    /// largest of the fields over it) and of the screen that each of those transitions moved,
+    /// on average. Clears the marks.
+    func finish(above limit: Int32) -> (fieldCount: Int32, screenCount: Int32, window: Float, screen: Float) {
+        defer {
+            for index in 0..<markedCount { marks[Int(marked[index])] = 0 }
+            (markedCount, rises, falls) = (0, 0, 0)
+        }
+        let windowCells = windowColumns * windowRows
+        let cells = columns * rows
+        if max(rises, falls) * 4 > windowCells { measureFrame(windowCells: windowCells) }
+        if max(rises, falls) * 4 > cells { screenEvents[screenEvents.count - 1].share = Float(max(rises, falls)) / Float(cells) }
+        let fieldCount = positions.maximum
+        var (window, screen): (Float, Float) = (0, 0)
+        if fieldCount > limit {
+            let counts = positions.counts
+            for position in positions.flagged {
+                let moved = Float(positions.weightSum(Int(position))) / Float(counts[Int(position)])
+                window = max(window, moved / Float(windowCells))
+            }
+        }
+        var (screenCount, screenSum): (Int32, Float) = (0, 0)
+        for event in screenEvents[eventStart...] where event.share > 0 { (screenCount, screenSum) = (screenCount + 1, screenSum + event.share) }
+        if screenCount > limit { screen = screenSum / Float(screenCount) }
+        return (fieldCount, screenCount, window, screen)
+    }
+
+    /// Records this frame's transitions of every field.
+    private func measureFrame(windowCells: Int) {
+        let stride = columns + 1
+        if table.isEmpty { table = [UInt64](repeating: 0, count: stride * (rows + 1)) }
+        let (columns, rows, windowColumns, windowRows) = (columns, rows, windowColumns, windowRows)
+        let (across, marks) = (positionsAcross, marks)
+        let positions = positions
+        table.withUnsafeMutableBufferPointer { table in
+            for row in 0..<rows {
+                var rowSum: UInt64 = 0
+                let above = row &* stride, here = (row &+ 1) &* stride, first = row &* columns
+                for column in 0..<columns {
+                    let mark = UInt64(marks[first &+ column])
+                    rowSum &+= (mark & 1) | (mark >> 1) << 32
+                    table[here &+ column &+ 1] = table[above &+ column &+ 1] &+ rowSum
+                }
+            }
+            for top in 0..<(rows - windowRows + 1) {
+                let upper = top &* stride, lower = (top &+ windowRows) &* stride
+                for left in 0..<across {
+                    let right = left &+ windowColumns
+                    // Both counts at once: each half of the word is a sum of its own.
+                    let both = table[lower &+ right] &- table[upper &+ right] &- table[lower &+ left] &+ table[upper &+ left]
+                    let moved = max(UInt32(truncatingIfNeeded: both), UInt32(truncatingIfNeeded: both >> 32))
+                    if Int(moved) &* 4 > windowCells { positions.record(top &* across &+ left, weight: Int32(moved)) }
+                }
+            }
+        }
+    }
+}
