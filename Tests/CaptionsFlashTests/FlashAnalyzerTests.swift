@@ -146,10 +146,12 @@ import Testing
 
     /// A white bar hopping between the thirds of the screen, on for `framesEach` frames and then
     /// off as long, one third after the other: each third flashes once a cycle of six steps.
-    private static func hoppingThirds(width: Int, framesEach: Int) -> (Int) -> (Int, Int) -> (Int, Int, Int) {
+    private static func hoppingThirds(
+        width: Int, framesEach: Int, on: (Int, Int, Int) = (255, 255, 255), off: (Int, Int, Int) = (0, 0, 0)
+    ) -> (Int) -> (Int, Int) -> (Int, Int, Int) {
         { frame in
             let step = (frame / framesEach) % 6
-            return { x, _ in step % 2 == 0 && x * 3 / width == step / 2 ? (255, 255, 255) : (0, 0, 0) }
+            return { x, _ in step % 2 == 0 && x * 3 / width == step / 2 ? on : off }
         }
     }
 
@@ -169,6 +171,11 @@ import Testing
         #expect(abs(hazard.peakScreenShare - 1.0 / 3) < 0.02)
         let slow = scan(builder, fps: 30, seconds: 3, criteria: criteria, picture: Self.hoppingThirds(width: 320, framesEach: 6))
         #expect(slow.verdict == .pass)
+        // Saturated red against grey of about the same luminance: red flashing that moves.
+        let red = scan(
+            builder, fps: 30, seconds: 3, criteria: criteria,
+            picture: Self.hoppingThirds(width: 320, framesEach: 2, on: (255, 0, 0), off: (127, 127, 127)))
+        #expect(red.hazards.map(\.kind) == [.red] && red.hazards.allSatisfy(\.moves))
     }
 
     /// In each half of the screen, once a second, one large flash (77 % of a 10° field) and then
