@@ -17,15 +17,38 @@ public struct CaptionsCommand: ParsableCommand {
     /// Used by ArgumentParser.
     public init() {}
 
-    /// Runs the command line: `--version` alone prints ``VersionInfo/text`` (the libraries'
-    /// versions too, so looked up only when asked), everything else goes to ArgumentParser.
+    /// Runs the command line: `--version` alone (or after a command's name) prints
+    /// ``VersionInfo/text`` (the libraries' versions too, so looked up only when asked); a first
+    /// word that names no command is a usage error listing the commands; everything else goes to
+    /// ArgumentParser.
     public static func runCommandLine(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) {
         ProcessIO.guardStandardDescriptors()
-        if arguments == ["--version"] {
-            var text = VersionInfo.text
-            text.withUTF8 { FileDescriptorIO.writeAll(UnsafeRawBufferPointer($0), to: 1) }
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+        if arguments == ["--version"] || (arguments.count == 2 && names.contains(arguments[0]) && arguments[1] == "--version") {
+            write(VersionInfo.text, to: 1)
             return
         }
+        if let first = arguments.first, !first.hasPrefix("-"), first != "help", !names.contains(first) {
+            write(unknownCommandMessage(first, names: names), to: 2)
+            exit(withError: ExitCode(64))
+        }
         main(arguments)
+    }
+
+    /// What `captions WORD` says when WORD names no command: the commands, and the likeliest one.
+    public static func unknownCommandMessage(_ word: String, names: [String]) -> String {
+        let lowered = word.lowercased()
+        let likely = names.first { $0.hasPrefix(lowered) || lowered.hasPrefix($0) }
+        let guess = likely.map { " (did you mean '\($0)'?)" } ?? ""
+        return """
+            Error: '\(word)' is not a command\(guess). The commands are: \(names.joined(separator: ", ")).
+              See 'captions --help' for more information.
+
+            """
+    }
+
+    private static func write(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { _ = FileDescriptorIO.writeAll(UnsafeRawBufferPointer($0), to: descriptor) }
     }
 }

@@ -18,7 +18,7 @@ public struct DescribeCommand: IOCommand {
     )
 
     /// Output formats.
-    enum Format: String, ExpressibleByArgument {
+    enum Format: String, ExpressibleByArgument, CaseIterable {
         case vtt, dapt
     }
 
@@ -31,7 +31,7 @@ public struct DescribeCommand: IOCommand {
     @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default).")
     var output: String = "-"
 
-    @Option(help: "vtt or dapt (default: dapt for .ttml/.xml/.dapt outputs, else vtt).")
+    @Option(name: [.customLong("format"), .customLong("to")], help: "vtt or dapt (default: dapt for .ttml/.xml/.dapt outputs, else vtt).")
     var format: Format?
 
     @Option(help: ArgumentHelp("Space kept between dialogue and a description, each side.", valueName: "duration"))
@@ -67,6 +67,8 @@ public struct DescribeCommand: IOCommand {
     @Flag(help: "Exit 1 when a description fits no pause.")
     var strict = false
 
+    @OptionGroup var verbosity: Verbosity
+
     /// The files named by options that are read.
     public var filesRead: [String] { [script, media].compactMap { $0 } }
 
@@ -82,6 +84,7 @@ public struct DescribeCommand: IOCommand {
 
     /// Runs against `io`.
     public func execute(io: CommandIO) throws {
+        let io = verbosity.filtered(io)
         try refuseToReplace([dialogue], with: output)
         if let speak {
             try refuseToReplace([dialogue], with: speak)
@@ -95,7 +98,7 @@ public struct DescribeCommand: IOCommand {
         }
         let marginTime = try nonNegativeDuration(margin, option: "--margin")
         let minimumGap = try nonNegativeDuration(minGap, option: "--min-gap")
-        let dialogueDocument = try ConvertCommand.parse([dialogue]).readDocument(io: io)
+        let dialogueDocument = try ConvertCommand.parse([dialogue] + (verbosity.verbose ? ["--verbose"] : [])).readDocument(io: io)
         let mediaDuration = try media.map { try Self.length(of: $0, io: io) }
         if dialogueDocument.cues.isEmpty, duration == nil, mediaDuration == nil {
             io.writeStandardError("\(dialogue): error: the dialogue has no cues, so there is no timeline; give --duration [describe.dialogue.empty]\n")

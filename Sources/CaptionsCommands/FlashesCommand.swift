@@ -247,7 +247,7 @@ public struct FlashesCommand: BatchCommand {
 
 /// Progress on standard error while a file is worked on: a one-line bar (percentage, frames per
 /// second, time left) on a terminal, or with `--progress json` one JSON line a second (file,
-/// frames done, rate, position, ETA).
+/// frames done, rate, position, ETA) and a last one with `"done": true` when the file is finished.
 struct ProgressBar {
     let io: CommandIO
     let style: ProgressStyle
@@ -256,6 +256,7 @@ struct ProgressBar {
     private var frames = 0
     private var started = Clock.now()
     private var lastDrawn = 0.0
+    private var position = 0.0
 
     /// `style` nil: a bar when standard error is a terminal, else nothing.
     init(io: CommandIO, style: ProgressStyle?, duration: Double?, file: String) {
@@ -268,6 +269,7 @@ struct ProgressBar {
 
     mutating func update(time: Double) {
         frames += 1
+        position = time
         guard style != .none else { return }
         let now = Clock.now()
         guard now - lastDrawn >= (style == .json ? 1 : 0.2) else { return }
@@ -277,16 +279,7 @@ struct ProgressBar {
         let fraction = duration.flatMap { $0 > 0 ? min(1, max(0, time / $0)) : nil }
         let remaining = fraction.flatMap { $0 > 0 ? elapsed * (1 - $0) / $0 : nil }
         if style == .json {
-            var json = JSONWriter(compact: true)
-            json.beginObject()
-            json.key("file"); json.string(file)
-            json.key("frames"); json.integer(frames)
-            json.key("rate"); json.number((fps * 10).rounded() / 10)
-            json.key("position"); json.number((time * 1000).rounded() / 1000)
-            json.key("duration"); json.number(duration)
-            json.key("eta"); json.number(remaining.map { $0.rounded() })
-            json.endObject()
-            io.writeStandardError(json.output + "\n")
+            writeJSON(fps: fps, eta: remaining, done: false)
             return
         }
         var line = "\rscanning: \(frames) frames, \(Int(fps)) fps"
@@ -299,7 +292,26 @@ struct ProgressBar {
         io.writeStandardError(line + "  ")
     }
 
+    /// One JSON line: the file, the frames done, the rate, the position, the ETA, whether done.
+    private func writeJSON(fps: Double, eta: Double?, done: Bool) {
+        var json = JSONWriter(compact: true)
+        json.beginObject()
+        json.key("file"); json.string(file)
+        json.key("frames"); json.integer(frames)
+        json.key("rate"); json.number((fps * 10).rounded() / 10)
+        json.key("position"); json.number((position * 1000).rounded() / 1000)
+        json.key("duration"); json.number(duration)
+        json.key("eta"); json.number(eta.map { $0.rounded() })
+        json.key("done"); json.bool(done)
+        json.endObject()
+        io.writeStandardError(json.output + "\n")
+    }
+
+    /// Clears the bar, or writes the last JSON line (`"done": true`, ETA 0) however short the work.
     func finish() {
+        if style == .json {
+            writeJSON(fps: Double(frames) / max(Clock.now() - started, 0.001), eta: 0, done: true)
+        }
         guard style == .bar, lastDrawn > started else { return }
         io.writeStandardError("\r" + String(repeating: " ", count: 72) + "\r")
     }

@@ -80,7 +80,7 @@ struct SpeechOutputOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default: WebVTT).")
     var output: String = "-"
 
-    @Option(name: [.customLong("to"), .customLong("format")], help: ArgumentHelp("The output format: \(CaptionFormat.writableNames), or a transcript: txt, md, html, podcast-json (default: from the output's extension, else vtt).", valueName: "format"))
+    @Option(name: [.customLong("to"), .customLong("format")], help: ArgumentHelp("The output format: \(CaptionFormat.writableNames), or a transcript: txt, md, html (default: from the output's extension, else vtt).", valueName: "format"))
     var to: String?
 
     @Flag(help: "Keep each word's time in the cues (WebVTT inline timestamps; in --to json).")

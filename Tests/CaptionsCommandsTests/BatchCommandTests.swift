@@ -334,5 +334,34 @@ import Testing
         }
         let frames = progress.compactMap { $0["frames"] as? Int }
         #expect(frames == frames.sorted())
+        // The last line says the file is done, with every frame.
+        #expect(progress.last?["done"] as? Bool == true && frames.last == 1000)
+        #expect(progress.dropLast().allSatisfy { $0["done"] as? Bool == false })
+    }
+
+    /// The summary counts in words people read: "1 ok, 2 errors", not "2 error".
+    @Test func theSummaryCountsInPlurals() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = try catalogue(in: folder)
+        try "not captions either\n".write(to: input.appendingPathComponent("worse.srt"), atomically: true, encoding: .utf8)
+        let io = MemoryIO()
+        let out = folder.appendingPathComponent("out").path
+        #expect(run(["convert", input.path, "-r", "-o", out, "--to", "vtt"], io: io) == 1)
+        #expect(io.errors.contains("captions: 6 files in") && io.errors.contains(": 4 ok, 2 errors\n"), "\(io.errors)")
+    }
+
+    /// A batch over in less than a second still ends its progress with a line for the whole batch.
+    @Test func aBatchEndsItsJSONProgressWithTheCount() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = try catalogue(in: folder)
+        let io = MemoryIO()
+        let out = folder.appendingPathComponent("out").path
+        _ = run(["convert", input.path, "-r", "-o", out, "--to", "vtt", "--progress", "json"], io: io)
+        let progress = try lines(io.errors.split(separator: "\n").filter { $0.hasPrefix("{") }.joined(separator: "\n"))
+        let last = try #require(progress.last)
+        #expect(last["done"] as? Int == 5 && last["total"] as? Int == 5)
+        #expect(last["files"] as? [String] == [])
     }
 }

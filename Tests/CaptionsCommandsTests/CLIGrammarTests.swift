@@ -19,6 +19,15 @@ import Testing
         #expect(text.contains("FFmpeg: "))
     }
 
+    /// A first word that names no command lists the commands, with the likeliest one.
+    @Test func anUnknownCommandListsTheCommands() {
+        let names = CaptionsCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+        let flash = CaptionsCommand.unknownCommandMessage("flash", names: names)
+        #expect(flash.hasPrefix("Error: 'flash' is not a command (did you mean 'flashes'?). The commands are: convert, check, fix,"))
+        #expect(names.allSatisfy { flash.contains($0) })
+        #expect(!CaptionsCommand.unknownCommandMessage("bogus", names: names).contains("did you mean"))
+    }
+
     /// `--to itt` names iTT as `-o x.itt` does (it wrote IMSC1 with a media time base).
     @Test func toITTWritesITT() throws {
         let folder = try temporaryFolder()

@@ -70,7 +70,7 @@ enum BatchIndex {
         let sorted = rows.enumerated().sorted { (order[$0.element.status] ?? 4, $0.offset) < (order[$1.element.status] ?? 4, $1.offset) }.map(\.element)
         var counts: [String: Int] = [:]
         for row in rows { counts[row.status, default: 0] += 1 }
-        let summary = ["fail", "error", "usage", "ok"].compactMap { status in counts[status].map { "\($0) \(status)" } }.joined(separator: ", ")
+        let summary = BatchRunner.counted(counts, order: ["fail", "error", "usage", "ok"]).joined(separator: ", ")
         let flashes = rows.contains { $0.verdict != nil }
         let checks = rows.contains { $0.findingErrors != nil }
         var table = ""

@@ -4,7 +4,7 @@ import Synchronization
 
 /// A batch's progress on standard error, redrawn every second from its own thread: a bar on a
 /// terminal, or with `--progress json` one line a second (`{"done":3,"total":12,"rate":1.5,
-/// "eta":6,"files":["b.mp4"]}`) for wrappers and dashboards.
+/// "eta":6,"files":["b.mp4"]}`) for wrappers and dashboards, and a last one when the batch ends.
 final class ProgressTicker: @unchecked Sendable {
     private let style: ProgressStyle
     private let io: CommandIO
@@ -34,12 +34,13 @@ final class ProgressTicker: @unchecked Sendable {
         }
     }
 
-    /// Stops drawing (and clears the bar).
-    func stop() {
+    /// Stops drawing: clears the bar, or writes the last JSON line with the `done` files.
+    func stop(done: Int) {
         guard running else { return }
         stopped.signal()
         finished.wait()
         if style == .bar { io.writeStandardError("\r" + String(repeating: " ", count: 72) + "\r") }
+        if style == .json { draw(done: done, files: []) }
     }
 
     private func draw(done: Int, files: [String]) {
