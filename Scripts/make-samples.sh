@@ -127,6 +127,13 @@ seg w3-part2 640x360 "if(lt(N\,15)\,255*gte(mod(N\,6)\,3)\,128)" tff
 seg w4-part1 640x360 "if(gte(N\,45)\,255*$flash3\,128)" tff
 seg w4-part2 640x360 "if(lt(N\,15)\,255*gte(mod(N\,6)\,3)\,128)"
 [ -s "$out/w4-interlaced-progressive-fail.ts" ] || cat "$out/w4-part1.ts" "$out/w4-part2.ts" > "$out/w4-interlaced-progressive-fail.ts"
+# SDR and then HDR (PQ, 10-bit: black 64, about 200 cd/m² at 572, grey 450): the light kept is carried to
+# cd/m² with SDR white at 200 cd/m², so the flash that straddles the join is counted whole (the analysis
+# restarted, and this passed).
+make w5-part2.ts -f lavfi -i "$(lavfi 640x360 30 2),format=yuv420p10le" \
+  -vf "geq=lum='if(lt(N\,15)\,if(gte(mod(N\,6)\,3)\,572\,64)\,450)':cb=512:cr=512" -c:v libx264 -crf 10 \
+  -pix_fmt yuv420p10le -color_primaries bt2020 -color_trc smpte2084 -colorspace bt2020nc -color_range tv
+[ -s "$out/w5-sdr-hdr-joined-fail.ts" ] || cat "$out/w3-part1.ts" "$out/w5-part2.ts" > "$out/w5-sdr-hdr-joined-fail.ts"
 
 # --- Damage: a tenth of a clean transport stream overwritten in the middle.
 make x-clean.ts -f lavfi -i "testsrc2=s=640x360:r=25:d=6" -c:v libx264 -crf 20 -g 25 -bf 0

@@ -207,6 +207,35 @@ import Testing
         #expect(scan(builder, fps: 30, seconds: 2, criteria: FlashCriteria(standard: .itu), picture: halfScreen).verdict == .pass)
     }
 
+    /// Five transitions before SDR and HDR (PQ) video meet and six after: the light kept is carried
+    /// to the new scale (SDR white at 200 cd/m²), so the flash that straddles the join fails
+    /// either way; counted from the join (as before), it passed.
+    @Test(arguments: [true, false])
+    func flashesStraddlingAJoinOfSDRAndHDRAreCountedWhole(sdrFirst: Bool) {
+        let builder = FrameBuilder(width: 160, height: 90)
+        var analyzer = FlashAnalyzer(width: 160, height: 90, criteria: FlashCriteria())
+        for index in 0..<60 {
+            let hdr = (index >= 30) == sdrFirst
+            // White is SDR white, or a PQ signal of about 200 cd/m²; the rest of the time, grey.
+            let white = hdr ? 148 : 255
+            let level = (15..<45).contains(index) ? ((index - 15) / 3 % 2 == 0 ? white : 0) : 128
+            builder.withFrame(at: Double(index) / 30, rgb: { _, _ in (level, level, level) }) { frame in
+                var frame = frame
+                frame.transfer = hdr ? .pq : .sdr
+                analyzer.analyze(frame)
+            }
+        }
+        let report = analyzer.finish()
+        #expect(report.verdict == .fail)
+        #expect(report.hazards.first.map { $0.start < 1 && $0.end > 1 } == true, "\(report.hazards)")
+        // Ten transitions in the second up to frame 45, the two at the join among them (black in
+        // HDR after SDR white, HDR white after that black: changes of 200 cd/m²).
+        #expect(report.hazards.first?.peakFlashesPerSecond == 5, "\(report.hazards)")
+        let change = report.warnings.first { $0.code == "flash.stream.changed" }
+        #expect(change?.message.contains("with SDR white at 200 cd/m²") == true, "\(report.warnings)")
+        #expect(change?.message.contains(sdrFirst ? "from SDR 160×90" : "from HDR 160×90") == true, "\(report.warnings)")
+    }
+
     /// Five transitions before the scanning changes and six after: only counted together are they
     /// over six in a second, so the analysis has to go on across the change, either way.
     @Test(arguments: [(VideoFrame.FieldOrder.progressive, VideoFrame.FieldOrder.topFirst), (.bottomFirst, .progressive)])

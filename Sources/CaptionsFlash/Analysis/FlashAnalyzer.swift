@@ -13,7 +13,8 @@ import CaptionsCore
 /// A change of size, pixel format or scanning mid-stream is reported; the analysis goes on across
 /// it (on the new grid, each new cell carrying on from the old cell at its place; where progressive
 /// and interlaced video meet, each field from the progressive picture, or a progressive picture
-/// from the field shown last), and restarts only when the light changes scale (SDR and HDR).
+/// from the field shown last). Where SDR and HDR meet, the light kept is carried to the new scale
+/// with SDR white at ``sdrWhite`` cd/m².
 ///
 /// In the same pass it runs Apple's Dim Flashing Lights model (``DimFlashingLights``) on each
 /// frame's average picture level, for the chosen display: a perceptual risk for the whole frame
@@ -63,6 +64,9 @@ public struct FlashAnalyzer {
             let scan = fieldOrder == .progressive ? "progressive" : "interlaced, \(fieldOrder == .topFirst ? "top" : "bottom") field first"
             return "\(width)×\(height) \(bitDepth)-bit \(layout.isRGB ? "RGB" : "YUV") \(scan)"
         }
+
+        /// The description, led by SDR or HDR when `light` (where the two meet).
+        func described(light: Bool) -> String { light ? "\(absolute ? "HDR" : "SDR") \(description)" : description }
     }
 
     /// An analyzer; `width` and `height` are the stream's announced size (frames may differ),
@@ -138,9 +142,19 @@ public struct FlashAnalyzer {
     /// picture format.
     private mutating func describe(_ frame: VideoFrame, sampleAspect: Double, quarterTurns: Int, at time: Double) {
         let frameModel = ColorModel(frame: frame, hdrPeak: hdrPeak)
+        let previousModel = model
         if model != frameModel {
             model = frameModel
             if !colourNames.contains(frameModel.summary) { colourNames.append(frameModel.summary) }
+        }
+        defer {
+            // The same codes are other light now: every cell is lit anew, on the new scale.
+            if let previousModel, previousModel != frameModel {
+                let factor: Float =
+                    previousModel.isAbsolute == frameModel.isAbsolute ? 1
+                    : frameModel.isAbsolute ? Self.sdrWhite : 1 / Self.sdrWhite
+                for index in pictures.indices { pictures[index].relight(scale: factor) }
+            }
         }
         let grid = CellGrid(
             width: frame.width, height: frame.height, sampleAspect: sampleAspect, quarterTurns: quarterTurns,
@@ -168,13 +182,17 @@ public struct FlashAnalyzer {
         return result
     }
 
+    /// SDR white in cd/m² where SDR and HDR light meet: the display BT.1702's thresholds assume
+    /// (a change of 0.1 of white is 20 cd/m², a darker state under 0.8 of white is under 160).
+    static let sdrWhite: Float = 200
+
     /// Starts (or keeps) the analysis for a new picture format, and reports the change.
     private mutating func change(to newFormat: PictureFormat, at time: Double) {
         defer { format = newFormat }
         let fieldCount = newFormat.fieldOrder == .progressive ? 1 : 2
-        // Light on the same scale: the analysis goes on, on the new grid if the grid changes.
-        let keeps = format.map { $0.absolute == newFormat.absolute } ?? false
-        if !keeps {
+        // The analysis goes on, on the new grid if the grid changes (``describe`` carries the
+        // light to a new scale).
+        if format == nil {
             pictures = (0..<fieldCount).map { _ in PictureAnalysis(grid: newFormat.grid) }
         } else if let old = format, old.grid != newFormat.grid || pictures.count != fieldCount {
             // Progressive and interlaced meet: both fields go on from the progressive picture
@@ -191,14 +209,16 @@ public struct FlashAnalyzer {
             return
         }
         guard let old = format else { return }
+        let scale =
+            old.absolute == newFormat.absolute ? ""
+            : "; light carried from \(old.absolute ? "cd/m²" : "SDR") to \(newFormat.absolute ? "cd/m²" : "SDR") with SDR white at \(Int(Self.sdrWhite)) cd/m²"
         let how =
-            !keeps ? "the analysis restarts here: flashes that straddle the change are counted from it"
-            : (old.fieldOrder == .progressive) != (newFormat.fieldOrder == .progressive)
+            (old.fieldOrder == .progressive) != (newFormat.fieldOrder == .progressive)
                 ? "the analysis goes on across it (\(fieldCount == 2 ? "each field from the progressive picture before it" : "the progressive picture from the field shown last"))"
             : old.grid == newFormat.grid ? "the analysis goes on across it (same grid of cells)"
             : "the analysis goes on across it (each cell of the new grid from the old cell at its place)"
         warnings.append(FlashReport.Warning(
-            code: "flash.stream.changed", message: "the video changes from \(old.description) to \(newFormat.description); \(how)",
+            code: "flash.stream.changed", message: "the video changes from \(old.described(light: !scale.isEmpty)) to \(newFormat.described(light: !scale.isEmpty)); \(how)\(scale)",
             start: time, end: time))
     }
 

@@ -150,6 +150,23 @@ struct PictureAnalysis {
         movingRed = MovingFlashMeter(continuing: previous.movingRed, grid: grid)
     }
 
+    /// Goes on under another colour model: every cell is lit anew at the next picture (its codes
+    /// now stand for other light), and the light kept is multiplied by `factor` when it changes
+    /// scale (SDR relative luminance and HDR cd/m²), so that transitions go on across the change.
+    /// Harding's red measure is on one scale for both already.
+    mutating func relight(scale factor: Float) {
+        let store = store
+        for cell in 0..<store.count {
+            (store.fed0[cell], store.fed1[cell], store.fed2[cell]) = (-1000, -1000, -1000)
+            guard factor != 1 else { continue }
+            let state = store.states + cell
+            state.pointee.luminance *= factor
+            state.pointee.luminanceTracker.rescale(by: factor)
+            state.pointee.chromaticityTracker.rescale(by: factor)
+        }
+        luminanceTotal *= Double(factor)
+    }
+
     /// Analyses the next picture, shown at `time` seconds.
     mutating func analyze(
         _ picture: VideoFrame, frameHeight: Int, parity: Int, time: Double, model: ColorModel, criteria: FlashCriteria,

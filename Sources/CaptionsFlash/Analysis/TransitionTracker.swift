@@ -45,6 +45,12 @@ struct TransitionTracker {
     /// transition it completed).
     var rising: Bool { direction > 0 }
 
+    /// The same tracker with its values on another scale of light (SDR and HDR meeting).
+    mutating func rescale(by factor: Float) {
+        anchor *= factor
+        extreme *= factor
+    }
+
     /// Feeds the next value; true when this value completes a qualifying transition.
     @inline(__always)
     mutating func update(_ value: Float, rule: LuminanceRule) -> Bool {
@@ -91,6 +97,11 @@ struct ChromaticityTracker {
     private var reference: (r: Float, g: Float, b: Float) = (0, 0, 0)
     private var referenceIsRed = false
     private var started = false
+
+    /// The same tracker with its reference on another scale of light (SDR and HDR meeting).
+    mutating func rescale(by factor: Float) {
+        reference = (reference.r * factor, reference.g * factor, reference.b * factor)
+    }
 
     /// Feeds the next state (linear R, G, B, and whether it is saturated red); true when it is a
     /// red transition. `chromaticity` gives u′v′ of linear R, G, B.
