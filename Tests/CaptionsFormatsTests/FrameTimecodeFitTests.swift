@@ -35,4 +35,21 @@ import Testing
             #expect(end.seconds < 86_400, "\(cue.plainText) ends within the day")
         }
     }
+
+    /// A cue shorter than a frame lasts one, and a cue that started in that frame after it (they
+    /// did not overlap) starts when it ends: the lengthening makes no overlap. Cues that did
+    /// overlap keep their frames.
+    @Test func aLengthenedCueDoesNotOverlapTheNext() {
+        func cue(_ start: Int64, _ end: Int64, _ text: String) -> Cue {
+            Cue(start: MediaTime(milliseconds: start), end: MediaTime(milliseconds: end), content: [.text(text)])
+        }
+        let timecode = SMPTETimecode(frameRate: 25)
+        var document = TimedTextDocument(cues: [cue(1000, 1005, "A"), cue(1010, 2000, "B"), cue(3000, 3005, "C"), cue(3002, 4000, "D")])
+        let fit = timecode.fitToFrames(&document, withinADay: false)
+        let frames = document.cues.map { (timecode.frame(nearest: $0.start), timecode.frame(nearest: $0.end!)) }
+        #expect(frames.map(\.0) == [25, 26, 75, 75] && frames.map(\.1) == [26, 50, 76, 100], "\(frames)")
+        #expect(fit.lengthened == 2 && fit.delayed == 1)
+        let message = timecode.diagnostics(for: fit, codePrefix: "itt", formatName: "iTT", noteMoves: false).first?.message
+        #expect(message?.contains("(1 cue after them starting when they end, a frame later)") == true, "\(message ?? "")")
+    }
 }

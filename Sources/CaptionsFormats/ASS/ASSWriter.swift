@@ -23,7 +23,10 @@ public struct ASSWriter: TimedTextWriter {
         }
         if fit.lengthened > 0 {
             diagnostics.append(Diagnostic(
-                .warning, "ass.time.tooShort", "\(cues(fit.lengthened)) shorter than a centisecond lengthened to one", at: fit.firstShort))
+                .warning, "ass.time.tooShort",
+                "\(cues(fit.lengthened)) shorter than a centisecond lengthened to one"
+                    + (fit.delayed > 0 ? " (\(cues(fit.delayed)) after them starting when they end)" : ""),
+                at: fit.firstShort))
         }
         if let literal = LiteralText.diagnostic(
             for: document, formatName: "ASS", codes: "{…}, \\N, \\n, \\h",

@@ -102,6 +102,9 @@ extension SMPTETimecode {
         var moved = 0
         /// Cues shorter than a frame, lengthened to one.
         var lengthened = 0
+        /// Cues that started in the frame a lengthened cue now takes, started after it instead
+        /// (they did not overlap before, and do not now).
+        var delayed = 0
         /// Cues that start after the last timecode of the day, dropped.
         var dropped = 0
         /// Cues that run past it, cut there.
@@ -110,7 +113,8 @@ extension SMPTETimecode {
     }
 
     /// Moves every cue's times to the nearest frame. A cue shorter than a frame would start and end
-    /// on the same frame and vanish: it lasts one frame instead. With `withinADay`, times stay
+    /// on the same frame and vanish: it lasts one frame instead, and a cue after it that started in
+    /// that frame (without overlapping it) starts when it ends. With `withinADay`, times stay
     /// inside the labels a day of timecode has (to 23:59:59 and its last frame; SCC and EBU STL
     /// cannot write later ones): later cues are dropped, and cues running past the end cut there.
     func fitToFrames(_ document: inout TimedTextDocument, withinADay: Bool) -> FrameFit {
@@ -118,8 +122,15 @@ extension SMPTETimecode {
         let lastFrame = frame(hours: 23, minutes: 59, seconds: 59, frames: Int64(framesPerSecondLabel - 1), dropFrame: canDropFrames)
         var kept: [Cue] = []
         kept.reserveCapacity(document.cues.count)
+        // The frame a lengthened cue now ends on, and where it ended before.
+        var lengthenedEnd: (frame: Int64, original: MediaTime)?
         for var cue in document.cues {
-            let startFrame = frame(nearest: cue.start)
+            var startFrame = frame(nearest: cue.start)
+            if let last = lengthenedEnd, startFrame < last.frame, cue.start >= last.original {
+                startFrame = last.frame
+                fit.delayed += 1
+            }
+            lengthenedEnd = nil
             var endFrame = cue.end.map { frame(nearest: $0) }
             if withinADay, startFrame >= lastFrame {
                 fit.dropped += 1
@@ -135,6 +146,7 @@ extension SMPTETimecode {
                 endFrame = startFrame + 1
                 fit.lengthened += 1
                 if fit.firstShort == nil { fit.firstShort = cue.location }
+                lengthenedEnd = (startFrame + 1, original)
             }
             let start = time(frame: startFrame), end = endFrame.map { time(frame: $0) }
             if start != cue.start || end != cue.end {
@@ -164,7 +176,9 @@ extension SMPTETimecode {
         if fit.lengthened > 0 {
             diagnostics.append(Diagnostic(
                 .warning, Diagnostic.Code(rawValue: "\(codePrefix).time.tooShort"),
-                "\(cues(fit.lengthened)) shorter than a frame at \(rateDescription) lengthened to one frame", at: fit.firstShort))
+                "\(cues(fit.lengthened)) shorter than a frame at \(rateDescription) lengthened to one frame"
+                    + (fit.delayed > 0 ? " (\(cues(fit.delayed)) after them starting when they end, a frame later)" : ""),
+                at: fit.firstShort))
         }
         if fit.dropped + fit.cut > 0 {
             diagnostics.append(Diagnostic(
