@@ -150,6 +150,19 @@ import Testing
         #expect(back.cues.map(\.end) == [MediaTime(milliseconds: 2_350), MediaTime(milliseconds: 3_010)])
     }
 
+    /// A speaker name holding a comma would end ASS's Name field (the rest became the margins and
+    /// the text): it is written with a space instead, and said so.
+    @Test func aSpeakerNameWithACommaIsWrittenWithoutItAndReported() throws {
+        let vtt = "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n<v Smith, John>Hello, there\n\n00:00:03.000 --> 00:00:04.000\n<v Ann>Hi\n"
+        var document = try WebVTTReader().read(Array(vtt.utf8))
+        let diagnostics = ASSWriter().fit(&document)
+        #expect(diagnostics.map(\.code.rawValue) == ["ass.name.comma"])
+        #expect(diagnostics.first?.message.hasPrefix("1 cue with a speaker name") == true)
+        let back = try ASSReader().read(ASSWriter().write(document))
+        #expect(back.cues.map(\.speaker) == ["Smith John", "Ann"])
+        #expect(back.cues.map(\.plainText) == ["Hello, there", "Hi"])
+    }
+
     @Test func assWrittenReadsBackAsItself() throws {
         let document = try ASSReader().read(Array(Self.ass.utf8))
         let written = ASSWriter().write(document)

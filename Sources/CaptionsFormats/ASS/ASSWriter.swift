@@ -28,6 +28,13 @@ public struct ASSWriter: TimedTextWriter {
                     + (fit.delayed > 0 ? " (\(cues(fit.delayed)) after them starting when they end)" : ""),
                 at: fit.firstShort))
         }
+        if let first = document.cues.firstIndex(where: { Self.nameField(for: $0).changed }) {
+            let count = document.cues.count { Self.nameField(for: $0).changed }
+            diagnostics.append(Diagnostic(
+                .warning, "ass.name.comma",
+                "\(cues(count)) with a speaker name holding a comma or a line break written without it (ASS's Name field cannot hold one)",
+                at: document.cues[first].location))
+        }
         if let literal = LiteralText.diagnostic(
             for: document, formatName: "ASS", codes: "{…}, \\N, \\n, \\h",
             how: "braces written as parentheses, an invisible U+200B after such a backslash", literal: Self.literal)
@@ -57,8 +64,7 @@ public struct ASSWriter: TimedTextWriter {
 
             """
         for cue in document.cues {
-            let name = String((cue.speaker ?? Cue.firstVoice(in: cue.content) ?? "").map { $0 == "," || $0 == "\n" ? " " : $0 })
-            out += "Dialogue: 0,\(Self.clock(cue.start)),\(Self.clock(cue.end ?? cue.start)),Default,\(name),0,0,0,,"
+            out += "Dialogue: 0,\(Self.clock(cue.start)),\(Self.clock(cue.end ?? cue.start)),Default,\(Self.nameField(for: cue).text),0,0,0,,"
             let position = NumpadPosition.nearest(to: cue.settings)
             if position != .bottomCenter { out += "{\\an\(position.rawValue)}" }
             Self.writeNodes(cue.content, to: &out)
@@ -66,6 +72,15 @@ public struct ASSWriter: TimedTextWriter {
         }
         let bytes = Array(out.utf8)
         bytes.withUnsafeBytes { emit($0) }
+    }
+
+    /// The cue's speaker as the `Name` field holds it: a comma would end the field and a line break
+    /// the line, so each (with the spaces around it) becomes one space; and whether one did.
+    static func nameField(for cue: Cue) -> (text: String, changed: Bool) {
+        let name = cue.speaker ?? Cue.firstVoice(in: cue.content) ?? ""
+        guard name.contains(where: { $0 == "," || $0.isNewline }) else { return (name, false) }
+        let parts = name.split(whereSeparator: { $0 == "," || $0.isNewline }).map { $0.trimmingASCIIWhitespace() }
+        return (parts.filter { !$0.isEmpty }.joined(separator: " "), true)
     }
 
     /// Text as ASS shows it: a brace would open an override block (written as a parenthesis),
