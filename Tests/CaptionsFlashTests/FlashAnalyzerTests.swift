@@ -4,16 +4,11 @@ import CaptionsFlash
 import Testing
 
 @Suite struct FlashAnalyzerTests {
-    /// Scans `seconds` of video at `fps` whose picture at frame `n` is `picture(n)(x, y)`.
     private func scan(
         _ builder: FrameBuilder, fps: Double, seconds: Double, criteria: FlashCriteria = FlashCriteria(),
         picture: (Int) -> (Int, Int) -> (Int, Int, Int)
     ) -> FlashReport {
-        var analyzer = FlashAnalyzer(width: builder.width, height: builder.height, criteria: criteria)
-        for frame in 0..<Int(fps * seconds) {
-            builder.withFrame(at: Double(frame) / fps, rgb: picture(frame)) { analyzer.analyze($0) }
-        }
-        return analyzer.finish()
+        builder.scan(fps: fps, seconds: seconds, criteria: criteria, picture: picture)
     }
 
     private static func alternating(_ a: (Int, Int, Int), _ b: (Int, Int, Int), framesEach: Int) -> (Int) -> (Int, Int) -> (Int, Int, Int) {
@@ -142,59 +137,6 @@ import Testing
         }
         #expect(scanVariable(period: 0.1).verdict == .fail)
         #expect(scanVariable(period: 0.25).verdict == .pass)
-    }
-
-    /// A white bar hopping between the thirds of the screen, on for `framesEach` frames and then
-    /// off as long, one third after the other: each third flashes once a cycle of six steps.
-    private static func hoppingThirds(
-        width: Int, framesEach: Int, on: (Int, Int, Int) = (255, 255, 255), off: (Int, Int, Int) = (0, 0, 0)
-    ) -> (Int) -> (Int, Int) -> (Int, Int, Int) {
-        { frame in
-            let step = (frame / framesEach) % 6
-            return { x, _ in step % 2 == 0 && x * 3 / width == step / 2 ? on : off }
-        }
-    }
-
-    /// At 30 fps and two frames a step, each third flashes 2.5 times a second (no cell more than
-    /// three times) but a flash a third of the screen wide passes 7.5 times a second: every
-    /// standard fails it, as flashing that moves. Six frames a step (2.5 flashes a second in all)
-    /// passes.
-    @Test(arguments: [FlashCriteria.Standard.wcag, .itu, .wcagAAA])
-    func flashesHoppingBetweenTheThirdsOfTheScreenFail(standard: FlashCriteria.Standard) throws {
-        let builder = FrameBuilder(width: 320, height: 180)
-        let criteria = FlashCriteria(standard: standard)
-        let fast = scan(builder, fps: 30, seconds: 3, criteria: criteria, picture: Self.hoppingThirds(width: 320, framesEach: 2))
-        #expect(fast.verdict == .fail)
-        let hazard = try #require(fast.hazards.first)
-        #expect(hazard.kind == .general && hazard.moves)
-        #expect(hazard.peakFlashesPerSecond >= 7 && hazard.peakFlashesPerSecond <= 8)
-        #expect(abs(hazard.peakScreenShare - 1.0 / 3) < 0.02)
-        let slow = scan(builder, fps: 30, seconds: 3, criteria: criteria, picture: Self.hoppingThirds(width: 320, framesEach: 6))
-        #expect(slow.verdict == .pass)
-        // Saturated red against grey of about the same luminance: red flashing that moves.
-        let red = scan(
-            builder, fps: 30, seconds: 3, criteria: criteria,
-            picture: Self.hoppingThirds(width: 320, framesEach: 2, on: (255, 0, 0), off: (127, 127, 127)))
-        #expect(red.hazards.map(\.kind) == [.red] && red.hazards.allSatisfy(\.moves))
-    }
-
-    /// In each half of the screen, once a second, one large flash (77 % of a 10° field) and then
-    /// small ones hopping between four places (15 % each; the two halves together over a quarter
-    /// of a field's cells, but no field holds both). Only flashes over a quarter of a field count
-    /// where they pass, so the field sees two transitions a second, not ten, and it passes.
-    @Test func smallFlashesHoppingAboutDoNotCount() {
-        let builder = FrameBuilder(width: 320, height: 180)
-        let places = [(0, 0, 100, 66), (0, 0, 36, 36), (50, 0, 36, 36), (0, 40, 36, 36), (50, 40, 36, 36)]
-        let report = scan(builder, fps: 30, seconds: 3) { frame in
-            let step = (frame / 3) % 10
-            return { x, y in
-                let (left, top, width, height) = places[step / 2]
-                let column = x >= 210 ? x - 210 : x
-                let lit = step % 2 == 0 && (left..<left + width).contains(column) && (top..<top + height).contains(y)
-                return lit ? (255, 255, 255) : (0, 0, 0)
-            }
-        }
-        #expect(report.verdict == .pass)
     }
 
     @Test func ituUsesTheWholeScreen() {

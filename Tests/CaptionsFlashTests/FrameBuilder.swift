@@ -1,4 +1,5 @@
 import CaptionsCore
+import CaptionsFlash
 
 /// Builds 4:2:0 YUV frames in memory from an RGB picture function, with any stride, matrix and range.
 struct FrameBuilder {
@@ -58,5 +59,18 @@ struct FrameBuilder {
                 }
             }
         }
+    }
+}
+
+extension FrameBuilder {
+    /// Scans `seconds` of video at `fps` whose picture at frame `n` is `picture(n)(x, y)`.
+    func scan(
+        fps: Double, seconds: Double, criteria: FlashCriteria = FlashCriteria(), picture: (Int) -> (Int, Int) -> (Int, Int, Int)
+    ) -> FlashReport {
+        var analyzer = FlashAnalyzer(width: width, height: height, criteria: criteria)
+        for frame in 0..<Int(fps * seconds) {
+            withFrame(at: Double(frame) / fps, rgb: picture(frame)) { analyzer.analyze($0) }
+        }
+        return analyzer.finish()
     }
 }

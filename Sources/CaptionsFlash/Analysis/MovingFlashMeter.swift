@@ -4,14 +4,18 @@
 ///
 /// WCAG 2.3.1 and ITU-R BT.1702 count flashes anywhere in the area measure ("the combined area of
 /// flashes occurring concurrently"), not per place. Each frame, the cells that complete a
-/// transition are marked by direction (a rise or a fall; red transitions have one mark). A 10°
-/// field (every position, one cell apart) in which the marked cells of one direction cover more than
-/// a quarter has a transition of its own that frame; so has the screen, for ITU's rule. Those
-/// transitions are counted over the last second like a cell's, so a field or screen with more than
-/// six flashes moving through it fails, whichever cells they were in.
+/// transition are marked by direction: a rise or a fall of light (red: toward saturated red, or
+/// away). A 10° field (every position, one cell apart) in which the rises outnumber the falls, or
+/// the falls the rises, by more than a quarter of its cells has a transition of its own that way,
+/// like a cell's: one that goes on the way the last one went (a fade over several frames, an edge
+/// sweeping through) is the same transition. So has the screen, for ITU's rule. Those transitions
+/// are counted over the last second like a cell's, so a field or the screen with more than six
+/// (more than three flashes) moving through it fails, whichever cells they were in.
 ///
-/// A frame is only looked at this closely when enough cells were marked for any field to reach a
-/// quarter; most frames cost one comparison.
+/// Rises and falls in one frame cancel: a pan over texture moves as much light up as down and is
+/// no flash of the field (a pattern that reverses as it hops about cancels too, and is left to the
+/// per-cell count). A frame is only looked at this closely when enough cells were marked for a
+/// field to reach a quarter; most frames cost one comparison.
 final class MovingFlashMeter {
     private let columns: Int
     private let rows: Int
@@ -20,8 +24,11 @@ final class MovingFlashMeter {
     /// Window positions across and down (a window starts at every cell that keeps it inside).
     private let positionsAcross: Int
     private let positionsDown: Int
-    /// Transitions per window position over the last second, each weighing the cells that moved.
+    /// Transitions per window position over the last second, each weighing the share of the
+    /// field that moved, in ten-thousandths (a share carries over to another grid as it is).
     private var positions: SlidingWindowCounter
+    /// The way each position's last transition went: 1 a rise, -1 a fall, 0 none yet.
+    private let directions: UnsafeMutablePointer<Int8>
     /// Each cell's marks this frame (bit 0: rise, bit 1: fall), and the cells marked.
     private let marks: UnsafeMutablePointer<UInt8>
     private let marked: UnsafeMutablePointer<Int32>
@@ -31,9 +38,15 @@ final class MovingFlashMeter {
     /// A summed-area table of the rises (low 32 bits) and falls (high 32 bits), built only in
     /// frames that can reach a quarter.
     private var table: [UInt64] = []
-    /// The screen's transitions of the last second: when, and the share of the screen that moved.
+    /// The screen's transitions of the last second: when, and the share of the screen that
+    /// moved; and the way the last one went.
     private var screenEvents: [(time: Double, share: Float)] = []
     private var eventStart = 0
+    private var screenDirection: Int8 = 0
+    private var time = 0.0
+
+    /// A share of a field, in the ten-thousandths the counter weighs.
+    private static let shareUnit: Float = 10_000
 
     /// A meter for `grid`.
     init(grid: CellGrid) {
@@ -43,6 +56,8 @@ final class MovingFlashMeter {
         positionsAcross = columns - windowColumns + 1
         positionsDown = rows - windowRows + 1
         positions = SlidingWindowCounter(blockCount: positionsAcross * positionsDown, weighted: true)
+        directions = .allocate(capacity: positionsAcross * positionsDown)
+        directions.initialize(repeating: 0, count: positionsAcross * positionsDown)
         let cells = max(grid.count, 1)
         marks = .allocate(capacity: cells)
         marks.initialize(repeating: 0, count: cells)
@@ -51,7 +66,7 @@ final class MovingFlashMeter {
 
     /// The meter of `previous` carried over to another grid of the same picture: each window
     /// position goes on from the old position at the same place, with its transitions of the
-    /// last second.
+    /// last second and the way the last one went.
     convenience init(continuing previous: MovingFlashMeter, grid: CellGrid) {
         self.init(grid: grid)
         let (across, down) = (previous.positionsAcross, previous.positionsDown)
@@ -62,27 +77,28 @@ final class MovingFlashMeter {
             return Int32(oldRow * across + oldColumn)
         }
         positions = previous.positions.remapped(to: sources)
-        (screenEvents, eventStart) = (previous.screenEvents, previous.eventStart)
+        for (position, source) in sources.enumerated() { directions[position] = previous.directions[Int(source)] }
+        (screenEvents, eventStart, screenDirection) = (previous.screenEvents, previous.eventStart, previous.screenDirection)
     }
 
     deinit {
+        directions.deallocate()
         marks.deallocate()
         marked.deallocate()
     }
 
     /// Starts a frame at `time` seconds: transitions a second old or more leave the count.
     func begin(frameAt time: Double) {
+        self.time = time
         positions.begin(frameAt: time)
         while eventStart < screenEvents.count, screenEvents[eventStart].time <= time - 1 + 1e-6 { eventStart += 1 }
         if eventStart > 64, eventStart * 2 > screenEvents.count {
             screenEvents.removeFirst(eventStart)
             eventStart = 0
         }
-        screenEvents.append((time, 0))
     }
 
-    /// Marks `cell` as completing a transition this frame, rising or falling (red transitions
-    /// are all marked one way).
+    /// Marks `cell` as completing a transition this frame, rising or falling.
     @inline(__always)
     func mark(_ cell: Int, rising: Bool) {
         let bit: UInt8 = rising ? 1 : 2
@@ -104,21 +120,25 @@ final class MovingFlashMeter {
             (markedCount, rises, falls) = (0, 0, 0)
         }
         let windowCells = windowColumns * windowRows
-        let cells = columns * rows
         if max(rises, falls) * 4 > windowCells { measureFrame(windowCells: windowCells) }
-        if max(rises, falls) * 4 > cells { screenEvents[screenEvents.count - 1].share = Float(max(rises, falls)) / Float(cells) }
+        let cells = columns * rows
+        let net = rises - falls
+        if abs(net) * 4 > cells, screenDirection != (net > 0 ? 1 : -1) {
+            screenDirection = net > 0 ? 1 : -1
+            screenEvents.append((time, Float(abs(net)) / Float(cells)))
+        }
         let fieldCount = positions.maximum
         var (window, screen): (Float, Float) = (0, 0)
         if fieldCount > limit {
             let counts = positions.counts
             for position in positions.flagged {
-                let moved = Float(positions.weightSum(Int(position))) / Float(counts[Int(position)])
-                window = max(window, moved / Float(windowCells))
+                let share = Float(positions.weightSum(Int(position))) / Float(counts[Int(position)]) / Self.shareUnit
+                window = max(window, share)
             }
         }
-        var (screenCount, screenSum): (Int32, Float) = (0, 0)
-        for event in screenEvents[eventStart...] where event.share > 0 { (screenCount, screenSum) = (screenCount + 1, screenSum + event.share) }
-        if screenCount > limit { screen = screenSum / Float(screenCount) }
+        let recent = screenEvents[eventStart...]
+        let screenCount = Int32(recent.count)
+        if screenCount > limit { screen = recent.reduce(0) { $0 + $1.share } / Float(screenCount) }
         return (fieldCount, screenCount, window, screen)
     }
 
@@ -127,8 +147,9 @@ final class MovingFlashMeter {
         let stride = columns + 1
         if table.isEmpty { table = [UInt64](repeating: 0, count: stride * (rows + 1)) }
         let (columns, rows, windowColumns, windowRows) = (columns, rows, windowColumns, windowRows)
-        let (across, marks) = (positionsAcross, marks)
+        let (across, marks, directions) = (positionsAcross, marks, directions)
         let positions = positions
+        let unit = Int(Self.shareUnit)
         table.withUnsafeMutableBufferPointer { table in
             for row in 0..<rows {
                 var rowSum: UInt64 = 0
@@ -145,8 +166,13 @@ final class MovingFlashMeter {
                     let right = left &+ windowColumns
                     // Both counts at once: each half of the word is a sum of its own.
                     let both = table[lower &+ right] &- table[upper &+ right] &- table[lower &+ left] &+ table[upper &+ left]
-                    let moved = max(UInt32(truncatingIfNeeded: both), UInt32(truncatingIfNeeded: both >> 32))
-                    if Int(moved) &* 4 > windowCells { positions.record(top &* across &+ left, weight: Int32(moved)) }
+                    let net = Int(UInt32(truncatingIfNeeded: both)) &- Int(UInt32(truncatingIfNeeded: both >> 32))
+                    guard abs(net) &* 4 > windowCells else { continue }
+                    let position = top &* across &+ left
+                    let direction: Int8 = net > 0 ? 1 : -1
+                    guard directions[position] != direction else { continue }
+                    directions[position] = direction
+                    positions.record(position, weight: Int32(abs(net) &* unit / windowCells))
                 }
             }
         }

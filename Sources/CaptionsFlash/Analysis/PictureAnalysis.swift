@@ -230,18 +230,22 @@ struct PictureAnalysis {
                 general.record(cell)
                 movingGeneral.mark(cell, rising: state.pointee.luminanceTracker.rising)
             }
-            let redTransition: Bool
+            // A red transition, and whether it is toward red.
+            let redTransition: Bool?
             if harding {
-                redTransition = store.hardingTrackers[cell].update(
+                let tracker = store.hardingTrackers + cell
+                redTransition = tracker.pointee.update(
                     (r - g - b) * hardingScale, significant: { abs($0 - $1) >= 20 }, qualifies: { max($0, $1) > 20 })
+                    ? tracker.pointee.rising : nil
             } else {
                 let sum = r + g + b
                 redTransition = state.pointee.chromaticityTracker.update(
                     r: r, g: g, b: b, isRed: sum > black && r >= 0.8 * sum, chromaticity: chromaticity)
+                    ? state.pointee.chromaticityTracker.towardRed : nil
             }
-            if redTransition {
+            if let towardRed = redTransition {
                 red.record(cell)
-                movingRed.mark(cell, rising: true)
+                movingRed.mark(cell, rising: towardRed)
             }
         }
         luminanceTotal += luminanceChange
@@ -260,9 +264,11 @@ struct PictureAnalysis {
         let movingRed = movingRed.finish(above: limit)
         measure.generalMoving = (movingGeneral.window, movingGeneral.screen)
         measure.redMoving = (movingRed.window, movingRed.screen)
+        // Flashes that move about count in the area the standard measures: a field, or the screen.
+        let screenWide = criteria.standard == .itu
         measure.maxCount = max(
-            generalMax, redMax, movingGeneral.fieldCount, movingGeneral.screenCount, movingRed.fieldCount,
-            movingRed.screenCount)
+            generalMax, redMax, screenWide ? movingGeneral.screenCount : movingGeneral.fieldCount,
+            screenWide ? movingRed.screenCount : movingRed.fieldCount)
         measure.generalWindowStart = general.windowStart
         measure.redWindowStart = red.windowStart
         return measure

@@ -98,6 +98,10 @@ struct ChromaticityTracker {
     private var referenceIsRed = false
     private var started = false
 
+    /// Whether the state now held is saturated red (after ``update(r:g:b:isRed:chromaticity:)``
+    /// returned true: a transition toward red, not away from it).
+    var towardRed: Bool { referenceIsRed }
+
     /// The same tracker with its reference on another scale of light (SDR and HDR meeting).
     mutating func rescale(by factor: Float) {
         reference = (reference.r * factor, reference.g * factor, reference.b * factor)
