@@ -34,7 +34,7 @@ public struct AlignCommand: IOCommand {
     @OptionGroup var verbosity: Verbosity
 
     /// The files named by options that are read.
-    public var filesRead: [String] { [text] }
+    public var filesRead: [String] { [text, destination.media].compactMap { $0 } }
 
     /// Used by ArgumentParser.
     public init() {}
@@ -63,6 +63,7 @@ public struct AlignCommand: IOCommand {
             io.writeStandardError("\(text): error: the script has no words [align.script.empty]\n")
             throw ExitCode(1)
         }
+        let pageMedia = destination.pageMedia(recording: input, target: target, io: io)
         let (audio, recognition) = try speech.listen(to: input, printer: printer, io: io)
         let (segments, guardDiagnostics) = RecognitionGuards.apply(to: recognition.segments, level: RecognitionGuards.loudness(of: audio))
         let heard = WordTiming.snap(TranscriptShaper.words(of: segments), to: audio)
@@ -75,6 +76,8 @@ public struct AlignCommand: IOCommand {
         let document = TranscriptDocument.document(
             words: timed, diagnostics: guardDiagnostics + alignDiagnostics, language: recognition.language, shaper: shaper,
             note: "The author's script, timed by captions align against the recording (OpenAI Whisper \(speech.model) through faster-whisper).")
-        try target.write(document, to: destination.output, title: String(text.split(separator: "/").last ?? "Transcript"), strict: destination.strict, printer: printer, io: io)
+        try target.write(
+            document, to: destination.output, title: String(text.split(separator: "/").last ?? "Transcript"),
+            media: pageMedia, strict: destination.strict, printer: printer, io: io)
     }
 }

@@ -89,6 +89,20 @@ struct SpeechOutputOptions: ParsableArguments {
     @Flag(help: "Treat warnings (text over silence, repeats removed, words not heard, lost formatting) as errors: write nothing.")
     var strict = false
 
+    @Option(help: ArgumentHelp("For an HTML page: the audio or video it plays and follows, linked (not embedded) as given, relative to the page (default: the recording, linked from the page's folder).", valueName: "file"))
+    var media: String?
+
+    /// What the HTML page written from `recording` plays: `--media`, else the recording as the
+    /// page's folder reaches it. Warns when `--media` is given for another output.
+    func pageMedia(recording: String, target: CaptionsOrTranscript, io: CommandIO) -> String? {
+        guard case .transcript(.html) = target else {
+            if media != nil { io.writeStandardError("warning: --media is used by the HTML page only (--to html) [usage.media.ignored]\n") }
+            return nil
+        }
+        guard recording != "-" else { return media }
+        return media ?? RelativeLink.to(recording, fromPageAt: output)
+    }
+
     /// The extension of a file in the format written (for outputs in a folder; default WebVTT).
     func fileExtension() throws -> String {
         switch try CaptionsOrTranscript(to: to ?? "vtt", output: "-") {
@@ -136,7 +150,8 @@ enum CaptionsOrTranscript {
     }
 
     /// Writes `document` (its diagnostics printed first) to `output`.
-    func write(_ document: TimedTextDocument, to output: String, title: String, strict: Bool, printer: DiagnosticPrinter, io: CommandIO) throws {
+    func write(_ document: TimedTextDocument, to output: String, title: String, media: String? = nil, strict: Bool,
+               printer: DiagnosticPrinter, io: CommandIO) throws {
         switch self {
         case .captions(let format):
             var document = document
@@ -153,7 +168,7 @@ enum CaptionsOrTranscript {
                 io.writeStandardError("captions: \(printer.path): warnings are errors under --strict; nothing written\n")
                 throw ExitCode(1)
             }
-            try FileAccess.writeText(format.render(document, title: title), to: output, io: io)
+            try FileAccess.writeText(format.render(document, title: title, media: media), to: output, io: io)
         }
     }
 }

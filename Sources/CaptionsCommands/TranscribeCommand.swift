@@ -51,7 +51,7 @@ public struct TranscribeCommand: BatchCommand {
     }
 
     /// The files named by options that are read.
-    public var filesRead: [String] { speakers.map { [$0] } ?? [] }
+    public var filesRead: [String] { [speakers, destination.media].compactMap { $0 } }
 
     /// Used by ArgumentParser.
     public init() {}
@@ -82,6 +82,7 @@ public struct TranscribeCommand: BatchCommand {
             printer.print([error.diagnostic], to: io)
             throw ExitCode(1)
         }
+        let pageMedia = destination.pageMedia(recording: input, target: target, io: io)
         let (audio, recognition) = try speech.listen(to: input, printer: printer, io: io)
         let shaper = destination.shaper(for: target)
         var document = TranscriptDocument.make(
@@ -95,6 +96,8 @@ public struct TranscribeCommand: BatchCommand {
             }
         }
         io.record("cues", .int(document.cues.count))
-        try target.write(document, to: destination.output, title: String(input.split(separator: "/").last ?? "Transcript"), strict: destination.strict, printer: printer, io: io)
+        try target.write(
+            document, to: destination.output, title: input == "-" ? "Transcript" : String(input.split(separator: "/").last ?? "Transcript"),
+            media: pageMedia, strict: destination.strict, printer: printer, io: io)
     }
 }

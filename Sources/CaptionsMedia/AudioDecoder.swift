@@ -49,20 +49,25 @@ public enum AudioDecoder {
         if let failure = ccaptions_ffmpeg_load() { throw MediaError("media.ffmpeg.missing", String(cString: failure)) }
         ccaptions_av_log_set_level(AV_LOG_QUIET)
         var format: UnsafeMutablePointer<AVFormatContext>?
-        try FFmpegCall.check(ccaptions_avformat_open_input(&format, path, nil, nil), "media.open", "cannot open \(path)")
+        // `-` is standard input, read as a stream: formats that need to seek (MP4 with its index
+        // at the end) cannot be read this way.
+        let (location, name) = path == "-" ? ("pipe:0", "standard input") : (path, path)
+        try FFmpegCall.check(ccaptions_avformat_open_input(&format, location, nil, nil), "media.open", "cannot open \(name)")
         defer { ccaptions_avformat_close_input(&format) }
-        try FFmpegCall.check(ccaptions_avformat_find_stream_info(format, nil), "media.open", "cannot read the streams of \(path)")
+        try FFmpegCall.check(
+            ccaptions_avformat_find_stream_info(format, nil), "media.open",
+            "cannot read the streams of \(name)\(path == "-" ? " (a format that needs to seek, such as MP4, cannot come through a pipe: give its path)" : "")")
         let audioStreams = (0..<Int(format?.pointee.nb_streams ?? 0)).filter {
             format?.pointee.streams[$0]?.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO
         }
         if let wanted, !audioStreams.contains(wanted) {
             let choices = audioStreams.isEmpty ? "it has none" : "its audio streams are \(audioStreams.map(String.init).joined(separator: ", "))"
-            throw MediaError("media.audio.stream", "\(path) has no audio stream \(wanted): \(choices)")
+            throw MediaError("media.audio.stream", "\(name) has no audio stream \(wanted): \(choices)")
         }
         var decoder: UnsafePointer<AVCodec>?
         let index = ccaptions_av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, Int32(wanted ?? -1), -1, &decoder, 0)
         guard index >= 0, let decoder, let stream = format?.pointee.streams[Int(index)] else {
-            throw MediaError("media.audio.none", "\(path) has no sound to transcribe")
+            throw MediaError("media.audio.none", "\(name) has no sound to transcribe")
         }
         var context = ccaptions_avcodec_alloc_context3(decoder)
         defer { ccaptions_avcodec_free_context(&context) }

@@ -27,4 +27,17 @@ struct SpeechOutputTests {
         #expect(XMLText.mediaSource("episode #12?.mp3") == "episode%20%2312%3F.mp3")
         #expect(XMLText.mediaSource("javascript:alert(1)") == "javascript%3Aalert%281%29")
     }
+
+    /// The page made from a recording links it from the page's own folder, by the names given.
+    @Test func thePageLinksTheRecordingFromItsOwnFolder() {
+        #expect(RelativeLink.to("/shows/ep1.mp3", fromPageAt: "/shows/ep1.html") == "ep1.mp3")
+        #expect(RelativeLink.to("/shows/audio/ep1.mp3", fromPageAt: "/shows/pages/ep1.html") == "../audio/ep1.mp3")
+        #expect(RelativeLink.to("/shows/ep1.mp3", fromPageAt: "/site/a/b/ep1.html") == "../../../shows/ep1.mp3")
+        #expect(RelativeLink.to("/shows/./x/../ep1.mp3", fromPageAt: "/shows/pages/./ep1.html") == "../ep1.mp3")
+        // A folder named as the file is not taken for it.
+        #expect(RelativeLink.to("/a/ep1", fromPageAt: "/a/ep1/page.html") == "../ep1")
+        // Relative paths from the current folder, and standard output (the link as given).
+        #expect(RelativeLink.to("audio/ep1.mp3", fromPageAt: "pages/ep1.html") == "../audio/ep1.mp3")
+        #expect(RelativeLink.to("audio/ep1.mp3", fromPageAt: "-") == "audio/ep1.mp3")
+    }
 }

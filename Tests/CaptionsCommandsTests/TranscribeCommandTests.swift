@@ -83,6 +83,47 @@ struct TranscribeCommandTests {
         #expect(io.outputText.contains(" --> ") && !io.outputText.contains("Machine-generated"), "\(io.outputText)")
     }
 
+    /// `-o page.html` gives the transcript page with a player for the recording, linked from the
+    /// page's folder; a recording piped to standard input (`-`) is transcribed too.
+    @Test(.enabled(if: available && FileManager.default.isExecutableFile(atPath: BatchCommandTests.executable.path),
+                   "needs the speech recogniser, pocketsphinx-testdata, ffmpeg and the release CLI"))
+    func thePagePlaysTheRecordingAndStandardInputIsHeard() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let utterance = try Self.utterances()[1]
+        let audio = folder.appendingPathComponent("audio/ep #1.mp3")
+        try FileManager.default.createDirectory(at: audio.deletingLastPathComponent(), withIntermediateDirectories: true)
+        #expect(FlashSamples.ffmpeg(["-i", utterance.file, audio.path]))
+        let page = folder.appendingPathComponent("pages/ep1.html")
+        try FileManager.default.createDirectory(at: page.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let io = MemoryIO()
+        #expect(run(["transcribe", audio.path, "-o", page.path, "--model", "tiny.en", "--beam", "1", "-q"], io: io) == 0, "\(io.errors)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.contains(#"<audio id="player" controls preload="metadata" src="../audio/ep%20%231.mp3">"#), "\(html)")
+        #expect(html.contains("data-start="))
+
+        let process = Process()
+        process.executableURL = BatchCommandTests.executable
+        process.arguments = ["transcribe", "-", "--to", "json", "--model", "tiny.en", "--beam", "1", "-q"]
+        process.environment = ProcessInfo.processInfo.environment
+        process.standardInput = try FileHandle(forReadingFrom: audio)
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let json = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        func words(_ json: Data) throws -> [String] {
+            let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+            return Self.normalised((object["cues"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }.joined(separator: " "))
+        }
+        let fromFile = MemoryIO()
+        #expect(run(["transcribe", audio.path, "--to", "json", "--model", "tiny.en", "--beam", "1", "-q"], io: fromFile) == 0)
+        let heard = try words(json), direct = try words(Data(fromFile.outputText.utf8))
+        #expect(heard.count >= 6 && heard == direct, "\(heard) against \(direct)")
+    }
+
     /// A script against a recording with no speech is an error, not cues of no duration at 0:00.
     @Test(.enabled(if: available, "needs the speech recogniser, pocketsphinx-testdata and ffmpeg"))
     func aScriptAgainstSilenceIsAnError() throws {
