@@ -27,9 +27,9 @@ struct TranscriptPageTests {
         """
 
     /// The page for `dialogue` with a 30-second sound beside it, `script` run after it loads.
-    private func page(in folder: URL, script: String, arguments: [String] = []) throws -> URL {
+    private func page(in folder: URL, script: String, arguments: [String] = [], captions: String = dialogue) throws -> URL {
         let vtt = folder.appendingPathComponent("episode.vtt")
-        try Self.dialogue.write(to: vtt, atomically: true, encoding: .utf8)
+        try captions.write(to: vtt, atomically: true, encoding: .utf8)
         #expect(FlashSamples.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=300:duration=30", folder.appendingPathComponent("episode.wav").path]))
         let page = folder.appendingPathComponent("episode.html")
         let io = MemoryIO()
@@ -139,5 +139,41 @@ struct TranscriptPageTests {
         #expect(html.contains("<span class=\"seen-label\">Seen:</span>"))
         #expect(html.contains("<audio id=\"player\" controls preload=\"metadata\" src=\"episode.wav\">"))
         #expect(!html.contains("<script src"), "no external script")
+    }
+
+    /// The page's own words are in the transcript's language where we have them (a search in a
+    /// French page says "1 sur 2 paragraphes", and "0 paragraphe"), else English marked
+    /// `lang="en"`, so that a screen reader on a Czech page says them as English.
+    @Test func thePageSpeaksTheTranscriptsLanguage() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let french = Self.dialogue.replacing("WEBVTT\n", with: "WEBVTT\nLanguage: fr-CA\n")
+        let page = try page(in: folder, script: """
+            window.addEventListener("load", function () {
+              var find = document.getElementById("find"), found = document.getElementById("found"), said = [];
+              find.value = "said bob";
+              find.dispatchEvent(new Event("input"));
+              said.push(found.textContent);
+              find.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter" }));
+              said.push(found.textContent);
+              find.value = "nobody";
+              find.dispatchEvent(new Event("input"));
+              said.push(found.textContent);
+              document.body.setAttribute("data-results", JSON.stringify({ said: said }));
+            });
+            """, captions: french)
+        let found = try results(try dom(page))
+        #expect(found["said"] as? [String] == ["2 paragraphes", "1 sur 2 paragraphes", "0 paragraphe"])
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.contains("<html lang=\"fr-CA\">"))
+        #expect(html.contains("<label for=\"find\">Rechercher dans la transcription</label>"), "no lang: the page's own")
+        #expect(html.contains("Faire défiler avec l’audio"))
+
+        let czech = Self.dialogue.replacing("WEBVTT\n", with: "WEBVTT\nLanguage: cs\n")
+        let other = try self.page(in: folder, script: "", captions: czech)
+        let czechHTML = try String(contentsOf: other, encoding: .utf8)
+        #expect(czechHTML.contains("<html lang=\"cs\">"))
+        #expect(czechHTML.contains("<label for=\"find\" lang=\"en\">Search the transcript</label>"))
+        #expect(czechHTML.contains("<label lang=\"en\"><input type=\"checkbox\" id=\"follow\" checked> Scroll to follow the audio</label>"))
     }
 }

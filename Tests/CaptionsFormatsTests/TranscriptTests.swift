@@ -111,6 +111,19 @@ import Testing
         ]}
         """
 
+    /// What is seen is labelled in the transcript's language where we have the word, else in English.
+    @Test func theSeenLabelIsInTheTranscriptsLanguage() throws {
+        let seen = try WebVTTReader().read(Array("WEBVTT\n\n00:00:02.500 --> 00:00:03.000\nA letter.\n".utf8))
+        func text(_ language: String, _ format: TranscriptFormat) throws -> String {
+            var document = try WebVTTReader().read(Array("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n<v Ann>Hello.\n".utf8))
+            document.language = language
+            return format.render(document, title: "T", descriptions: seen)
+        }
+        #expect(try text("fr", .txt).contains("À l’écran (0:02)\nA letter."))
+        #expect(try text("de-AT", .md).contains("*Im Bild* · 0:02"))
+        #expect(try text("cs", .txt).contains("Seen (0:02)\nA letter."))
+    }
+
     @Test func segmentsWithTheSameTimesAreMerged() throws {
         let document = try PodcastTranscriptReader().read(Array(episode.utf8))
         #expect(document.cues.map(\.plainText) == ["Hello world", "Hi & bye"])

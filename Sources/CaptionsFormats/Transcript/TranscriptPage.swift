@@ -25,11 +25,13 @@ enum TranscriptPage {
     static let videoExtensions: Set = ["mp4", "m4v", "mov", "webm", "mkv", "ogv"]
 
     static func render(_ sections: [Transcript.Section], title: String, language: String, timestamps: Bool, media: String?) -> String {
+        let words = TranscriptWords.for(language)
+        let wordsLanguage = words.languageAttribute(within: language)
         var body = ""
         for section in sections {
             if let heading = section.title { body += "<section>\n<h2>\(XMLText.escape(heading))</h2>\n" }
             for paragraph in section.paragraphs {
-                body += paragraphHTML(paragraph, timestamps: timestamps) + "\n"
+                body += paragraphHTML(paragraph, timestamps: timestamps, seen: "<span class=\"seen-label\"\(wordsLanguage)>\(XMLText.escape(words.seen)):</span> ") + "\n"
             }
             if section.title != nil { body += "</section>\n" }
         }
@@ -39,7 +41,7 @@ enum TranscriptPage {
             let element = isVideo ? "video" : "audio"
             player = """
                 <div class="player"><\(element) id="player" controls preload="metadata" src="\(XMLText.escape(XMLText.mediaSource(media)))"></\(element)></div>
-                <p class="follow"><label><input type="checkbox" id="follow" checked> Scroll to follow the \(isVideo ? "video" : "audio")</label></p>
+                <p class="follow"><label\(wordsLanguage)><input type="checkbox" id="follow" checked> \(XMLText.escape(isVideo ? words.followVideo : words.followAudio))</label></p>
 
                 """
         }
@@ -79,7 +81,7 @@ enum TranscriptPage {
             <body>
             <header>
             <h1>\(XMLText.escape(title))</h1>
-            \(player)<div class="search" role="search"><label for="find">Search the transcript</label> <input id="find" type="search" autocomplete="off"> <output id="found" aria-live="polite"></output></div>
+            \(player)<div class="search" role="search"><label for="find"\(wordsLanguage)>\(XMLText.escape(words.search))</label> <input id="find" type="search" autocomplete="off"> <output id="found" aria-live="polite"\(wordsLanguage) data-one="\(XMLText.escape(words.oneParagraph))" data-many="\(XMLText.escape(words.paragraphs))" data-of="\(XMLText.escape(words.paragraphOf))"\(words.zeroIsSingular ? " data-zero-one" : "")></output></div>
             </header>
             <main id="transcript">
             \(body)</main>
@@ -98,13 +100,14 @@ enum TranscriptPage {
         return "\(milliseconds / 1000)" + (fraction == 0 ? "" : "." + String(String(fraction + 1000).dropFirst()).replacing(/0+$/, with: ""))
     }
 
-    private static func paragraphHTML(_ paragraph: Transcript.Paragraph, timestamps: Bool) -> String {
+    /// One paragraph; a description of what is seen starts with the label `seen`.
+    private static func paragraphHTML(_ paragraph: Transcript.Paragraph, timestamps: Bool, seen: String) -> String {
         let start = seconds(paragraph.start)
         var html = "<p data-start=\"\(start)\"\(paragraph.isDescription ? " class=\"seen\"" : "")>"
         if timestamps {
             html += "<a class=\"stamp\" href=\"#t=\(start)\" data-start=\"\(start)\"><time datetime=\"PT\(start)S\">\(Transcript.stamp(paragraph.start))</time></a> "
         }
-        if paragraph.isDescription { html += "<span class=\"seen-label\">Seen:</span> " }
+        if paragraph.isDescription { html += seen }
         if let speaker = paragraph.speaker { html += "<cite>\(XMLText.escape(speaker))</cite> " }
         let pieces = paragraph.pieces.isEmpty ? [Transcript.Piece(start: paragraph.start, text: paragraph.text)] : paragraph.pieces
         // The time stamp is the paragraph's place in the tab order; without one, its first piece is.
@@ -176,6 +179,10 @@ enum TranscriptPage {
           }
           var find = document.getElementById("find"), found = document.getElementById("found");
           var matches = [], position = -1;
+          function counted(count) {
+            var one = count === 1 || (count === 0 && "zeroOne" in found.dataset);
+            return (one ? found.dataset.one : found.dataset.many).replace("{n}", count);
+          }
           find.addEventListener("input", function () {
             var query = find.value.trim().toLowerCase();
             matches = [];
@@ -185,7 +192,7 @@ enum TranscriptPage {
               p.classList.toggle("match", hit);
               if (hit) matches.push(p);
             });
-            found.textContent = query.length === 0 ? "" : matches.length === 1 ? "1 paragraph" : matches.length + " paragraphs";
+            found.textContent = query.length === 0 ? "" : counted(matches.length);
           });
           find.addEventListener("keydown", function (event) {
             if (event.key !== "Enter" || matches.length === 0) return;
@@ -195,7 +202,7 @@ enum TranscriptPage {
             target.scrollIntoView({ block: "center" });
             var link = target.querySelector("a[data-start]");
             if (link) link.focus();
-            found.textContent = (position + 1) + " of " + matches.length + " paragraphs";
+            found.textContent = found.dataset.of.replace("{i}", position + 1).replace("{n}", matches.length);
           });
           window.captionsTranscript = { seek: seek, highlight: highlight, paragraphAt: paragraphAt };
         })();

@@ -39,12 +39,13 @@ public enum TranscriptFormat: String, Sendable, CaseIterable {
                        timestamps: Bool = true, chapters: [Transcript.Chapter] = [], media: String? = nil,
                        descriptions: TimedTextDocument? = nil) -> String {
         let transcript = Transcript(document, options: options, descriptions: descriptions)
+        let words = TranscriptWords.for(document.language)
         switch self {
         case .txt:
             return transcript.sections(chapters).map { section in
                 let heading = section.title.map { $0 + "\n" + String(repeating: "=", count: $0.count) + "\n\n" } ?? ""
                 return heading + section.paragraphs.map { paragraph in
-                    let heading = [paragraph.isDescription ? "Seen" : paragraph.speaker, timestamps ? "(\(Transcript.stamp(paragraph.start)))" : nil]
+                    let heading = [paragraph.isDescription ? words.seen : paragraph.speaker, timestamps ? "(\(Transcript.stamp(paragraph.start)))" : nil]
                         .compactMap { $0 }.joined(separator: " ")
                     return (heading.isEmpty ? "" : heading + "\n") + paragraph.text
                 }.joined(separator: "\n\n")
@@ -54,7 +55,7 @@ public enum TranscriptFormat: String, Sendable, CaseIterable {
             return "# \(escaped(title))\n\n" + transcript.sections(chapters).map { section in
                 let heading = section.title.map { "## \(escaped($0))\n\n" } ?? ""
                 return heading + section.paragraphs.map { paragraph in
-                    let who = paragraph.isDescription ? "*Seen*" : paragraph.speaker.map { "**\(escaped($0))**" }
+                    let who = paragraph.isDescription ? "*\(escaped(words.seen))*" : paragraph.speaker.map { "**\(escaped($0))**" }
                     let parts = [who, timestamps ? Transcript.stamp(paragraph.start) : nil].compactMap { $0 }
                     let text = paragraph.isDescription ? "> " + escaped(paragraph.text) : escaped(paragraph.text)
                     return (parts.isEmpty ? "" : parts.joined(separator: " · ") + "\n\n") + text
