@@ -36,4 +36,24 @@ import Testing
             #expect(Set(pieces.map(\.id)).count == pieces.count)
         }
     }
+
+    /// Japanese and Chinese, written without spaces, break between characters (they were never
+    /// broken: `--wrap 16` left a 40-character line), but no line starts with closing punctuation
+    /// or a small kana and none ends with an opening bracket; a Latin word inside stays whole, and
+    /// a cue split in time ends at a clause where one is near.
+    @Test func textWithoutSpacesBreaksBetweenCharactersWithKinsoku() {
+        let text = "今日はとても良い天気ですね、散歩に行きましょうか。「それとも」家でiPhoneを見ますか。"
+        let cue = Cue(start: .zero, end: MediaTime(seconds: 6), content: [.text(text)])
+        let pieces = CueLineWrapper(lineLength: 12, maxLines: 2).apply(to: TimedTextDocument(cues: [cue])).cues
+        let lines = pieces.flatMap { $0.plainText.split(separator: "\n") }
+        #expect(lines.joined() == text, "nothing lost, no space added")
+        #expect(lines.allSatisfy { $0.count <= 12 }, "\(lines)")
+        #expect(!lines.contains { "、。」っょ".contains($0.first!) || "「".contains($0.last!) }, "\(lines)")
+        #expect(lines.contains { $0.contains("iPhone") }, "\(lines)")
+        let weather = Cue(start: .zero, end: MediaTime(seconds: 4), content: [.text("今日はとても良い天気ですね、散歩に行きましょうか。それとも家でゆっくり休みますか。")])
+        let parts = CueLineWrapper(lineLength: 16, maxLines: 2).apply(to: TimedTextDocument(cues: [weather])).cues.map(\.plainText)
+        #expect(parts == ["今日はとても良い天気ですね、", "散歩に行きましょうか。それとも家\nでゆっくり休みますか。"])
+        #expect(TextWords.of("iPhoneを買った") == ["iPhone", "を", "買っ", "た"])
+        #expect(TextWords.join(TextWords.of("新しい iPhone を")) == "新しいiPhoneを")
+    }
 }

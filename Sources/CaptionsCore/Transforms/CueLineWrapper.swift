@@ -4,7 +4,8 @@
 ///
 /// Only plain text, or plain text in one voice span, is re-broken; cues with other markup are left
 /// as they are, so nothing is lost. Cues without an end are re-broken but not split.
-/// A word longer than a line gets a line of its own.
+/// A word longer than a line gets a line of its own. Japanese and Chinese, written without
+/// spaces, break between any two characters (``TextWords``).
 public struct CueLineWrapper: Sendable {
     /// The longest line, in characters.
     public var lineLength: Int
@@ -49,7 +50,7 @@ public struct CueLineWrapper: Sendable {
             single.content = content(chunks.flatMap { $0 })
             return [single]
         }
-        let weights = chunks.map { Int64($0.joined(separator: " ").count) }
+        let weights = chunks.map { Int64(TextWords.join($0.map { Substring($0) }).count) }
         let total = weights.reduce(0, +)
         var done: Int64 = 0
         return chunks.enumerated().map { index, chunk in
@@ -64,7 +65,8 @@ public struct CueLineWrapper: Sendable {
     }
 
     /// The lines of `text` in groups of at most `maxLines`, the words shared out evenly between the
-    /// groups (so no cue is left with one word) when that still fits.
+    /// groups (so no cue is left with one word), ending at punctuation where one is near, when
+    /// that still fits.
     private func chunks(of text: String) -> [[String]] {
         let lines = Self.lines(of: text, length: lineLength)
         let count = lines.count / maxLines + (lines.count % maxLines == 0 ? 0 : 1)
@@ -75,37 +77,42 @@ public struct CueLineWrapper: Sendable {
         var group: [Substring] = []
         var size = 0
         for word in words {
-            if !group.isEmpty, balanced.count < count - 1, Double(size) + Double(word.count + 1) / 2 > target {
-                balanced.append(Self.lines(of: group.joined(separator: " "), length: lineLength))
+            // A group ends at the middle of the word that reaches its share, or, from 60 % of
+            // its share on, after a sentence or clause (as LineBalancer groups do).
+            let atPunctuation = group.last?.last.map { ".?!,;:…、。，！？".contains($0) } ?? false
+            let reach = Double(size) + (atPunctuation ? target * 0.4 : Double(word.count + 1) / 2)
+            if !group.isEmpty, balanced.count < count - 1, reach > target {
+                balanced.append(Self.lines(of: TextWords.join(group), length: lineLength))
                 group = []
                 size = 0
             }
             group.append(word)
             size += word.count + 1
         }
-        balanced.append(Self.lines(of: group.joined(separator: " "), length: lineLength))
+        balanced.append(Self.lines(of: TextWords.join(group), length: lineLength))
         if balanced.allSatisfy({ $0.count <= maxLines }) { return balanced }
         return stride(from: 0, to: lines.count, by: maxLines).map { Array(lines[$0..<min($0 + maxLines, lines.count)]) }
     }
 
-    /// The words of `text`, split at spaces, tabs and line breaks.
-    private static func words(of text: String) -> [Substring] {
-        text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
-    }
+    /// The words of `text` (``TextWords/of(_:)``).
+    private static func words(of text: String) -> [Substring] { TextWords.of(text) }
 
     /// Greedy word wrap of `text` (existing line breaks are joined first).
     static func lines(of text: String, length: Int) -> [String] {
         var lines: [String] = []
         var line = ""
+        var last: Substring?
         for word in Self.words(of: text) {
+            let space = last.map { TextWords.spaced($0, word) ? 1 : 0 } ?? 0
             if line.isEmpty {
                 line = String(word)
-            } else if line.count + 1 + word.count <= length {
-                line += " " + word
+            } else if line.count + space + word.count <= length {
+                line += (space == 1 ? " " : "") + word
             } else {
                 lines.append(line)
                 line = String(word)
             }
+            last = word
         }
         if !line.isEmpty { lines.append(line) }
         return lines

@@ -1,3 +1,5 @@
+import CaptionsCore
+
 /// Breaks a cue's text into balanced lines within a profile's limits: the fewest lines that fit,
 /// their lengths as even as possible, preferring breaks after punctuation and never breaking
 /// between a title and the name after it (`Mr. | Smith`) or after an article.
@@ -15,32 +17,8 @@ struct LineBalancer {
     /// Words a line should not end with: articles (the noun follows them).
     static let articles: Set<String> = ["a", "an", "the", "A", "An", "The", "le", "la", "les", "un", "une", "der", "die", "das", "el", "los", "las"]
 
-    /// The words of `text`: split at spaces, or, for text written without spaces (Japanese,
-    /// Chinese), one character each, so that lines may break between any two.
-    static func words(of text: String) -> [Substring] {
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
-        guard words.contains(where: { $0.contains(where: isUnspaced) }) else { return words }
-        return words.flatMap { word in word.indices.map { word[$0...$0] } }
-    }
-
-    /// Whether a character belongs to a script written without spaces between words.
-    static func isUnspaced(_ character: Character) -> Bool {
-        guard let scalar = character.unicodeScalars.first else { return false }
-        switch scalar.value {
-        case 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF00...0xFFEF, 0x3000...0x303F: return true
-        default: return false
-        }
-    }
-
-    /// The words joined into a line: with spaces, but none between two unspaced characters.
-    static func join(_ words: ArraySlice<Substring>) -> String {
-        var line = ""
-        for word in words {
-            if let last = line.last, !(isUnspaced(last) || word.first.map(isUnspaced) == true) { line += " " }
-            line += word
-        }
-        return line
-    }
+    /// The words of `text` (``TextWords/of(_:)``: one character each in Japanese and Chinese).
+    static func words(of text: String) -> [Substring] { TextWords.of(text) }
 
     /// Balanced lines for `words`, or `nil` when they cannot fit in ``maxLines`` lines (a word
     /// longer than a line never fits).
@@ -55,8 +33,7 @@ struct LineBalancer {
         for (index, length) in lengths.enumerated() {
             letters.append(letters[index] + length)
             if index > 0 {
-                let joined = !(words[index - 1].last.map(Self.isUnspaced) == true || words[index].first.map(Self.isUnspaced) == true)
-                spaces.append(spaces[index] + (joined ? 1 : 0))
+                spaces.append(spaces[index] + (TextWords.spaced(words[index - 1], words[index]) ? 1 : 0))
             }
         }
         func width(_ i: Int, _ j: Int) -> Int { letters[j] - letters[i] + spaces[j] - spaces[i + 1] }
@@ -98,7 +75,7 @@ struct LineBalancer {
             var end = count
             for k in stride(from: lineCount, through: 1, by: -1) {
                 let start = from[end][k]
-                lines.append(Self.join(words[start..<end]))
+                lines.append(TextWords.join(words[start..<end]))
                 end = start
             }
             return lines.reversed()

@@ -1,0 +1,65 @@
+/// Words for breaking lines, in scripts written with spaces and in those written without
+/// (Japanese, Chinese), where a line may break between any two characters.
+public enum TextWords {
+    /// The words of `text`: split at spaces, tabs and line breaks, and, in text holding a
+    /// character of a script written without spaces, also between two characters where one of
+    /// them is unspaced, except where Japanese line breaking (kinsoku) forbids it: no line starts
+    /// with closing punctuation, a small kana or a prolonged sound mark, and none ends with an
+    /// opening bracket. A Latin word inside Japanese (`iPhone`) stays whole.
+    public static func of(_ text: String) -> [Substring] {
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
+        guard words.contains(where: { $0.contains(where: isUnspaced) }) else { return words }
+        return words.flatMap { word -> [Substring] in
+            var pieces: [Substring] = []
+            var start = word.startIndex
+            var index = word.startIndex
+            while index < word.endIndex {
+                let next = word.index(after: index)
+                if next < word.endIndex, breakable(between: word[index], and: word[next]) {
+                    pieces.append(word[start..<next])
+                    start = next
+                }
+                index = next
+            }
+            pieces.append(word[start...])
+            return pieces
+        }
+    }
+
+    /// Characters no line starts with (Japanese kinsoku shori, and the Western closing marks).
+    static let noLineStart = Set("、。，．・：；？！ー）」』】〕〉》〙〗｝〜…‥ゝゞヽヾ々ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ,.:;!?)]}”’")
+    /// Characters no line ends with.
+    static let noLineEnd = Set("（「『【〔〈《〘〖｛([{“‘")
+
+    /// Whether a line may break between `before` and `after` written together.
+    static func breakable(between before: Character, and after: Character) -> Bool {
+        (isUnspaced(before) || isUnspaced(after)) && !noLineStart.contains(after) && !noLineEnd.contains(before)
+    }
+
+    /// Whether a character belongs to a script written without spaces between words (kana, CJK
+    /// ideographs, full-width forms, CJK punctuation).
+    public static func isUnspaced(_ character: Character) -> Bool {
+        guard let scalar = character.unicodeScalars.first else { return false }
+        switch scalar.value {
+        case 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF00...0xFFEF, 0x3000...0x303F: return true
+        default: return false
+        }
+    }
+
+    /// Whether a space goes between `before` and `after` on a line: not beside an unspaced character.
+    public static func spaced(_ before: Substring, _ after: Substring) -> Bool {
+        !(before.last.map(isUnspaced) == true || after.first.map(isUnspaced) == true)
+    }
+
+    /// The words joined into a line: with spaces, but none beside an unspaced character.
+    public static func join<Words: Sequence<Substring>>(_ words: Words) -> String {
+        var line = ""
+        var previous: Substring?
+        for word in words {
+            if let previous, spaced(previous, word) { line += " " }
+            line += word
+            previous = word
+        }
+        return line
+    }
+}
