@@ -33,6 +33,14 @@ struct SpeechOptions: ParsableArguments {
     /// The sound of `input` and what the recogniser heard in it; failures are printed as
     /// diagnostics of `input` and thrown as exit code 1.
     func listen(to input: String, printer: DiagnosticPrinter, io: CommandIO) throws -> (DecodedAudio, Recognition) {
+        let (audio, recognitions) = try listen(to: input, printer: printer, io: io, perChannel: false)
+        return (audio, recognitions[0])
+    }
+
+    /// The sound of `input` and what the recogniser heard: in the mix, or with `perChannel` and a
+    /// recording of two channels or more, in each channel on its own (one recognition a
+    /// channel, in order), so that two voices talking at once are both heard.
+    func listen(to input: String, printer: DiagnosticPrinter, io: CommandIO, perChannel: Bool) throws -> (DecodedAudio, [Recognition]) {
         func fail(_ code: String, _ message: String) -> ExitCode {
             printer.print([Diagnostic(.error, Diagnostic.Code(rawValue: code), message, at: .start)], to: io)
             return ExitCode(1)
@@ -43,10 +51,10 @@ struct SpeechOptions: ParsableArguments {
         case .failure(let error): throw fail(error.code, error.message)
         }
         let showProgress = io.standardErrorIsTerminal
-        let clear = "\r" + String(repeating: " ", count: 60) + "\r"
+        let clear = "\r" + String(repeating: " ", count: 72) + "\r"
         let audio: DecodedAudio
         do {
-            audio = try AudioDecoder.decode(path: input, stream: audioStream) { seconds in
+            audio = try AudioDecoder.decode(path: input, stream: audioStream, keepChannels: perChannel) { seconds in
                 if showProgress { io.writeStandardError("\rdecoding the sound: \(Self.clock(seconds))  ") }
             }
         } catch {
@@ -54,19 +62,24 @@ struct SpeechOptions: ParsableArguments {
             throw fail(error.code, error.message)
         }
         let duration = audio.duration
-        do {
-            let recogniser = SpeechRecogniser(installation: installation, model: model, beam: beam, language: language, threads: threads)
-            let recognition = try recogniser.recognise(audio.mono) { segment in
-                guard showProgress, duration > 0 else { return }
-                let filled = Int(min(1, segment.end / duration) * 30)
-                io.writeStandardError("\r[\(String(repeating: "█", count: filled))\(String(repeating: "·", count: 30 - filled))] \(Self.clock(segment.end)) of \(Self.clock(duration))  ")
+        let sources = perChannel && audio.channelSamples.count >= 2 ? audio.channelSamples : [audio.mono]
+        var recognitions: [Recognition] = []
+        for (index, samples) in sources.enumerated() {
+            let label = sources.count > 1 ? "channel \(index + 1) of \(sources.count): " : ""
+            do {
+                let recogniser = SpeechRecogniser(installation: installation, model: model, beam: beam, language: language, threads: threads)
+                recognitions.append(try recogniser.recognise(samples) { segment in
+                    guard showProgress, duration > 0 else { return }
+                    let filled = Int(min(1, segment.end / duration) * 30)
+                    io.writeStandardError("\r\(label)[\(String(repeating: "█", count: filled))\(String(repeating: "·", count: 30 - filled))] \(Self.clock(segment.end)) of \(Self.clock(duration))  ")
+                })
+                if showProgress { io.writeStandardError(clear) }
+            } catch {
+                if showProgress { io.writeStandardError(clear) }
+                throw fail(error.code, error.message)
             }
-            if showProgress { io.writeStandardError(clear) }
-            return (audio, recognition)
-        } catch {
-            if showProgress { io.writeStandardError(clear) }
-            throw fail(error.code, error.message)
         }
+        return (audio, recognitions)
     }
 
     /// `M:SS`, or `H:MM:SS` from an hour on (as transcripts stamp times).

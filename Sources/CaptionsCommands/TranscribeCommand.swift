@@ -30,7 +30,7 @@ public struct TranscribeCommand: BatchCommand {
 
     @OptionGroup var destination: SpeechOutputOptions
 
-    @Flag(help: "Each voice was recorded on its own channel (stereo podcast recording): name the speakers by channel (Speaker 1, Speaker 2…).")
+    @Flag(help: "Each voice was recorded on its own channel (stereo podcast recording): each channel is transcribed on its own (so voices talking at once are both kept; it takes as long per channel) and its speaker named after it (Speaker 1, Speaker 2…).")
     var speakerPerChannel = false
 
     @Option(help: ArgumentHelp("Rename speakers with a JSON map such as {\"Speaker 1\": \"Ann\"}.", valueName: "map.json"))
@@ -83,10 +83,11 @@ public struct TranscribeCommand: BatchCommand {
             throw ExitCode(1)
         }
         let pageMedia = destination.pageMedia(recording: input, target: target, io: io)
-        let (audio, recognition) = try speech.listen(to: input, printer: printer, io: io)
+        let (audio, recognitions) = try speech.listen(to: input, printer: printer, io: io, perChannel: speakerPerChannel)
         let shaper = destination.shaper(for: target)
-        var document = TranscriptDocument.make(
-            from: recognition, audio: audio, shaper: shaper, speakerPerChannel: speakerPerChannel, model: speech.model)
+        var document = recognitions.count > 1
+            ? TranscriptDocument.make(channels: recognitions, audio: audio, shaper: shaper, model: speech.model)
+            : TranscriptDocument.make(from: recognitions[0], audio: audio, shaper: shaper, speakerPerChannel: speakerPerChannel, model: speech.model)
         if let speakers {
             do {
                 document = SpeakerRenamer(names: try JSONFiles.speakerNames(from: speakers, io: io)).apply(to: document)

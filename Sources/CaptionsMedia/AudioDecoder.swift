@@ -18,6 +18,8 @@ public struct DecodedAudio: Sendable {
     /// The stream decoded, and the file's other audio streams (not decoded) when the stream was
     /// FFmpeg's choice, not the caller's.
     public var streamIndex = 0, otherAudioStreams: [Int] = []
+    /// Each channel's own samples (16 kHz), when the decoding was asked to keep them.
+    public var channelSamples: [[Float]] = []
 
     /// Sound as decoded.
     public init(mono: [Float], channelLevels: [[Float]], partialReason: String? = nil) {
@@ -26,6 +28,13 @@ public struct DecodedAudio: Sendable {
 
     /// The duration in seconds.
     public var duration: Double { Double(mono.count) / Double(Self.sampleRate) }
+
+    /// Channel `index` alone, as a recording of its own (its samples kept by the decoding).
+    public func channel(_ index: Int) -> DecodedAudio {
+        var alone = DecodedAudio(mono: channelSamples[index], channelLevels: [channelLevels[index]], partialReason: partialReason)
+        alone.streamIndex = streamIndex
+        return alone
+    }
 
     /// The root-mean-square level of the mix from `start` to `end` seconds (0 outside the sound).
     public func level(from start: Double, to end: Double) -> Float {
@@ -43,9 +52,12 @@ public struct DecodedAudio: Sendable {
 public enum AudioDecoder {
     /// The sound of `path`: audio stream `stream` (a stream index, as ffprobe numbers them), else
     /// FFmpeg's choice (the default stream, else the best); `progress` is called now and then
-    /// with the seconds decoded. Throws `media.open`, `media.audio.none`, `media.audio.stream`,
-    /// `media.decoder` or `media.ffmpeg.missing`.
-    public static func decode(path: String, stream wanted: Int? = nil, progress: (Double) -> Void = { _ in }) throws(MediaError) -> DecodedAudio {
+    /// with the seconds decoded; `keepChannels` keeps each channel's samples too
+    /// (``DecodedAudio/channelSamples``). Throws `media.open`, `media.audio.none`,
+    /// `media.audio.stream`, `media.decoder` or `media.ffmpeg.missing`.
+    public static func decode(
+        path: String, stream wanted: Int? = nil, keepChannels: Bool = false, progress: (Double) -> Void = { _ in }
+    ) throws(MediaError) -> DecodedAudio {
         if let failure = ccaptions_ffmpeg_load() { throw MediaError("media.ffmpeg.missing", String(cString: failure)) }
         ccaptions_av_log_set_level(AV_LOG_QUIET)
         var format: UnsafeMutablePointer<AVFormatContext>?
@@ -78,7 +90,7 @@ public enum AudioDecoder {
         // The media's time 0: the container's start (where the first video frame usually is), so
         // that transcript times match a player's; sound that starts later is preceded by silence.
         let containerStart = format.map { $0.pointee.start_time != FFmpegCall.noTimestamp ? Double($0.pointee.start_time) / Double(AV_TIME_BASE) : 0 } ?? 0
-        var run = Run(timeBase: stream.pointee.time_base, origin: containerStart)
+        var run = Run(timeBase: stream.pointee.time_base, origin: containerStart, keepChannels: keepChannels)
         var packet = ccaptions_av_packet_alloc()
         defer { ccaptions_av_packet_free(&packet) }
         var frame = ccaptions_av_frame_alloc()
@@ -115,7 +127,7 @@ public enum AudioDecoder {
     /// The state of one decoding. Each frame is resampled (the resampler made anew when the
     /// stream's layout, sample format or rate changes), placed on the timeline by its timestamp
     /// (a gap, from damage or a dropout, is filled with silence and reported), mixed into the mono
-    /// samples, and measured per channel; the channels' own samples are not kept.
+    /// samples, and measured per channel; the channels' own samples are kept only when asked.
     private struct Run {
         let timeBase: AVRational
         let origin: Double
@@ -132,9 +144,14 @@ public enum AudioDecoder {
         private var output: [UnsafeMutablePointer<Float>] = []
         private var outputCapacity = 0
 
-        init(timeBase: AVRational, origin: Double) {
+        /// Each channel's samples, when kept.
+        let keepChannels: Bool
+        var channelSamples: [[Float]] = []
+
+        init(timeBase: AVRational, origin: Double, keepChannels: Bool) {
             self.timeBase = timeBase
             self.origin = origin
+            self.keepChannels = keepChannels
         }
 
         mutating func release() {
@@ -189,6 +206,7 @@ public enum AudioDecoder {
                 // A channel that appears mid-way was silent until then.
                 levels.append([Float](repeating: 0, count: levels.first?.count ?? 0))
                 windowSums.append(0)
+                if keepChannels { channelSamples.append([Float](repeating: 0, count: mono.count)) }
             }
         }
 
@@ -210,6 +228,7 @@ public enum AudioDecoder {
                 let sample = channel < channels ? value(channel) : 0
                 sum += sample
                 windowSums[channel] += sample * sample
+                if keepChannels { channelSamples[channel].append(sample) }
             }
             mono.append(channels > 0 ? sum / Float(channels) : 0)
             if mono.count % DecodedAudio.levelWindow == 0 { closeWindow(DecodedAudio.levelWindow) }
@@ -248,7 +267,9 @@ public enum AudioDecoder {
                 let seconds = gaps.reduce(0) { $0 + $1.end - $1.start }
                 add("\(gaps.count) stretch(es) of the sound, \((seconds * 10).rounded() / 10) s in all, are missing (from \(SubtitleStreamReader.clock(MediaTime(milliseconds: Int64(gaps[0].start * 1000)))) on) and were read as silence")
             }
-            return DecodedAudio(mono: mono, channelLevels: levels, partialReason: reason)
+            var audio = DecodedAudio(mono: mono, channelLevels: levels, partialReason: reason)
+            audio.channelSamples = channelSamples
+            return audio
         }
     }
 }

@@ -166,6 +166,37 @@ struct TranscribeCommandTests {
         #expect(!spoken.contains { $0.0 == "Bob" && $0.1.contains("ill disposed") })
     }
 
+    /// Two voices talking at once, each on its own channel with the other's spill at −20 dB: each
+    /// channel is heard on its own, so both sentences come out whole, at once, each named once.
+    @Test(.enabled(if: available, "needs the speech recogniser, pocketsphinx-testdata and ffmpeg"))
+    func voicesTalkingAtOnceOnTheirOwnChannelsAreBothKept() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let utterances = try Self.utterances()
+        let stereo = folder.appendingPathComponent("crosstalk.wav").path
+        // Utterance 1 ("…might be prudently in his power to do for them") on the left from 0 s,
+        // utterance 2 ("he was not an ill disposed young man") on the right from 2.5 s.
+        #expect(FlashSamples.ffmpeg([
+            "-i", utterances[0].file, "-i", utterances[1].file, "-filter_complex",
+            "[0]apad=whole_dur=9,asplit[a][a2];[1]adelay=2500,apad=whole_dur=9,asplit[b][b2];[a2]volume=0.1[as];[b2]volume=0.1[bs];"
+                + "[a][bs]amix=inputs=2:normalize=0[l];[b][as]amix=inputs=2:normalize=0[r];[l][r]join=inputs=2:channel_layout=stereo",
+            stereo,
+        ]))
+        let io = MemoryIO()
+        #expect(run(["transcribe", stereo, "--to", "json", "--speaker-per-channel", "--model", "tiny.en", "--beam", "1", "-q"], io: io) == 0, "\(io.errors)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(io.outputText.utf8)) as? [String: Any])
+        let cues = try #require(json["cues"] as? [[String: Any]])
+        func said(_ speaker: String) -> String {
+            Self.normalised(cues.filter { $0["speaker"] as? String == speaker }.compactMap { $0["text"] as? String }.joined(separator: " ")).joined(separator: " ")
+        }
+        #expect(said("Speaker 1").contains("prudently in his power to do for them"), "\(said("Speaker 1"))")
+        #expect(said("Speaker 2").contains("young man") && !said("Speaker 1").contains("young man"), "\(said("Speaker 2"))")
+        #expect(!said("Speaker 2").contains("prudently"))
+        let firstEnd = try #require(cues.first { $0["speaker"] as? String == "Speaker 1" }?["endTime"] as? Double)
+        let bobStart = try #require(cues.first { $0["speaker"] as? String == "Speaker 2" }?["startTime"] as? Double)
+        #expect(bobStart < firstEnd, "the two voices overlap: \(bobStart) against \(firstEnd)")
+    }
+
     /// `align`: the five utterances placed at known offsets, the script their reference words (one
     /// paragraph each, plus a sentence nobody says): each paragraph starts within 200 ms on average
     /// of where its speech starts (found from the sound's level in each file), the unsaid sentence is

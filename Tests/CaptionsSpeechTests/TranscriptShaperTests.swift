@@ -137,6 +137,36 @@ struct TranscriptShaperTests {
         #expect(document.comments.first?.text.contains("Machine-generated") == true)
         #expect(document.language == "en")
     }
+
+    /// Each channel heard on its own: two voices at once give two cues at once (they were cut
+    /// into one-word cues, or lost), and spill is left out: a word 12 dB quieter on its channel
+    /// than on another, or one another channel heard louder at the same time, even misheard.
+    @Test func channelsHeardApartKeepVoicesThatOverlapAndDropSpill() {
+        let windows = DecodedAudio.sampleRate / DecodedAudio.levelWindow
+        // Ann (left) speaks from 0 to 1.7 s, Bob (right) from 1 to 3 s; each spills into the other's
+        // microphone at a third of its level (−10 dB), and Bob's "Really?" at 3.3 s at a tenth.
+        func level(_ t: Int, speaking: ClosedRange<Double>, spill: ClosedRange<Double>, quiet: ClosedRange<Double>? = nil) -> Float {
+            let time = Double(t) / Double(windows)
+            if speaking.contains(time) { return 0.3 }
+            if spill.contains(time) { return 0.1 }
+            if let quiet, quiet.contains(time) { return 0.03 }
+            return 0.001
+        }
+        let left = (0..<4 * windows).map { level($0, speaking: 0...1.7, spill: 1.7...3, quiet: 3.1...3.7) }
+        let right = (0..<4 * windows).map { level($0, speaking: 1...3, spill: 0...1, quiet: nil) + ((3.1...3.7).contains(Double($0) / Double(windows)) ? 0.3 : 0) }
+        var audio = DecodedAudio(mono: [Float](repeating: 0.1, count: 4 * DecodedAudio.sampleRate), channelLevels: [left, right])
+        audio.channelSamples = [audio.mono, audio.mono]
+        func words(_ pairs: [(Double, String)]) -> [RecognisedWord] { pairs.map { RecognisedWord(start: $0.0, end: $0.0 + 0.3, word: " " + $0.1) } }
+        let ann = words([(0.1, "We"), (0.5, "went"), (0.7, "to"), (1.0, "the"), (1.3, "lake."), (1.85, "relieve"), (3.3, "really?")])
+        let bob = words([(1.1, "I"), (1.4, "know,"), (1.8, "believe"), (2.4, "me."), (3.3, "Really?")])
+        let document = TranscriptDocument.make(
+            channels: [ann, bob].map { Recognition(language: "en", languageProbability: 1, segments: [RecognisedSegment(start: $0[0].start, end: $0.last!.end, text: "", words: $0)]) },
+            audio: audio, shaper: .captions, model: "base")
+        let cues = document.cues.map { "\($0.speaker ?? "?"): \($0.plainText)" }
+        #expect(cues == ["Speaker 1: We went to the lake.", "Speaker 2: I know, believe me.", "Speaker 2: Really?"], "\(cues)")
+        #expect(document.cues[1].start < document.cues[0].end!, "the two voices overlap")
+        #expect(document.diagnostics.map(\.code.rawValue) == ["transcribe.channels.spill"])
+    }
 }
 
 /// Languages written without spaces keep their words apart and unspaced.
