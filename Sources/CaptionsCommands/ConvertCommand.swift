@@ -49,8 +49,11 @@ public struct ConvertCommand: BatchCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Move every cue by a duration, such as -1.5s, 250ms or 00:00:02.000.", valueName: "duration"))
     var shift: String?
 
-    @Option(help: ArgumentHelp("Retime from one frame rate to another, such as 25:23.976; or, one rate, the frame rate of a MicroDVD file read or written.", valueName: "from:to"))
+    @Option(help: ArgumentHelp("Retime from one frame rate to another, such as 25:23.976; or, one rate, the frame rate of the frame-timed file read or written (MicroDVD, SCC, EBU STL, iTT).", valueName: "from:to"))
     var fps: String?
+
+    @Option(help: ArgumentHelp("The frame rate of a frame-timed input (SCC, MicroDVD) when the output counts frames too: --fps is then the output's alone.", valueName: "rate"))
+    var inputFps: String?
 
     @Flag(help: "Merge consecutive cues with identical text and settings that touch or overlap.")
     var merge = false
@@ -222,6 +225,12 @@ public struct ConvertCommand: BatchCommand {
             }
         }
         let inputFormat = plan.inputFormat ?? file.withBytes { CaptionFormat.sniff($0) }
+        if plan.fpsForBoth, inputFormat != plan.outputFormat, Self.inputsCountingFrames.contains(inputFormat), let fps {
+            // An SCC read at the MicroDVD output's rate came out seconds early, without a word.
+            throw ValidationError(
+                "--fps \(fps) would count the frames of both the \(inputFormat.displayName) input and the \(plan.outputFormat.displayName) output: "
+                    + "give the input's rate with --input-fps (\(inputFormat == .scc ? "29.97 unless the file was made otherwise" : "its {1}{1}25 header, else 23.976")); --fps is then the output's")
+        }
         guard let reader = inputFormat.reader(options: plan.readerOptions) else {
             throw ValidationError("\(inputFormat.rawValue) can be written but not read")
         }
@@ -299,7 +308,12 @@ public struct ConvertCommand: BatchCommand {
         var wrapper: CueLineWrapper?
         var writerOptions = CaptionFormat.WriterOptions()
         var readerOptions = CaptionFormat.ReaderOptions()
+        /// `--fps` as one rate would be read by the input and written by the output.
+        var fpsForBoth = false
     }
+
+    /// Inputs whose reader takes `--fps` (the others say their rate, or need none).
+    private static let inputsCountingFrames: Set<CaptionFormat> = [.scc, .microdvd]
 
     /// Whether the output is named iTT, by `--to itt` or an `.itt` file name (TTML with Apple's
     /// profile unless `--ttml-profile` says otherwise).
@@ -357,6 +371,7 @@ public struct ConvertCommand: BatchCommand {
                 }
                 plan.readerOptions.frameRate = Double(rate.numerator) / Double(rate.denominator)
                 plan.writerOptions.frameRate = Double(rate.numerator) / Double(rate.denominator)
+                plan.fpsForBoth = inputFps == nil && (frameTimed.contains(outputFormat) || writesITT)
             } else {
                 guard rates.count == 2, let source = rates[0], let target = rates[1] else {
                     throw ValidationError(
@@ -364,6 +379,10 @@ public struct ConvertCommand: BatchCommand {
                 }
                 plan.retime = FrameRateRetime(from: source, to: target)
             }
+        }
+        if let inputFps {
+            guard let rate = FrameRate(parsing: inputFps) else { throw ValidationError("--input-fps '\(inputFps)' must be a frame rate such as 29.97 or 25") }
+            plan.readerOptions.frameRate = Double(rate.numerator) / Double(rate.denominator)
         }
         if let wrap {
             let parts = wrap.split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }

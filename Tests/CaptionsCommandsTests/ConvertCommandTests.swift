@@ -189,3 +189,29 @@ func textLikeMarkupIsWrittenAsItIsWhereThereIsNoMarkup(format: String) throws {
     let cues = try #require((try JSONSerialization.jsonObject(with: Data(back.output)) as? [String: Any])?["cues"] as? [[String: Any]])
     #expect(cues.map { $0["text"] as? String } == ["x &lt;i&gt; y", "{\\an8} z"], "WebVTT cue text, escaped")
 }
+
+/// One `--fps` between two formats that count frames (SCC in, MicroDVD out) is asked about: it
+/// used to time the SCC at the MicroDVD's 25 frames a second, 3.5 s early an hour in, without a
+/// word. `--input-fps` gives the input's rate, and `--fps` is then the output's.
+@Test func oneFrameRateForTwoFrameCountingFormatsIsAskedAbout() throws {
+    let scc = "Scenarist_SCC V1.0\n\n01:00:00:00\t9420 9420 94ae 94ae 9470 9470 c8e5 ecec ef80 942f 942f\n\n01:00:02:00\t942c 942c\n"
+    let ambiguous = MemoryIO(input: scc)
+    #expect(run(["convert", "-", "--from", "scc", "--to", "microdvd", "--fps", "25"], io: ambiguous) == 64)
+    #expect(ambiguous.output.isEmpty)
+    let command = try #require(try CaptionsCommand.parseAsRoot(["convert", "-", "--from", "scc", "--to", "microdvd", "--fps", "25"]) as? any IOCommand)
+    #expect(throws: ValidationError.self) { try command.execute(io: MemoryIO(input: scc)) }
+    do { try command.execute(io: MemoryIO(input: scc)) } catch { #expect("\(error)".contains("--input-fps"), "\(error)") }
+
+    let told = MemoryIO(input: scc)
+    #expect(run(["convert", "-", "--from", "scc", "--to", "microdvd", "--fps", "25", "--input-fps", "29.97", "-q"], io: told) == 0, "\(told.errors)")
+    let direct = MemoryIO(input: scc)
+    #expect(run(["convert", "-", "--from", "scc", "--to", "srt", "-q"], io: direct) == 0)
+    // The caption shows at 01:00:03.9 (non-drop timecode counted at 29.97): frame 90098 at 25.
+    #expect(direct.outputText.contains("01:00:03,900 --> "), "\(direct.outputText)")
+    #expect(told.outputText.contains("{90098}{"), "\(told.outputText)")
+
+    // One format on both sides, or a rate-less output, keeps --fps for the input.
+    let same = MemoryIO(input: scc)
+    #expect(run(["convert", "-", "--from", "scc", "--to", "srt", "--fps", "25", "-q"], io: same) == 0)
+    #expect(!same.outputText.contains("01:00:03,900"), "read at 25: \(same.outputText)")
+}
