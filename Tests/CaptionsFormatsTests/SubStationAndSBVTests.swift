@@ -295,6 +295,22 @@ import Testing
         #expect(CaptionFormat.sniff(written) == .microdvd)
     }
 
+    /// A cue shorter than a frame is written a frame long, with a warning (`{75}{75}` is never
+    /// shown), and a first cue at frames 0–1 whose text is a number is a cue, not a second header.
+    @Test func microDVDKeepsShortCuesAndNumbersAtTheStart() throws {
+        var document = TimedTextDocument(cues: [
+            Cue(start: .zero, end: MediaTime(milliseconds: 30), content: [.text("23.976")]),
+            Cue(start: MediaTime(seconds: 3), end: MediaTime(milliseconds: 3010), content: [.text("tiny")]),
+        ])
+        let writer = MicroDVDWriter(frameRate: 25)
+        #expect(writer.fit(&document).map(\.code.rawValue) == ["microdvd.time.tooShort"])
+        let written = writer.write(document)
+        #expect(String(decoding: written, as: UTF8.self) == "{1}{1}25\n{0}{1}23.976\n{75}{76}tiny\n")
+        let back = try MicroDVDReader().read(written)
+        #expect(back.cues.map(\.plainText) == ["23.976", "tiny"])
+        #expect(back.cues.allSatisfy { $0.end! > $0.start })
+    }
+
     @Test func subViewerHeadersAndBreaksAreRead() throws {
         let sub = "[INFORMATION]\n[TITLE]x\n[END INFORMATION]\n[SUBTITLE]\n00:00:01.50,00:00:03.00\none[br]two\n"
         #expect(CaptionFormat.sniff(Array(sub.utf8)) == .sbv)

@@ -26,6 +26,7 @@ public struct MicroDVDReader: TimedTextReader {
         var firstDrop: SourceLocation?
         var timed: [(start: Int64, end: Int64, line: Int, text: Substring)] = []
         var malformed = false
+        var sawHeader = false
         for (index, line) in text.lines.enumerated() {
             let trimmed = line.trimmedSpaces
             guard !trimmed.isEmpty else { continue }
@@ -35,9 +36,10 @@ public struct MicroDVDReader: TimedTextReader {
                 malformed = true
                 continue
             }
-            // {1}{1}25: the frame rate, not a cue.
-            if timed.isEmpty, start <= 1, end <= 1, let declared = Double(rest.trimmedSpaces), declared > 0, declared < 1000 {
+            // {1}{1}25 first: the frame rate, not a cue (a cue "23.976" after it is a cue).
+            if timed.isEmpty, !sawHeader, start <= 1, end <= 1, let declared = Double(rest.trimmedSpaces), declared > 0, declared < 1000 {
                 if rate == nil { rate = declared }
+                sawHeader = true
                 continue
             }
             timed.append((start, end, index, rest))

@@ -14,12 +14,22 @@ public struct MicroDVDWriter: TimedTextWriter {
     /// A writer for video at `frameRate` (23.976 when not given).
     public init(frameRate: Double? = nil) { self.frameRate = frameRate ?? MicroDVDReader.defaultFrameRate }
 
-    /// Reports the cues whose text ``literal(_:)`` changes.
+    /// Reports the cues whose text ``literal(_:)`` changes, and the cues shorter than a frame,
+    /// which are written a frame long (`{75}{75}` would never be shown).
     public func fit(_ document: inout TimedTextDocument) -> [Diagnostic] {
-        LiteralText.diagnostic(
+        var diagnostics = LiteralText.diagnostic(
             for: document, formatName: "MicroDVD", codes: "| between lines, {y:i} and / at a line's start",
             how: "| written as ¦, an invisible U+200B before such a { or /", literal: Self.literal
         ).map { [$0] } ?? []
+        let short = document.cues.filter { cue in cue.end.map { $0 > cue.start && frame($0) <= frame(cue.start) } ?? false }
+        if let first = short.first {
+            let rate = NumberFormatting.shortest((frameRate * 1000).rounded() / 1000)
+            diagnostics.append(Diagnostic(
+                .warning, "microdvd.time.tooShort",
+                "\(short.count) cue\(short.count == 1 ? "" : "s") shorter than a frame at \(rate) frames a second lengthened to one frame",
+                at: first.location))
+        }
+        return diagnostics
     }
 
     /// The lines of `text` joined by `|`, each kept literal; and whether anything but the line
@@ -39,7 +49,9 @@ public struct MicroDVDWriter: TimedTextWriter {
         let rate = (frameRate * 1000).rounded() / 1000
         var out = "{1}{1}\(rate == rate.rounded() ? String(Int(rate)) : String(rate))\n"
         for cue in document.cues {
-            let start = frame(cue.start), end = max(start, frame(cue.end ?? cue.start))
+            let start = frame(cue.start)
+            // A cue of some duration lasts a frame at least (start and end on one frame is never shown).
+            let end = cue.end.map { $0 > cue.start ? max(start + 1, frame($0)) : start } ?? start
             out += "{\(start)}{\(end)}" + Self.literal(cue.plainText).text + "\n"
         }
         let bytes = Array(out.utf8)
