@@ -174,6 +174,25 @@ import Testing
         #expect(back.cues[0].plainText == "top <i>")
     }
 
+    /// Our STL written again from itself is the same file: every row reads as its own (open
+    /// subtitles' VP 23, the foot, read as VP 22, so each one-line subtitle moved up a row).
+    @Test(arguments: [STLWriter.Kind.open, .teletext])
+    func writingOurSTLAgainChangesNothing(kind: STLWriter.Kind) throws {
+        let vtt = try readWebVTT("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nbottom\n\n00:00:03.000 --> 00:00:04.000\nTwo\nlines\n\n00:00:05.000 --> 00:00:06.000 line:2\nhigh\n")
+        var document = vtt
+        let writer = STLWriter(kind: kind)
+        _ = writer.fit(&document)
+        let first = writer.write(document)
+        var again = try STLReader().read(first)
+        _ = writer.fit(&again)
+        let second = writer.write(again)
+        // VP of each TTI block (offset 13 from the block's start, after the 1024-byte GSI).
+        let rows = { (bytes: [UInt8]) in stride(from: 1024, to: bytes.count, by: 128).map { bytes[$0 + 13] } }
+        #expect(rows(second) == rows(first))
+        let same = second == first
+        #expect(same, "the same bytes")
+    }
+
     @Test func spruceTextSTLIsRead() throws {
         let text = "//comment\n$FontSize = 28\n00:00:01:00 , 00:00:02:12 , ^IHello^I | world\n"
         let document = try STLReader().read(Array(text.utf8))

@@ -76,7 +76,10 @@ struct STLSubtitle {
         let row = gsi.isTeletext ? max(verticalPosition - 1, 0) : verticalPosition
         if verticalPosition > 0 {
             settings.snapToLines = false
-            settings.line = .value(((10 + Double(min(row, screenRows - 1)) * 80 / Double(screenRows)) * 1000).rounded() / 1000)
+            // Open subtitles' rows run from 0 to MNR: the last is the foot of the area (VP 23 and
+            // 22 used to read as one row, and a file written again moved up a row).
+            let lastRow = gsi.isTeletext ? screenRows - 1 : screenRows
+            settings.line = .value(((10 + Double(min(row, lastRow)) * 80 / Double(screenRows)) * 1000).rounded() / 1000)
         }
         switch justification {
         case 1: settings.align = .left
