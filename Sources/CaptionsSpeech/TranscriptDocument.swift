@@ -77,20 +77,35 @@ public enum TranscriptDocument {
             guard !a.isEmpty, !b.isEmpty else { return a == b }
             return editDistance(a, b) * 3 <= max(a.count, b.count)
         }
+        let keys = channelWords.map { $0.map { key($0.text) } }
+        // Words a channel heard near `time`: those starting from 10 s before (no word is longer).
+        func firstNear(_ channel: Int, _ time: Double) -> Int {
+            var low = 0, high = channelWords[channel].count
+            while low < high {
+                let middle = (low + high) / 2
+                if channelWords[channel][middle].start < time - 10 { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
         var removed = 0
         let kept = channelWords.enumerated().map { channel, words in
-            words.filter { word in
+            words.enumerated().filter { index, word in
                 let levels = audio.channelLevels.indices.map { meanLevel(audio, channel: $0, from: word.start, to: word.end) }
                 let own = levels[channel]
                 let quieter = levels.indices.contains { $0 != channel && own * 4 < levels[$0] }
                 let heardLouder = !quieter && channelWords.indices.contains { other in
-                    other != channel && levels[other] > own && channelWords[other].contains { heard in
-                        heard.start < word.end + 0.3 && word.start < heard.end + 0.3 && near(key(heard.text), key(word.text))
+                    guard other != channel, levels[other] > own else { return false }
+                    var position = firstNear(other, word.start)
+                    while position < channelWords[other].count, channelWords[other][position].start < word.end + 0.3 {
+                        let heard = channelWords[other][position]
+                        if word.start < heard.end + 0.3, near(keys[other][position], keys[channel][index]) { return true }
+                        position += 1
                     }
+                    return false
                 }
                 if quieter || heardLouder { removed += 1 }
                 return !(quieter || heardLouder)
-            }
+            }.map(\.element)
         }
         return (kept, removed)
     }
@@ -137,6 +152,9 @@ public enum TranscriptDocument {
 
     /// The channel with the highest mean level from `start` to `end` seconds.
     static func loudestChannel(_ audio: DecodedAudio, from start: Double, to end: Double) -> Int? {
+        let window = Double(DecodedAudio.levelWindow) / Double(DecodedAudio.sampleRate)
+        // None past the end of the sound.
+        guard audio.channelLevels.contains(where: { Int(start / window) < $0.count }) else { return nil }
         let means = audio.channelLevels.indices.map { meanLevel(audio, channel: $0, from: start, to: end) }
         return means.indices.max { means[$0] < means[$1] }
     }
