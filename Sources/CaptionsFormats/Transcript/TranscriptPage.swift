@@ -24,7 +24,9 @@ enum TranscriptPage {
     /// Media extensions shown in a video player (others get an audio player).
     static let videoExtensions: Set = ["mp4", "m4v", "mov", "webm", "mkv", "ogv"]
 
-    static func render(_ sections: [Transcript.Section], title: String, language: String, timestamps: Bool, media: String?) -> String {
+    static func render(
+        _ sections: [Transcript.Section], title: String, language: String, timestamps: Bool, media: String?, note: String? = nil
+    ) -> String {
         let words = TranscriptWords.for(language)
         let wordsLanguage = words.languageAttribute(within: language)
         var body = ""
@@ -45,6 +47,7 @@ enum TranscriptPage {
 
                 """
         }
+        let noteHTML = note.map { "<p class=\"note\"\(TranscriptWords.english.languageAttribute(within: language))>\(XMLText.escape($0))</p>\n" } ?? ""
         let light = colours.map { "--\($0.name): \($0.light);" }.joined(separator: " ")
         let dark = colours.map { "--\($0.name): \($0.dark);" }.joined(separator: " ")
         return """
@@ -62,6 +65,7 @@ enum TranscriptPage {
             h1 { font-size: 1.4rem; margin: .5rem 0; }
             .player audio, .player video { width: 100%; max-height: 40vh; }
             .follow { margin: .25rem 0; font: .9rem system-ui, sans-serif; }
+            .note { margin: 0 0 .25rem; color: var(--muted); font: .85rem system-ui, sans-serif; }
             search, .search { display: flex; gap: .5rem; align-items: center; font: .9rem system-ui, sans-serif; flex-wrap: wrap; }
             input[type=search] { font: inherit; padding: .25rem .4rem; color: var(--fg); background: var(--bg); border: 1px solid var(--muted); }
             main p { padding: .25rem .5rem; margin: .5rem -.5rem; border-radius: .25rem; }
@@ -81,7 +85,7 @@ enum TranscriptPage {
             <body>
             <header>
             <h1>\(XMLText.escape(title))</h1>
-            \(player)<div class="search" role="search"><label for="find"\(wordsLanguage)>\(XMLText.escape(words.search))</label> <input id="find" type="search" autocomplete="off"> <output id="found" aria-live="polite"\(wordsLanguage) data-one="\(XMLText.escape(words.oneParagraph))" data-many="\(XMLText.escape(words.paragraphs))" data-of="\(XMLText.escape(words.paragraphOf))"\(words.zeroIsSingular ? " data-zero-one" : "")></output></div>
+            \(noteHTML)\(player)<div class="search" role="search"><label for="find"\(wordsLanguage)>\(XMLText.escape(words.search))</label> <input id="find" type="search" autocomplete="off"> <output id="found" aria-live="polite"\(wordsLanguage) data-one="\(XMLText.escape(words.oneParagraph))" data-many="\(XMLText.escape(words.paragraphs))" data-of="\(XMLText.escape(words.paragraphOf))"\(words.zeroIsSingular ? " data-zero-one" : "")></output></div>
             </header>
             <main id="transcript">
             \(body)</main>

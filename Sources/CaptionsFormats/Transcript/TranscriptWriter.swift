@@ -40,9 +40,11 @@ public enum TranscriptFormat: String, Sendable, CaseIterable {
                        descriptions: TimedTextDocument? = nil) -> String {
         let transcript = Transcript(document, options: options, descriptions: descriptions)
         let words = TranscriptWords.for(document.language)
+        // What the recogniser wrote says so (the note captions carry as a comment).
+        let note = document.sourceFormat == "speech" ? document.comments.first?.text : nil
         switch self {
         case .txt:
-            return transcript.sections(chapters).map { section in
+            return (note.map { $0 + "\n\n" } ?? "") + transcript.sections(chapters).map { section in
                 let heading = section.title.map { $0 + "\n" + String(repeating: "=", count: $0.count) + "\n\n" } ?? ""
                 return heading + section.paragraphs.map { paragraph in
                     let heading = [paragraph.isDescription ? words.seen : paragraph.speaker, timestamps ? "(\(Transcript.stamp(paragraph.start)))" : nil]
@@ -52,7 +54,7 @@ public enum TranscriptFormat: String, Sendable, CaseIterable {
             }.joined(separator: "\n\n") + "\n"
         case .md:
             let escaped = MarkdownText.escaped
-            return "# \(escaped(title))\n\n" + transcript.sections(chapters).map { section in
+            return "# \(escaped(title))\n\n" + (note.map { "_\(escaped($0))_\n\n" } ?? "") + transcript.sections(chapters).map { section in
                 let heading = section.title.map { "## \(escaped($0))\n\n" } ?? ""
                 return heading + section.paragraphs.map { paragraph in
                     let who = paragraph.isDescription ? "*\(escaped(words.seen))*" : paragraph.speaker.map { "**\(escaped($0))**" }
@@ -63,7 +65,8 @@ public enum TranscriptFormat: String, Sendable, CaseIterable {
             }.joined(separator: "\n\n") + "\n"
         case .html:
             return TranscriptPage.render(
-                transcript.sections(chapters), title: title, language: document.language ?? "en", timestamps: timestamps, media: media)
+                transcript.sections(chapters), title: title, language: document.language ?? "en", timestamps: timestamps, media: media,
+                note: note)
         case .podcastJSON:
             return podcastJSON(document)
         }
