@@ -71,7 +71,7 @@ public struct CueLineWrapper: Sendable {
         let lines = Self.lines(of: text, length: lineLength)
         let count = lines.count / maxLines + (lines.count % maxLines == 0 ? 0 : 1)
         guard count > 1 else { return lines.isEmpty ? [] : [lines] }
-        let words = Self.words(of: text)
+        let words = TextWords.of(text)
         let target = Double(words.reduce(0) { $0 + $1.count + 1 }) / Double(count)
         var balanced: [[String]] = []
         var group: [Substring] = []
@@ -94,15 +94,12 @@ public struct CueLineWrapper: Sendable {
         return stride(from: 0, to: lines.count, by: maxLines).map { Array(lines[$0..<min($0 + maxLines, lines.count)]) }
     }
 
-    /// The words of `text` (``TextWords/of(_:)``).
-    private static func words(of text: String) -> [Substring] { TextWords.of(text) }
-
     /// Greedy word wrap of `text` (existing line breaks are joined first).
     static func lines(of text: String, length: Int) -> [String] {
         var lines: [String] = []
         var line = ""
         var last: Substring?
-        for word in Self.words(of: text) {
+        for word in TextWords.of(text) {
             let space = last.map { TextWords.spaced($0, word) ? 1 : 0 } ?? 0
             if line.isEmpty {
                 line = String(word)

@@ -17,9 +17,6 @@ struct LineBalancer {
     /// Words a line should not end with: articles (the noun follows them).
     static let articles: Set<String> = ["a", "an", "the", "A", "An", "The", "le", "la", "les", "un", "une", "der", "die", "das", "el", "los", "las"]
 
-    /// The words of `text` (``TextWords/of(_:)``: one character each in Japanese and Chinese).
-    static func words(of text: String) -> [Substring] { TextWords.of(text) }
-
     /// Balanced lines for `words`, or `nil` when they cannot fit in ``maxLines`` lines (a word
     /// longer than a line never fits).
     func lines(for words: [Substring]) -> [String]? {

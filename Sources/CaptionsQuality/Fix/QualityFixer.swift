@@ -113,7 +113,7 @@ public struct QualityFixer: Sendable {
                 result.append(cue)
                 continue
             }
-            let words = LineBalancer.words(of: shape.text)
+            let words = TextWords.of(shape.text)
             if let lines = balancer.lines(for: words) {
                 var rewrapped = cue
                 rewrapped.content = shape.rebuild(lines.joined(separator: "\n"))
@@ -190,7 +190,7 @@ public struct QualityFixer: Sendable {
             let end = cues[index + 1].end, cues[index + 1].start >= cues[index].start
         else { return nil }
         if let maximum = context.time(context.limits.maxDuration), end - cues[index].start > maximum + QualityContext.slack { return nil }
-        guard let lines = balancer.lines(for: LineBalancer.words(of: first.text + " " + second.text)) else { return nil }
+        guard let lines = balancer.lines(for: TextWords.of(first.text + " " + second.text)) else { return nil }
         var merged = cues[index]
         merged.end = end
         merged.content = first.rebuild(lines.joined(separator: "\n"))
