@@ -8,7 +8,7 @@ public enum TextWords {
     /// opening bracket. A Latin word inside Japanese (`iPhone`) stays whole.
     public static func of(_ text: String) -> [Substring] {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
-        guard words.contains(where: { $0.contains(where: isUnspaced) }) else { return words }
+        guard mayHoldUnspaced(text), words.contains(where: { $0.contains(where: isUnspaced) }) else { return words }
         return words.flatMap { word -> [Substring] in
             var pieces: [Substring] = []
             var start = word.startIndex
@@ -46,6 +46,13 @@ public enum TextWords {
         }
     }
 
+    /// Whether `text` may hold an unspaced character: a UTF-8 lead byte of U+3000–U+9FFF or
+    /// U+F900–U+FFEF (0xE3–0xE9, 0xEF). A byte scan, so that text in other scripts (nearly all)
+    /// is not looked at character by character.
+    public static func mayHoldUnspaced<Text: StringProtocol>(_ text: Text) -> Bool {
+        text.utf8.contains { (0xE3...0xE9).contains($0) || $0 == 0xEF }
+    }
+
     /// Whether a space goes between `before` and `after` on a line: not beside an unspaced character.
     public static func spaced(_ before: Substring, _ after: Substring) -> Bool {
         !(before.last.map(isUnspaced) == true || after.first.map(isUnspaced) == true)
@@ -53,6 +60,8 @@ public enum TextWords {
 
     /// The words joined into a line: with spaces, but none beside an unspaced character.
     public static func join<Words: Sequence<Substring>>(_ words: Words) -> String {
+        let words = Array(words)
+        guard words.contains(where: { mayHoldUnspaced($0) }) else { return words.joined(separator: " ") }
         var line = ""
         var previous: Substring?
         for word in words {

@@ -99,8 +99,9 @@ public struct CueLineWrapper: Sendable {
         var lines: [String] = []
         var line = ""
         var last: Substring?
+        let unspaced = TextWords.mayHoldUnspaced(text)
         for word in TextWords.of(text) {
-            let space = last.map { TextWords.spaced($0, word) ? 1 : 0 } ?? 0
+            let space = last.map { !unspaced || TextWords.spaced($0, word) ? 1 : 0 } ?? 0
             if line.isEmpty {
                 line = String(word)
             } else if line.count + space + word.count <= length {
