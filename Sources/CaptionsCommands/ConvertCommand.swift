@@ -79,8 +79,8 @@ public struct ConvertCommand: BatchCommand {
     @Option(help: ArgumentHelp("SCC output: pop-on (default) or roll-up.", valueName: "mode"))
     var sccMode: SCCWriter.Mode = .popOn
 
-    @Option(help: ArgumentHelp("EBU STL output: open (default) or teletext subtitles.", valueName: "kind"))
-    var stl: STLWriter.Kind = .open
+    @Option(help: ArgumentHelp("EBU STL output: open or teletext subtitles (default: as the STL file read, otherwise open).", valueName: "kind"))
+    var stl: STLWriter.Kind?
 
     @Flag(help: "End SRT lines with CRLF.")
     var crlf = false

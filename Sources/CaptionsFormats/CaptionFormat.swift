@@ -35,8 +35,8 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
         public var frameRate: Double?
         /// How SCC captions appear.
         public var sccMode = SCCWriter.Mode.popOn
-        /// Open or teletext EBU STL subtitles.
-        public var stlKind = STLWriter.Kind.open
+        /// Open or teletext EBU STL subtitles; nil: as the source STL file, else open.
+        public var stlKind: STLWriter.Kind?
 
         /// The defaults.
         public init() {}

@@ -107,6 +107,54 @@ import Testing
         #expect(try STLReader().read(bytes).cues.map(\.plainText) == ["Привет, мир"])
     }
 
+    /// A Russian text with a Greek word is written in Cyrillic (most of it kept), not in Latin (all `?`).
+    @Test func mixedScriptsTakeTheTableThatHoldsMostOfTheText() throws {
+        var document = TimedTextDocument(cues: [
+            Cue(start: .zero, end: MediaTime(seconds: 1), content: [.text("Привет, мир! Это тест.")]),
+            Cue(start: MediaTime(seconds: 2), end: MediaTime(seconds: 3), content: [.text("Καλημέρα")]),
+        ])
+        let writer = STLWriter()
+        let diagnostics = writer.fit(&document)
+        #expect(diagnostics.contains { $0.code == "stl.character.substituted" && $0.message.contains("01 code table") })
+        let bytes = writer.write(document)
+        #expect(Array(bytes[12..<14]) == Array("01".utf8))
+        #expect(try STLReader().read(bytes).cues.first?.plainText == "Привет, мир! Это тест.")
+    }
+
+    /// Tech 3264's Latin table: `#` is 0x23 (0xA6 too, but readers differ on it), `$` only 0xA4,
+    /// and 0xE2 is the D with stroke of Croatian and Vietnamese (glibc calls it Ð).
+    @Test func latinCharactersTakeTheirTech3264Bytes() throws {
+        var document = TimedTextDocument(cues: [Cue(start: .zero, end: MediaTime(seconds: 1), content: [.text("Đino #1 $5")])])
+        let writer = STLWriter()
+        #expect(writer.fit(&document).filter { $0.code == "stl.character.substituted" }.isEmpty)
+        let field = Array(writer.write(document)[(1024 + 16)...].prefix(10))
+        #expect(field == [0xE2] + Array("ino ".utf8) + [0x23, 0x31, 0x20, 0xA4, 0x35])
+    }
+
+    /// Re-saving an STL file keeps its header (titles, translator, publisher, programme start, in
+    /// code page 850) and its kind of subtitles: teletext level 2 stays teletext level 2.
+    @Test func resavingKeepsTheHeaderAndTheKind() throws {
+        var file = Self.gsi(display: "2")
+        let fields: [(Int, [UInt8])] = [
+            (16, Array("Fr".utf8) + [0x81] + Array("hst         ".utf8)), (80, Array("Episode 4".utf8)),
+            (144, Array("Translator".utf8)), (256, Array("10000000".utf8)), (277, Array("Institut f".utf8) + [0x81] + Array("r".utf8)),
+        ]
+        for (offset, bytes) in fields { file.replaceSubrange(offset..<offset + bytes.count, with: bytes) }
+        file += Self.tti(number: 0, start: [10, 0, 1, 0], end: [10, 0, 3, 0], text: [0x0D] + Self.ascii("Hallo"))
+        let document = try STLReader().read(file)
+        #expect(document.title == "Frühst")
+        let again = STLWriter().write(document)
+        #expect(again[11] == UInt8(ascii: "2"))
+        for (offset, bytes) in fields { #expect(Array(again[offset..<offset + bytes.count]) == bytes) }
+        #expect(try STLReader().read(again).cues == document.cues)
+        // Asked for, open subtitles are open; from another format, the STL header is not invented.
+        #expect(STLWriter(kind: .open).write(document)[11] == UInt8(ascii: "0"))
+        var fromVTT = document
+        fromVTT.sourceFormat = "webvtt"
+        let fresh = STLWriter().write(fromVTT)
+        #expect(fresh[11] == UInt8(ascii: "0") && Array(fresh[80..<89]) == Array(repeating: 0x20, count: 9))
+    }
+
     @Test(.enabled(if: Peer.ttconv != nil), arguments: [STLWriter.Kind.open, .teletext])
     func ttconvReadsOurSTLWithTheSameText(kind: STLWriter.Kind) throws {
         var document = Self.source

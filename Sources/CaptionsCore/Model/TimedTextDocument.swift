@@ -35,6 +35,10 @@ public struct TimedTextDocument: Sendable, Hashable {
     public var cues: [Cue]
     /// What the reader noticed while reading.
     public var diagnostics: [Diagnostic]
+    /// Fields of the source file's own header that only a writer of the same format can carry,
+    /// by the format's names (EBU STL's GSI: `TPT`, `TN`, `PUB`, `DSC`…), so that re-saving keeps
+    /// them; other writers ignore them.
+    public var sourceHeader: [String: String] = [:]
 
     /// An empty document of a kind.
     public init(

@@ -64,8 +64,13 @@ struct EBUSTLCharacters: Sendable {
         }
         var encodings: [Character: [UInt8]] = [:]
         for (key, character) in accented { encodings[character] = [UInt8(key >> 8), UInt8(key & 0xFF)] }
-        for (byte, character) in singles.enumerated() {
+        // The lowest byte of a character the table has twice: `#` is 0x23, not 0xA6.
+        for (byte, character) in singles.enumerated().reversed() {
             if let character { encodings[character] = [UInt8(byte)] }
+        }
+        if isLatin, encodings["Đ"] == nil, let eth = encodings["Ð"] {
+            // ISO 6937's 0xE2 is both (glibc reads it as Ð): Croatian and Vietnamese write Đ.
+            encodings["Đ"] = eth
         }
         self.singles = singles
         self.accented = accented

@@ -17,15 +17,40 @@ struct STLGSI {
     /// TCP, the programme's start, in frames.
     var programmeStart: Int64
 
+    /// The header's text fields, in the GSI's code page (CPN), that a writer keeps when the
+    /// document came from EBU STL: name, byte offset, length. DSC is kept as the kind of subtitles.
+    static let keptFields: [(name: String, offset: Int, length: Int)] = [
+        ("OET", 48, 32), ("TPT", 80, 32), ("TET", 112, 32), ("TN", 144, 32), ("TCD", 176, 32), ("SLR", 208, 16),
+        ("CD", 224, 6), ("RN", 236, 2), ("TCS", 255, 1), ("TCP", 256, 8), ("CO", 274, 3), ("PUB", 277, 32), ("EN", 309, 32),
+        ("ECD", 341, 32), ("UDA", 448, 576),
+    ]
+
+    /// The kept fields and DSC, for ``TimedTextDocument/sourceHeader``.
+    var header: [String: String] = [:]
+
     init(_ block: ArraySlice<UInt8>) {
-        func text(_ offset: Int, _ length: Int) -> String {
+        let codePage = Self.codePage(String(decoding: block.prefix(3), as: UTF8.self))
+        func text(_ offset: Int, _ length: Int, trimmed: Bool = true) -> String {
             let start = block.startIndex + offset
-            // Code page 850 and 437 are ASCII in the range these fields use; control bytes are spaces.
-            let bytes = block[start..<start + length].map { $0 < 0x20 || $0 == 0x7F ? 0x20 : $0 < 0x80 ? $0 : UInt8(ascii: "?") }
-            return String(decoding: bytes, as: UTF8.self).trimmingSpaces
+            // Control bytes read as spaces; the rest in the GSI's code page.
+            let bytes = block[start..<start + length].map { $0 < 0x20 || $0 == 0x7F ? 0x20 : $0 }
+            let text: String
+            if bytes.allSatisfy({ $0 < 0x80 }) {
+                text = String(decoding: bytes, as: UTF8.self)
+            } else if case .success(let utf8) = Charset.convert(bytes, from: codePage) {
+                text = String(decoding: utf8, as: UTF8.self)
+            } else {
+                text = String(decoding: bytes.map { $0 < 0x80 ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+            }
+            return trimmed ? text.trimmingSpaces : text
+        }
+        for field in Self.keptFields {
+            let value = text(field.offset, field.length, trimmed: false)
+            if !value.allSatisfy({ $0 == " " }) { header[field.name] = value }
         }
         diskFormat = text(3, 8)
         displayStandard = block[block.startIndex + 11]
+        if displayStandard != 0x20 { header["DSC"] = String(UnicodeScalar(displayStandard)) }
         codeTable = text(12, 2)
         language = Self.languages[text(14, 2).uppercased()]
         title = text(16, 32)
@@ -40,6 +65,22 @@ struct STLGSI {
             programmeStart = 0
         }
     }
+
+    /// The iconv name of a GSI code page number (CPN); 850, the one writers use, when unknown.
+    static func codePage(_ number: String) -> String {
+        ["437": "CP437", "850": "CP850", "860": "CP860", "863": "CP863", "865": "CP865"][number] ?? "CP850"
+    }
+
+    /// Code page 850's bytes for the characters it has (the GSI written).
+    static let codePage850: [Character: UInt8] = {
+        var bytes: [Character: UInt8] = [:]
+        for byte in UInt8(0x80)...0xFF {
+            if case .success(let utf8) = Charset.convert([byte], from: "CP850"), let character = String(decoding: utf8, as: UTF8.self).first {
+                bytes[character] = bytes[character] ?? byte
+            }
+        }
+        return bytes
+    }()
 
     /// Whether subtitles are teletext (DSC 1 or 2) rather than open.
     var isTeletext: Bool { displayStandard == UInt8(ascii: "1") || displayStandard == UInt8(ascii: "2") }

@@ -39,6 +39,7 @@ public struct STLReader: TimedTextReader {
         var document = TimedTextDocument(sourceFormat: "ebu-stl")
         var tally = DiagnosticTally()
         document.title = gsi.title
+        document.sourceHeader = gsi.header
         document.language = gsi.language
         let timecode = SMPTETimecode(frameRate: gsi.frameRate)
         if gsi.frameRate == nil {

@@ -10,8 +10,8 @@ import CaptionsCore
 ///   24 and 50 as `STL23.01`, `STL24.01`, `STL50.01`, which ttconv and this tool read but Tech 3264
 ///   does not name (a warning); any other rate at 25 (a warning).
 /// - The character code table is the first of Latin (ISO 6937), Cyrillic, Greek, Arabic and
-///   Hebrew that holds every character; characters none holds are written as the nearest
-///   letter and reported by ``fit(_:)``.
+///   Hebrew that holds every character, or else the one that holds most of the text; characters
+///   it lacks are written as the nearest letter and reported by ``fit(_:)``.
 /// - Open subtitles carry italics and underline; teletext carries colours and is written in
 ///   double height, boxed, as broadcasters send it. Rows are broken at 40 characters (37 for
 ///   teletext, whose control codes take cells); text too long for one block continues in
@@ -27,16 +27,23 @@ public struct STLWriter: TimedTextWriter {
 
     /// Frames per second; nil: 25.
     public var frameRate: Double?
-    /// Open or teletext.
-    public var kind: Kind
+    /// Open or teletext; nil: as the document's source STL file was (its DSC), else open.
+    public var kind: Kind?
 
-    /// Styles as the kind allows, placement by row and alignment.
-    public var capabilities: FormatCapabilities { [.basicStyles, .colors, .placement, .literalMarkup, .documentLanguage] }
+    /// Styles as the kind allows, placement by row and alignment, the title (OPT).
+    public var capabilities: FormatCapabilities { [.basicStyles, .colors, .placement, .literalMarkup, .documentLanguage, .title] }
 
     /// A writer of `kind` subtitles at `frameRate` (25 when nil).
-    public init(frameRate: Double? = nil, kind: Kind = .open) {
+    public init(frameRate: Double? = nil, kind: Kind? = nil) {
         self.frameRate = frameRate
         self.kind = kind
+    }
+
+    /// This writer with its kind settled for `document`.
+    private func settled(for document: TimedTextDocument) -> STLWriter {
+        var writer = self
+        writer.kind = kind ?? (["1", "2"].contains(document.sourceHeader["DSC"]) && document.sourceFormat == "ebu-stl" ? .teletext : .open)
+        return writer
     }
 
     private var width: Int { kind == .teletext ? 37 : 40 }
@@ -44,6 +51,7 @@ public struct STLWriter: TimedTextWriter {
 
     /// Fits rows to the width, the characters to one code table, the looks to the kind.
     public func fit(_ document: inout TimedTextDocument) -> [Diagnostic] {
+        guard kind != nil else { return settled(for: document).fit(&document) }
         let table = Self.table(for: document)
         let teletext = kind == .teletext
         let rules = CharacterGrid.Rules(
@@ -100,6 +108,7 @@ public struct STLWriter: TimedTextWriter {
 
     /// Writes the document as EBU STL bytes.
     public func write(_ document: TimedTextDocument, emit: (UnsafeRawBufferPointer) -> Void) {
+        guard kind != nil else { return settled(for: document).write(document, emit: emit) }
         var fitted = document
         _ = fit(&fitted)
         let table = Self.table(for: document)
@@ -167,29 +176,37 @@ public struct STLWriter: TimedTextWriter {
     ) -> [UInt8] {
         var block = [UInt8](repeating: 0x20, count: 1024)
         func put(_ offset: Int, _ text: String, _ length: Int) {
-            for (index, byte) in text.utf8.prefix(length).enumerated() where byte < 0x80 { block[offset + index] = byte }
+            var index = offset
+            for character in text where index < offset + length {
+                guard let byte = character.asciiValue.map({ $0 >= 0x20 && $0 < 0x7F ? $0 : 0x20 }) ?? STLGSI.codePage850[character] else { continue }
+                block[index] = byte
+                index += 1
+            }
         }
         func digits(_ value: Int64, _ count: Int) -> String {
             let text = String(max(value, 0))
             return String(repeating: "0", count: max(count - text.count, 0)) + text
         }
+        if document.sourceFormat == "ebu-stl" {
+            for field in STLGSI.keptFields { if let value = document.sourceHeader[field.name] { put(field.offset, value, field.length) } }
+        }
         put(0, "850", 3)
         put(3, diskFormat.code, 8)
-        put(11, kind == .teletext ? "1" : "0", 1)
+        put(11, kind == .teletext ? (document.sourceHeader["DSC"] == "2" ? "2" : "1") : "0", 1)
         put(12, table.code, 2)
         put(14, STLGSI.languageCode(document.language), 2)
         put(16, document.title, 32)
         let today = Self.today()
-        put(224, today, 6)
+        if document.sourceHeader["CD"] == nil || document.sourceFormat != "ebu-stl" { put(224, today, 6) }
         put(230, today, 6)
-        put(236, "00", 2)
+        if document.sourceHeader["RN"] == nil || document.sourceFormat != "ebu-stl" { put(236, "00", 2) }
         put(238, digits(Int64(blocks), 5), 5)
         put(243, digits(Int64(subtitles), 5), 5)
         put(248, "001", 3)
         put(251, digits(Int64(width), 2), 2)
         put(253, "23", 2)
-        put(255, "1", 1)
-        put(256, "00000000", 8)
+        if document.sourceHeader["TCS"] == nil || document.sourceFormat != "ebu-stl" { put(255, "1", 1) }
+        if document.sourceHeader["TCP"] == nil || document.sourceFormat != "ebu-stl" { put(256, "00000000", 8) }
         let first = firstCue ?? (0, 0, 0, 0)
         put(264, digits(first.hours, 2) + digits(first.minutes, 2) + digits(first.seconds, 2) + digits(first.frames, 2), 8)
         put(272, "1", 1)
@@ -197,11 +214,27 @@ public struct STLWriter: TimedTextWriter {
         return block
     }
 
-    /// The first table that holds every character of the document (Latin when none does).
+    /// The first table that holds every character of the document; when none does, the one
+    /// that holds the most of its letters (a Russian film with one Greek word is written in
+    /// Cyrillic), Latin on a tie.
     static func table(for document: TimedTextDocument) -> EBUSTLCharacters {
-        var characters: Set<Character> = []
-        for cue in document.cues { characters.formUnion(cue.plainText.filter { $0 != "\n" }) }
-        return EBUSTLCharacters.all.first { table in characters.allSatisfy { table.bytes(for: $0) != nil } } ?? .latin
+        var counts: [Character: Int] = [:]
+        for cue in document.cues {
+            for character in cue.plainText where character != "\n" { counts[character, default: 0] += 1 }
+        }
+        if let table = EBUSTLCharacters.all.first(where: { table in counts.keys.allSatisfy { table.bytes(for: $0) != nil } }) {
+            return table
+        }
+        func held(_ table: EBUSTLCharacters) -> Int {
+            counts.reduce(0) { $0 + (table.bytes(for: $1.key) != nil ? $1.value : 0) }
+        }
+        var best = EBUSTLCharacters.latin
+        var bestHeld = held(best)
+        for table in EBUSTLCharacters.all.dropFirst() {
+            let count = held(table)
+            if count > bestHeld { (best, bestHeld) = (table, count) }
+        }
+        return best
     }
 
     /// Today as YYMMDD (creation and revision dates).
