@@ -403,6 +403,17 @@ func ttml(_ body: String, parameters: String = "", head: String = "") -> [UInt8]
         #expect(WebVTTWriter().write(reread) == written)
     }
 
+    /// A WebVTT cue in Hebrew or Arabic is right to left in a player (its first strong letter);
+    /// a TTML paragraph is left to right unless `tts:direction` says otherwise.
+    @Test func rightToLeftCuesSayTheirDirection() throws {
+        let source = try WebVTTReader().read(Array(
+            "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n- שלום.\n- מה נשמע?\n\n00:00:03.000 --> 00:00:04.000\n123 كيف حالك؟\n\n00:00:05.000 --> 00:00:06.000\n(שלום) Hello\n\n00:00:07.000 --> 00:00:08.000\n- Hello, שלום\n".utf8))
+        let text = String(decoding: TTMLWriter().write(source), as: UTF8.self)
+        let directions = text.split(separator: "\n").filter { $0.contains("<p ") }.map { $0.contains("tts:direction=\"rtl\"") }
+        #expect(directions == [true, true, true, false])
+        #expect(try TTMLReader().read(Array(text.utf8)).cues.map(\.plainText) == source.cues.map(\.plainText))
+    }
+
     /// The reshaping is a reported change on the way to WebVTT, and none on the way to TTML.
     @Test func reshapedDescriptionsAreReported() throws {
         let document = try TTMLReader().read(ttml(

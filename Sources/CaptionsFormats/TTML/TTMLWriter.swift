@@ -164,6 +164,9 @@ private struct TTMLWriterContext {
             attributes += " ttm:agent=\"\(agent(speaker))\""
         }
         if Self.needsPreservedSpace(cue.content) { attributes += " xml:space=\"preserve\"" }
+        // A player takes a WebVTT or SRT cue's direction from its first strong letter; TTML's
+        // paragraphs are left to right unless told (Hebrew "- שלום." would end ".שלום -").
+        if TextDirection.isRightToLeft(cue.plainText) { attributes += " tts:direction=\"rtl\"" }
         return "      <p\(attributes)>\(inline(cue.content))</p>\n"
     }
 
