@@ -164,6 +164,18 @@ import Testing
         #expect(SCCWriter().write(back) == first)
     }
 
+    /// Rows that end on one column and start on different ones are right-aligned (they read back
+    /// as left-aligned at the longer row's edge, and the short row moved left when written again).
+    @Test(arguments: ["right", "left", "center"])
+    func alignmentSurvivesARoundTrip(align: String) throws {
+        let vtt = "WEBVTT\n\n00:00:01.000 --> 00:00:03.000 align:\(align)\nA long first row\nshort\n"
+        let first = SCCWriter().write(try WebVTTReader().read(Array(vtt.utf8)))
+        let back = try SCCReader().read(first)
+        let expected: CueSettings.Align = align == "right" ? .right : align == "left" ? .left : .center
+        #expect(back.cues.first?.settings.align == expected)
+        #expect(SCCWriter().write(back) == first)
+    }
+
     @Test func rollUpOutputRollsEachRowIn() throws {
         var document = TimedTextDocument(cues: [
             Cue(start: MediaTime(seconds: 1), end: MediaTime(seconds: 4), content: [.text("first row\nsecond row")])

@@ -111,8 +111,9 @@ extension CEA608Memory {
     }
 
     /// Settings for rows at (row, first column, width): the top row sets the line; rows that share
-    /// a left edge are left-aligned there, rows that share a centre are centred on it, others
-    /// are left-aligned at the leftmost column; one row is centred only near the middle.
+    /// a left edge are left-aligned there, rows that share a centre are centred on it, rows that
+    /// share only a right edge are right-aligned on it, others are left-aligned at the leftmost
+    /// column; one row is centred only near the middle.
     static func placement(_ rows: [(row: Int, column: Int, width: Int)]) -> CueSettings {
         let rowHeight = 80.0 / Double(Self.rows), columnWidth = 80.0 / Double(Self.columns)
         var settings = CueSettings()
@@ -124,7 +125,15 @@ extension CEA608Memory {
         let leftAligned = rows.count > 1
             ? lefts.allSatisfy({ $0 == lefts[0] }) || centres.max()! - centres.min()! > 1
             : abs(centres[0] - Double(Self.columns) / 2) > 1.5
-        if leftAligned {
+        let rights = rows.map { $0.column + $0.width }
+        if leftAligned, rows.count > 1, !lefts.allSatisfy({ $0 == lefts[0] }), rights.allSatisfy({ $0 == rights[0] }),
+            rights[0] <= Self.columns
+        {
+            settings.align = .right
+            settings.position = rounded(10 + Double(rights[0]) * columnWidth)
+            settings.positionAlign = .lineRight
+            settings.size = rounded(settings.position! - 10)
+        } else if leftAligned {
             // Damaged input can place text past the last column (tabs after an indent): kept on screen.
             let left = min(lefts.min()!, Self.columns - 1)
             settings.align = .left
