@@ -9,6 +9,18 @@ import Testing
         do { _ = try readWebVTT(text) } catch { #expect(error.code == "webvtt.signature.missing") }
     }
 
+    /// A file whose every cue is skipped reads as no cues, as the spec says, with one warning that
+    /// the output will be empty; a file with no cues at all, or with one good cue, has none.
+    @Test(arguments: [
+        ("WEBVTT\n\n00:01.000 -> 00:02.000\nHello\n\n0:03.000 --> 00:04\nWorld\n", true),
+        ("WEBVTT\n\n00:01.000 -> 00:02.000\nHello\n\n00:03.000 --> 00:04.000\nWorld\n", false),
+        ("WEBVTT\n\nNOTE nothing yet\n", false),
+    ])
+    func aFileOfSkippedCuesSaysItIsEmpty(text: String, warned: Bool) throws {
+        let document = try readWebVTT(text)
+        #expect(document.diagnostics.contains { $0.code == "webvtt.cues.none" } == warned)
+    }
+
     /// Full `HH:MM:SS.mmm` times are read at fixed offsets; anything near that form goes through the
     /// general algorithm, with the same result.
     @Test(arguments: [

@@ -59,6 +59,15 @@ public struct WebVTTReader: InPlaceTimedTextReader {
             document.diagnostics += part.diagnostics
         }
         document.diagnostics.sort { ($0.location ?? .start) < ($1.location ?? .start) }
+        // A file whose every cue was skipped is a valid WebVTT file with no cues (the spec's
+        // parser gives none), but the output would be empty: say so once, plainly.
+        let skipped = document.diagnostics.filter { ["webvtt.timestamp.malformed", "webvtt.block.ignored"].contains($0.code.rawValue) }.count
+        if document.cues.isEmpty, skipped > 0 {
+            document.diagnostics.append(Diagnostic(
+                .warning, "webvtt.cues.none",
+                "no cue could be read: \(skipped) block\(skipped == 1 ? " was" : "s were") skipped, so the output holds no cues",
+                at: nil))
+        }
         return document
     }
 }
