@@ -340,6 +340,9 @@ public struct ConvertCommand: BatchCommand {
             outputFormat = format
         } else if output != "-", let format = CaptionFormat(fileExtensionOf: output) {
             outputFormat = format
+        } else if requireOutputFormat, output.lowercased().hasSuffix(".sub") {
+            throw ValidationError(
+                "\(output): .sub names MicroDVD, SubViewer and VobSub files alike: give --to microdvd (with --fps) to write MicroDVD")
         } else if requireOutputFormat {
             throw ValidationError(
                 "cannot tell the output format from the name \(output): give --to with one of \(CaptionFormat.writableNames), "

@@ -215,3 +215,13 @@ func textLikeMarkupIsWrittenAsItIsWhereThereIsNoMarkup(format: String) throws {
     #expect(run(["convert", "-", "--from", "scc", "--to", "srt", "--fps", "25", "-q"], io: same) == 0)
     #expect(!same.outputText.contains("01:00:03,900"), "read at 25: \(same.outputText)")
 }
+
+/// `-o film.sub` is ambiguous (MicroDVD, SubViewer and VobSub all use .sub): the error says so
+/// and names the `--to` that writes MicroDVD, instead of only listing every format.
+@Test func aSubOutputNameAsksForMicroDVD() throws {
+    let command = try #require(try CaptionsCommand.parseAsRoot(["convert", "-", "--from", "srt", "-o", "/tmp/never-written.sub"]) as? any IOCommand)
+    do {
+        try command.execute(io: MemoryIO(input: "1\n00:00:01,000 --> 00:00:02,000\nHi\n"))
+        Issue.record("no error")
+    } catch { #expect("\(error)".contains("--to microdvd"), "\(error)") }
+}
