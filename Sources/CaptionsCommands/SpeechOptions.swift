@@ -28,7 +28,20 @@ struct SpeechOptions: ParsableArguments {
             throw ValidationError("--model \(model): choose one of \(SpeechInstallation.models.joined(separator: ", "))")
         }
         guard (1...20).contains(beam) else { throw ValidationError("--beam \(beam): choose 1 (greedy) to 20") }
+        if let language {
+            // Checked before the sound is decoded (the recogniser used to refuse it minutes later).
+            guard let code = SpeechInstallation.whisperLanguage(language) else {
+                throw ValidationError(
+                    "--language \(language): the recogniser does not know it; give one of \(SpeechInstallation.languages.sorted().joined(separator: ", "))")
+            }
+            if model.hasSuffix(".en"), code != "en" {
+                throw ValidationError("--language \(language) with --model \(model): that model hears English only; use --model base")
+            }
+        }
     }
+
+    /// The language code the recogniser takes (`fr-CA` as `fr`); nil: detected.
+    var recogniserLanguage: String? { language.flatMap(SpeechInstallation.whisperLanguage) }
 
     /// The sound of `input` and what the recogniser heard in it; failures are printed as
     /// diagnostics of `input` and thrown as exit code 1.
@@ -67,7 +80,7 @@ struct SpeechOptions: ParsableArguments {
         for (index, samples) in sources.enumerated() {
             let label = sources.count > 1 ? "channel \(index + 1) of \(sources.count): " : ""
             do {
-                let recogniser = SpeechRecogniser(installation: installation, model: model, beam: beam, language: language, threads: threads)
+                let recogniser = SpeechRecogniser(installation: installation, model: model, beam: beam, language: recogniserLanguage, threads: threads)
                 recognitions.append(try recogniser.recognise(samples) { segment in
                     guard showProgress, duration > 0 else { return }
                     let filled = Int(min(1, segment.end / duration) * 30)
@@ -152,7 +165,7 @@ enum CaptionsOrTranscript {
         } else if to == nil, output != "-", let format = CaptionFormat(fileExtensionOf: output), format.writer() != nil {
             self = .captions(format)
         } else {
-            throw ValidationError("unknown output format '\(name)'; choose one of \(CaptionFormat.writableNames), txt, md, html, podcast-json")
+            throw ValidationError("unknown output format '\(name)'; choose one of \(CaptionFormat.writableNames), txt, md, html")
         }
     }
 

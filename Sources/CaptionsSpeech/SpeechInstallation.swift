@@ -18,6 +18,23 @@ public struct SpeechInstallation: Sendable {
     /// The models the installer provides.
     public static let models = ["base", "tiny.en"]
 
+    /// The languages Whisper's multilingual models know, by the codes it takes.
+    public static let languages: Set<String> = [
+        "af", "am", "ar", "as", "az", "ba", "be", "bg", "bn", "bo", "br", "bs", "ca", "cs", "cy", "da", "de", "el", "en", "es",
+        "et", "eu", "fa", "fi", "fo", "fr", "gl", "gu", "ha", "haw", "he", "hi", "hr", "ht", "hu", "hy", "id", "is", "it", "ja",
+        "jw", "ka", "kk", "km", "kn", "ko", "la", "lb", "ln", "lo", "lt", "lv", "mg", "mi", "mk", "ml", "mn", "mr", "ms", "mt",
+        "my", "ne", "nl", "nn", "no", "oc", "pa", "pl", "ps", "pt", "ro", "ru", "sa", "sd", "si", "sk", "sl", "sn", "so", "sq",
+        "sr", "su", "sv", "sw", "ta", "te", "tg", "th", "tk", "tl", "tr", "tt", "uk", "ur", "uz", "vi", "yi", "yo", "zh", "yue",
+    ]
+
+    /// The code Whisper takes for a BCP 47 tag (`fr-CA` is `fr`, `iw` is `he`, `nb` is `no`); nil
+    /// when Whisper does not know the language.
+    public static func whisperLanguage(_ tag: String) -> String? {
+        let primary = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? ""
+        let code = ["iw": "he", "nb": "no", "jv": "jw", "fil": "tl", "cmn": "zh"][primary] ?? primary
+        return languages.contains(code) ? code : nil
+    }
+
     /// The installation found, or nil with the places looked in.
     public static func find(environment: [String: String] = currentEnvironment()) -> Result<SpeechInstallation, SpeechError> {
         var candidates: [String] = []

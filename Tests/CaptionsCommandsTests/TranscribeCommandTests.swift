@@ -325,3 +325,18 @@ struct TranscribeCommandTests {
         #expect(damaged.partialReason?.contains("missing") == true, "\(damaged.partialReason ?? "no reason")")
     }
 }
+
+/// `--language` is checked when the command is parsed, before minutes of decoding: a code the
+/// recogniser does not know, or a language other than English for an English-only model, is a
+/// usage error; a BCP 47 tag is taken by its language (`fr-CA`, `iw`).
+@Test func theLanguageIsCheckedBeforeAnythingIsDecoded() throws {
+    for (arguments, accepted) in [
+        (["--language", "xx"], false), (["--language", "fr", "--model", "tiny.en"], false), (["--language", "fr-CA"], true),
+        (["--language", "iw"], true), (["--language", "en", "--model", "tiny.en"], true),
+    ] {
+        let parsed = Result { try CaptionsCommand.parseAsRoot(["transcribe", "episode.mp3", "-o", "x.vtt"] + arguments) }
+        if case .success = parsed { #expect(accepted, "\(arguments)") } else { #expect(!accepted, "\(arguments)") }
+    }
+    #expect(SpeechInstallation.whisperLanguage("fr-CA") == "fr" && SpeechInstallation.whisperLanguage("iw") == "he")
+    #expect(SpeechInstallation.whisperLanguage("klingon") == nil)
+}
