@@ -184,7 +184,9 @@ public struct ConvertCommand: BatchCommand {
         do {
             var document = try read(plan, io: io)
             if let speakers {
-                document = SpeakerRenamer(names: try JSONFiles.speakerNames(from: speakers, io: io)).apply(to: document)
+                let (renamed, notes) = SpeakerRenamer(names: try JSONFiles.speakerNames(from: speakers, io: io)).apply(to: document)
+                document = renamed
+                document.diagnostics += notes
             }
             guard printing else { return document }
             printer.print(document.diagnostics, to: io)
@@ -435,7 +437,11 @@ public struct ConvertCommand: BatchCommand {
             diagnostics += notes
         }
         if plan.outputFormat == .podcastJSON { document = SpeakerPrefixParser().apply(to: document) }
-        if let names = plan.speakerNames { document = SpeakerRenamer(names: names).apply(to: document) }
+        if let names = plan.speakerNames {
+            let (renamed, notes) = SpeakerRenamer(names: names).apply(to: document)
+            document = renamed
+            diagnostics += notes
+        }
         let isPodcast = input.sourceFormat == "podcast-json"
         if speakerPrefix || (isPodcast && plan.outputFormat == .srt) { document = SpeakerPrefixer().apply(to: document) }
         if let wrapper = plan.wrapper ?? (isPodcast ? Self.podcastWrapper(for: plan.outputFormat) : nil) {

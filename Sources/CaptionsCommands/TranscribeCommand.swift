@@ -90,7 +90,9 @@ public struct TranscribeCommand: BatchCommand {
             : TranscriptDocument.make(from: recognitions[0], audio: audio, shaper: shaper, speakerPerChannel: speakerPerChannel, model: speech.model)
         if let speakers {
             do {
-                document = SpeakerRenamer(names: try JSONFiles.speakerNames(from: speakers, io: io)).apply(to: document)
+                let (renamed, notes) = SpeakerRenamer(names: try JSONFiles.speakerNames(from: speakers, io: io)).apply(to: document)
+                document = renamed
+                printer.print(notes, to: io)
             } catch {
                 printer.print([error.diagnostic], to: io)
                 throw ExitCode(1)

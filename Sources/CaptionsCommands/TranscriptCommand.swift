@@ -124,7 +124,9 @@ public struct TranscriptCommand: BatchCommand {
         }
         if let speakers {
             do {
-                document = SpeakerRenamer(names: try JSONFiles.speakerNames(from: speakers, io: io)).apply(to: document)
+                let (renamed, notes) = SpeakerRenamer(names: try JSONFiles.speakerNames(from: speakers, io: io)).apply(to: document)
+                document = renamed
+                DiagnosticPrinter(path: input == "-" ? "<stdin>" : input, showNotes: false).print(notes, to: io)
             } catch {
                 io.writeStandardError("\(speakers): error: \(error.message) [\(error.code)]\n")
                 throw ExitCode(1)

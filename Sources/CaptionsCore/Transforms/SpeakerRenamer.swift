@@ -1,5 +1,10 @@
 /// Renames speakers (`--speakers map.json`): labels such as `SPEAKER_1` from a diarisation tool
 /// become real names, in cue speakers and in voice spans alike.
+///
+/// A label is matched exactly, or else ignoring case and with `_` or `-` as a space, so that a
+/// map written for one tool's `SPEAKER_1` names the `Speaker 1` of another. Labels of the map
+/// that name no speaker of the document are reported (`speakers.unmatched`), with the speakers
+/// it has, instead of leaving every cue unchanged without a word.
 public struct SpeakerRenamer: Sendable {
     /// Old label → new name.
     public var names: [String: String]
@@ -7,21 +12,55 @@ public struct SpeakerRenamer: Sendable {
     /// A renamer with a map of labels to names.
     public init(names: [String: String]) { self.names = names }
 
-    /// The document with every mapped speaker renamed.
-    public func apply(to document: TimedTextDocument) -> TimedTextDocument {
+    /// The document with every mapped speaker renamed, and a warning for labels that matched nothing.
+    public func apply(to document: TimedTextDocument) -> (document: TimedTextDocument, diagnostics: [Diagnostic]) {
+        var labels: [String] = []
+        var seen = Set<String>()
+        func collect(_ nodes: [InlineNode]) {
+            for case .span(let span) in nodes {
+                if span.kind == .voice, let annotation = span.annotation, seen.insert(annotation).inserted { labels.append(annotation) }
+                collect(span.children)
+            }
+        }
+        for cue in document.cues {
+            if let speaker = cue.speaker, seen.insert(speaker).inserted { labels.append(speaker) }
+            collect(cue.content)
+        }
+        var resolved: [String: String] = [:]
+        var used = Set<String>()
+        let loose = Dictionary(names.map { (Self.loose($0.key), $0.key) }, uniquingKeysWith: { first, _ in first })
+        for label in labels {
+            guard let key = names[label] != nil ? label : loose[Self.loose(label)], let name = names[key] else { continue }
+            resolved[label] = name
+            used.insert(key)
+        }
         var renamed = document
         for index in renamed.cues.indices {
-            if let speaker = renamed.cues[index].speaker, let name = names[speaker] { renamed.cues[index].speaker = name }
-            renamed.cues[index].content = rename(renamed.cues[index].content)
+            if let speaker = renamed.cues[index].speaker, let name = resolved[speaker] { renamed.cues[index].speaker = name }
+            renamed.cues[index].content = rename(renamed.cues[index].content, resolved)
         }
-        return renamed
+        let unmatched = names.keys.filter { !used.contains($0) }.sorted()
+        var diagnostics: [Diagnostic] = []
+        if !unmatched.isEmpty {
+            let quoted = unmatched.prefix(5).map { "'\($0)'" }.joined(separator: ", ") + (unmatched.count > 5 ? "…" : "")
+            let has = labels.isEmpty
+                ? "the captions name no speaker"
+                : "the speakers are " + labels.prefix(8).map { "'\($0)'" }.joined(separator: ", ") + (labels.count > 8 ? "…" : "")
+            diagnostics.append(Diagnostic(
+                .warning, "speakers.unmatched", "--speakers: \(quoted) match\(unmatched.count == 1 ? "es" : "") no speaker (\(has))", at: nil))
+        }
+        return (renamed, diagnostics)
     }
 
-    private func rename(_ nodes: [InlineNode]) -> [InlineNode] {
+    private static func loose(_ label: String) -> String {
+        String(label.lowercased().map { $0 == "_" || $0 == "-" ? " " : $0 })
+    }
+
+    private func rename(_ nodes: [InlineNode], _ resolved: [String: String]) -> [InlineNode] {
         nodes.map { node in
             guard case .span(var span) = node else { return node }
-            if span.kind == .voice, let annotation = span.annotation, let name = names[annotation] { span.annotation = name }
-            span.children = rename(span.children)
+            if span.kind == .voice, let annotation = span.annotation, let name = resolved[annotation] { span.annotation = name }
+            span.children = rename(span.children, resolved)
             return .span(span)
         }
     }
