@@ -42,6 +42,24 @@ import Testing
         #expect(red.hazards.map(\.kind) == [.red] && red.hazards.allSatisfy(\.moves))
     }
 
+    /// The same hop at 60 fps with each flash switched on and off row band by row band over four
+    /// frames (50 ms): in no one frame does a quarter of a field change, but the onset spread over
+    /// 70 ms is one transition, so it fails like the hop whose flashes switch at once. Each third
+    /// flashes 2.5 times a second; the bar passes 7.5 times.
+    @Test(arguments: [FlashCriteria.Standard.wcag, .itu])
+    func flashesWhoseOnsetIsSpreadOverFramesStillCount(standard: FlashCriteria.Standard) throws {
+        let builder = FrameBuilder(width: 320, height: 180)
+        let report = builder.scan(fps: 60, seconds: 3, criteria: FlashCriteria(standard: standard)) { frame in
+            let third = (frame / 8) % 3, phase = frame % 8
+            return { x, y in
+                let band = (y / 2) % 4
+                return x * 3 / 320 == third && phase >= band && phase < 4 + band ? (255, 255, 255) : (0, 0, 0)
+            }
+        }
+        #expect(report.verdict == .fail)
+        #expect(report.hazards.first?.moves == true, "\(report.hazards)")
+    }
+
     /// In each half of the screen, once a second, one large flash (77 % of a 10° field) and then
     /// small ones hopping between four places (15 % each; the two halves together over a quarter
     /// of a field's cells, but no field holds both). Only flashes over a quarter of a field count

@@ -12,10 +12,15 @@
 /// are counted over the last second like a cell's, so a field or the screen with more than six
 /// (more than three flashes) moving through it fails, whichever cells they were in.
 ///
-/// Rises and falls in one frame cancel: a pan over texture moves as much light up as down and is
-/// no flash of the field (a pattern that reverses as it hops about cancels too, and is left to the
-/// per-cell count). A frame is only looked at this closely when enough cells were marked for a
-/// field to reach a quarter; most frames cost one comparison.
+/// A transition may be spread over a few frames (rows or patches of a flash switching on one
+/// after another): the marks of the last ``spread`` seconds are looked at as they end now, over
+/// the last frame, the last two, and so on (a cell by its latest mark), and a field has a
+/// transition when any of those reaches a quarter, so an onset spread over up to 70 ms (four
+/// frames at 60 fps) adds up as one, and a flash that follows another elsewhere is still seen in
+/// the last frame alone. Rises and falls in those frames cancel: a pan over texture moves as much
+/// light up as down and is no flash of the field (a pattern that reverses as it hops about
+/// cancels too, and is left to the per-cell count). Frames are only looked at this closely when
+/// enough cells were marked for a field to reach a quarter; most frames cost one comparison.
 final class MovingFlashMeter {
     private let columns: Int
     private let rows: Int
@@ -29,12 +34,20 @@ final class MovingFlashMeter {
     private var positions: SlidingWindowCounter
     /// The way each position's last transition went: 1 a rise, -1 a fall, 0 none yet.
     private let directions: UnsafeMutablePointer<Int8>
-    /// Each cell's marks this frame (bit 0: rise, bit 1: fall), and the cells marked.
+    /// Each cell's marks this frame (bit 0: rise, bit 1: fall), and the cells marked; then, while
+    /// a frame is measured, each cell's latest mark over the frames looked at.
     private let marks: UnsafeMutablePointer<UInt8>
     private let marked: UnsafeMutablePointer<Int32>
     private var markedCount = 0
     private var rises = 0
     private var falls = 0
+    /// The marks of the frames before this one within the spread, newest last: when, the cells
+    /// and their marks, and how many rose and fell.
+    private var earlier: [(time: Double, cells: [Int32], marks: [UInt8], rises: Int, falls: Int)] = []
+    /// Window positions that had a transition this frame (over fewer frames).
+    private var decided: [Bool] = []
+    /// How long an onset may be spread over and still be one transition.
+    static let spread = 0.07
     /// A summed-area table of the rises (low 32 bits) and falls (high 32 bits), built only in
     /// frames that can reach a quarter.
     private var table: [UInt64] = []
@@ -91,6 +104,7 @@ final class MovingFlashMeter {
     func begin(frameAt time: Double) {
         self.time = time
         positions.begin(frameAt: time)
+        earlier.removeAll { time - $0.time > Self.spread - 1e-6 }
         while eventStart < screenEvents.count, screenEvents[eventStart].time <= time - 1 + 1e-6 { eventStart += 1 }
         if eventStart > 64, eventStart * 2 > screenEvents.count {
             screenEvents.removeFirst(eventStart)
@@ -113,20 +127,47 @@ final class MovingFlashMeter {
     /// What the frame's marks add up to: the most transitions in the last second of any 10°
     /// field and of the screen, and, when either is over `limit`, the share of the field (the
     /// largest of the fields over it) and of the screen that each of those transitions moved,
-    /// on average. Clears the marks.
+    /// on average. Keeps the marks for the spread.
     func finish(above limit: Int32) -> (fieldCount: Int32, screenCount: Int32, window: Float, screen: Float) {
+        let windowCells = windowColumns * windowRows
+        let cells = columns * rows
+        let ownCount = markedCount
+        let own = (time: time, cells: Array(UnsafeBufferPointer(start: marked, count: ownCount)),
+                   marks: (0..<ownCount).map { marks[Int(marked[$0])] }, rises: rises, falls: falls)
         defer {
             for index in 0..<markedCount { marks[Int(marked[index])] = 0 }
             (markedCount, rises, falls) = (0, 0, 0)
+            if ownCount > 0 { earlier.append(own) }
         }
-        let windowCells = windowColumns * windowRows
-        if max(rises, falls) * 4 > windowCells { measureFrame(windowCells: windowCells) }
-        let cells = columns * rows
-        let net = rises - falls
-        if abs(net) * 4 > cells, screenDirection != (net > 0 ? 1 : -1) {
-            screenDirection = net > 0 ? 1 : -1
-            screenEvents.append((time, Float(abs(net)) / Float(cells)))
+        // At most this many cells can stand rising (or falling) over the spread.
+        let mostRises = earlier.reduce(rises) { $0 + $1.rises }, mostFalls = earlier.reduce(falls) { $0 + $1.falls }
+        if max(mostRises, mostFalls) * 4 > windowCells {
+            decided = [Bool](repeating: false, count: positionsAcross * positionsDown)
+            var screenDecided = false
+            // This frame alone, then with each earlier one: a cell counts by its latest mark.
+            for frames in 0...earlier.count {
+                if frames > 0 {
+                    let frame = earlier[earlier.count - frames]
+                    for (cell, mark) in zip(frame.cells, frame.marks) where marks[Int(cell)] == 0 {
+                        marks[Int(cell)] = mark
+                        marked[markedCount] = cell
+                        markedCount &+= 1
+                        if mark & 1 != 0 { rises &+= 1 }
+                        if mark & 2 != 0 { falls &+= 1 }
+                    }
+                }
+                if max(rises, falls) * 4 > windowCells { measureFrame(windowCells: windowCells) }
+                let net = rises - falls
+                if !screenDecided, abs(net) * 4 > cells {
+                    screenDecided = true
+                    if screenDirection != (net > 0 ? 1 : -1) {
+                        screenDirection = net > 0 ? 1 : -1
+                        screenEvents.append((time, Float(abs(net)) / Float(cells)))
+                    }
+                }
+            }
         }
+
         let fieldCount = positions.maximum
         var (window, screen): (Float, Float) = (0, 0)
         if fieldCount > limit {
@@ -169,6 +210,9 @@ final class MovingFlashMeter {
                     let net = Int(UInt32(truncatingIfNeeded: both)) &- Int(UInt32(truncatingIfNeeded: both >> 32))
                     guard abs(net) &* 4 > windowCells else { continue }
                     let position = top &* across &+ left
+                    // Over fewer frames, this field already had its say.
+                    guard !decided[position] else { continue }
+                    decided[position] = true
                     let direction: Int8 = net > 0 ? 1 : -1
                     guard directions[position] != direction else { continue }
                     directions[position] = direction
