@@ -44,8 +44,10 @@ final class MovingFlashMeter {
     /// The marks of the frames before this one within the spread, newest last: when, the cells
     /// and their marks, and how many rose and fell.
     private var earlier: [(time: Double, cells: [Int32], marks: [UInt8], rises: Int, falls: Int)] = []
-    /// Window positions that had a transition this frame (over fewer frames).
-    private var decided: [Bool] = []
+    /// Window positions that had their say this frame (over fewer frames): those stamped with
+    /// `stamp`, which goes up each frame measured.
+    private let decided: UnsafeMutablePointer<UInt32>
+    private var stamp: UInt32 = 0
     /// How long an onset may be spread over and still be one transition.
     static let spread = 0.07
     /// A summed-area table of the rises (low 32 bits) and falls (high 32 bits), built only in
@@ -75,6 +77,8 @@ final class MovingFlashMeter {
         marks = .allocate(capacity: cells)
         marks.initialize(repeating: 0, count: cells)
         marked = .allocate(capacity: cells)
+        decided = .allocate(capacity: positionsAcross * positionsDown)
+        decided.initialize(repeating: 0, count: positionsAcross * positionsDown)
     }
 
     /// The meter of `previous` carried over to another grid of the same picture: each window
@@ -98,6 +102,7 @@ final class MovingFlashMeter {
         directions.deallocate()
         marks.deallocate()
         marked.deallocate()
+        decided.deallocate()
     }
 
     /// Starts a frame at `time` seconds: transitions a second old or more leave the count.
@@ -142,9 +147,11 @@ final class MovingFlashMeter {
         // At most this many cells can stand rising (or falling) over the spread.
         let mostRises = earlier.reduce(rises) { $0 + $1.rises }, mostFalls = earlier.reduce(falls) { $0 + $1.falls }
         if max(mostRises, mostFalls) * 4 > windowCells {
-            decided = [Bool](repeating: false, count: positionsAcross * positionsDown)
+            stamp &+= 1
             var screenDecided = false
-            // This frame alone, then with each earlier one: a cell counts by its latest mark.
+            // This frame alone, then with each earlier one: a cell counts by its latest mark. The
+            // fields are measured over this frame and over the whole spread (the screen, cheaply,
+            // over each): that finds a flash that follows another elsewhere and a spread onset.
             for frames in 0...earlier.count {
                 if frames > 0 {
                     let frame = earlier[earlier.count - frames]
@@ -156,7 +163,7 @@ final class MovingFlashMeter {
                         if mark & 2 != 0 { falls &+= 1 }
                     }
                 }
-                if max(rises, falls) * 4 > windowCells { measureFrame(windowCells: windowCells) }
+                if frames == 0 || frames == earlier.count, max(rises, falls) * 4 > windowCells { measureFrame(windowCells: windowCells) }
                 let net = rises - falls
                 if !screenDecided, abs(net) * 4 > cells {
                     screenDecided = true
@@ -188,7 +195,7 @@ final class MovingFlashMeter {
         let stride = columns + 1
         if table.isEmpty { table = [UInt64](repeating: 0, count: stride * (rows + 1)) }
         let (columns, rows, windowColumns, windowRows) = (columns, rows, windowColumns, windowRows)
-        let (across, marks, directions) = (positionsAcross, marks, directions)
+        let (across, marks, directions, decided, stamp) = (positionsAcross, marks, directions, decided, stamp)
         let positions = positions
         let unit = Int(Self.shareUnit)
         table.withUnsafeMutableBufferPointer { table in
@@ -211,8 +218,8 @@ final class MovingFlashMeter {
                     guard abs(net) &* 4 > windowCells else { continue }
                     let position = top &* across &+ left
                     // Over fewer frames, this field already had its say.
-                    guard !decided[position] else { continue }
-                    decided[position] = true
+                    guard decided[position] != stamp else { continue }
+                    decided[position] = stamp
                     let direction: Int8 = net > 0 ? 1 : -1
                     guard directions[position] != direction else { continue }
                     directions[position] = direction
