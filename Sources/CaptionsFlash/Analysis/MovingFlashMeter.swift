@@ -13,11 +13,11 @@
 /// (more than three flashes) moving through it fails, whichever cells they were in.
 ///
 /// A transition may be spread over a few frames (rows or patches of a flash switching on one
-/// after another): the marks of the last ``spread`` seconds are looked at as they end now, over
-/// the last frame, the last two, and so on (a cell by its latest mark), and a field has a
-/// transition when any of those reaches a quarter, so an onset spread over up to 70 ms (four
-/// frames at 60 fps) adds up as one, and a flash that follows another elsewhere is still seen in
-/// the last frame alone. Rises and falls in those frames cancel: a pan over texture moves as much
+/// after another): a field is measured over this frame's marks alone and then over those of the
+/// last ``spread`` seconds (a cell by its latest mark), and has a transition when either reaches
+/// a quarter, so an onset spread over up to 70 ms (four frames at 60 fps) adds up as one, and a
+/// flash that follows another elsewhere is still seen in this frame alone (the screen is measured
+/// over each number of frames, which costs little). Rises and falls measured together cancel: a pan over texture moves as much
 /// light up as down and is no flash of the field (a pattern that reverses as it hops about
 /// cancels too, and is left to the per-cell count). Frames are only looked at this closely when
 /// enough cells were marked for a field to reach a quarter; most frames cost one comparison.
