@@ -121,6 +121,15 @@ import Testing
         #expect(try STLReader().read(bytes).cues.first?.plainText == "Привет, мир! Это тест.")
     }
 
+    /// The GSI holds 32 characters of title: a longer one is cut, and said to be.
+    @Test func aLongTitleIsCutAndSaidToBe() throws {
+        var document = TimedTextDocument(title: "A Very Long Programme Title, Episode 12", cues: [Cue(start: .zero, end: MediaTime(seconds: 1), content: [.text("Hi")])])
+        #expect(STLWriter().fit(&document).contains { $0.code == "stl.title.truncated" })
+        #expect(try STLReader().read(STLWriter().write(document)).title == "A Very Long Programme Title, Epi")
+        var short = TimedTextDocument(title: "Short", cues: document.cues)
+        #expect(!STLWriter().fit(&short).contains { $0.code == "stl.title.truncated" })
+    }
+
     /// Tech 3264's Latin table: `#` is 0x23 (0xA6 too, but readers differ on it), `$` only 0xA4,
     /// and 0xE2 is the D with stroke of Croatian and Vietnamese (glibc calls it Ð).
     @Test func latinCharactersTakeTheirTech3264Bytes() throws {

@@ -72,6 +72,11 @@ public struct STLWriter: TimedTextWriter {
                 }
             })
         var diagnostics = CharacterGrid.fit(&document, to: rules)
+        if document.title.count > 32 {
+            diagnostics.append(Diagnostic(
+                .warning, "stl.title.truncated", "the title is cut to the 32 characters of the GSI's programme title (OPT): '\(document.title.prefix(32))'",
+                at: nil))
+        }
         let requested = frameRate.map { NumberFormatting.shortest(($0 * 1000).rounded() / 1000) } ?? "25"
         switch diskFormat.kind {
         case .standard: break
