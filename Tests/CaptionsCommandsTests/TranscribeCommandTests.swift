@@ -140,27 +140,38 @@ struct TranscribeCommandTests {
         #expect(io.outputText.isEmpty)
     }
 
+    /// The cues (Podcasting 2.0 JSON) of `transcribe --speaker-per-channel` on a stereo clip that
+    /// ffmpeg makes of utterances `first` and `second` with `filter`; `speakers`, when given, is
+    /// the `--speakers` map.
+    static func perChannelCues(_ first: Int, _ second: Int, filter: String, speakers: String? = nil, options: [String] = []) throws
+        -> [[String: Any]]
+    {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let utterances = try utterances()
+        let stereo = folder.appendingPathComponent("stereo.wav").path
+        #expect(FlashSamples.ffmpeg(["-i", utterances[first].file, "-i", utterances[second].file, "-filter_complex", filter, stereo]))
+        var arguments = ["transcribe", stereo, "--to", "json", "--speaker-per-channel", "-q"] + options
+        if let speakers {
+            let names = folder.appendingPathComponent("names.json")
+            try speakers.write(to: names, atomically: true, encoding: .utf8)
+            arguments += ["--speakers", names.path]
+        }
+        let io = MemoryIO()
+        #expect(run(arguments, io: io) == 0, "\(io.errors)")
+        #expect(!io.outputText.isEmpty, "no output; errors: \(io.errors)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(io.outputText.utf8)) as? [String: Any])
+        return try #require(json["cues"] as? [[String: Any]])
+    }
+
     /// Two voices, each on its own channel, at different times: each cue is named after its channel.
     @Test(.enabled(if: available, "needs the speech recogniser, pocketsphinx-testdata and ffmpeg"))
     func speakersAreToldApartByChannel() throws {
-        let folder = try temporaryFolder()
-        defer { removeTemporaryFolder(folder) }
-        let utterances = try Self.utterances()
-        let stereo = folder.appendingPathComponent("interview.wav").path
         // Utterance 2 ("he was not an ill disposed young man") on the left from 0 s, utterance 5
         // ("he might even have been made amiable himself") on the right from 4.5 s.
-        #expect(FlashSamples.ffmpeg([
-            "-i", utterances[1].file, "-i", utterances[4].file, "-filter_complex",
-            "[0]apad=whole_dur=9[a];[1]adelay=4500,apad=whole_dur=9[b];[a][b]join=inputs=2:channel_layout=stereo",
-            stereo,
-        ]))
-        let io = MemoryIO()
-        let names = folder.appendingPathComponent("names.json")
-        try #"{"Speaker 1": "Ann", "Speaker 2": "Bob"}"#.write(to: names, atomically: true, encoding: .utf8)
-        #expect(run(["transcribe", stereo, "--to", "json", "--speaker-per-channel", "--speakers", names.path, "-q"], io: io) == 0, "\(io.errors)")
-        #expect(!io.outputText.isEmpty, "no output; errors: \(io.errors)")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(io.outputText.utf8)) as? [String: Any])
-        let cues = try #require(json["cues"] as? [[String: Any]])
+        let cues = try Self.perChannelCues(
+            1, 4, filter: "[0]apad=whole_dur=9[a];[1]adelay=4500,apad=whole_dur=9[b];[a][b]join=inputs=2:channel_layout=stereo",
+            speakers: #"{"Speaker 1": "Ann", "Speaker 2": "Bob"}"#)
         let spoken = cues.map { ($0["speaker"] as? String ?? "", Self.normalised(($0["text"] as? String) ?? "").joined(separator: " ")) }
         #expect(spoken.contains { $0.0 == "Ann" && $0.1.contains("ill disposed") }, "\(spoken)")
         #expect(spoken.contains { $0.0 == "Bob" && $0.1.contains("amiable himself") }, "\(spoken)")
@@ -171,22 +182,13 @@ struct TranscribeCommandTests {
     /// channel is heard on its own, so both sentences come out whole, at once, each named once.
     @Test(.enabled(if: available, "needs the speech recogniser, pocketsphinx-testdata and ffmpeg"))
     func voicesTalkingAtOnceOnTheirOwnChannelsAreBothKept() throws {
-        let folder = try temporaryFolder()
-        defer { removeTemporaryFolder(folder) }
-        let utterances = try Self.utterances()
-        let stereo = folder.appendingPathComponent("crosstalk.wav").path
         // Utterance 1 ("…might be prudently in his power to do for them") on the left from 0 s,
         // utterance 2 ("he was not an ill disposed young man") on the right from 2.5 s.
-        #expect(FlashSamples.ffmpeg([
-            "-i", utterances[0].file, "-i", utterances[1].file, "-filter_complex",
-            "[0]apad=whole_dur=9,asplit[a][a2];[1]adelay=2500,apad=whole_dur=9,asplit[b][b2];[a2]volume=0.1[as];[b2]volume=0.1[bs];"
+        let cues = try Self.perChannelCues(
+            0, 1,
+            filter: "[0]apad=whole_dur=9,asplit[a][a2];[1]adelay=2500,apad=whole_dur=9,asplit[b][b2];[a2]volume=0.1[as];[b2]volume=0.1[bs];"
                 + "[a][bs]amix=inputs=2:normalize=0[l];[b][as]amix=inputs=2:normalize=0[r];[l][r]join=inputs=2:channel_layout=stereo",
-            stereo,
-        ]))
-        let io = MemoryIO()
-        #expect(run(["transcribe", stereo, "--to", "json", "--speaker-per-channel", "--model", "tiny.en", "--beam", "1", "-q"], io: io) == 0, "\(io.errors)")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(io.outputText.utf8)) as? [String: Any])
-        let cues = try #require(json["cues"] as? [[String: Any]])
+            options: ["--model", "tiny.en", "--beam", "1"])
         func said(_ speaker: String) -> String {
             Self.normalised(cues.filter { $0["speaker"] as? String == speaker }.compactMap { $0["text"] as? String }.joined(separator: " ")).joined(separator: " ")
         }

@@ -136,13 +136,16 @@ final class MovingFlashMeter {
     func finish(above limit: Int32) -> (fieldCount: Int32, screenCount: Int32, window: Float, screen: Float) {
         let windowCells = windowColumns * windowRows
         let cells = columns * rows
-        let ownCount = markedCount
-        let own = (time: time, cells: Array(UnsafeBufferPointer(start: marked, count: ownCount)),
-                   marks: (0..<ownCount).map { marks[Int(marked[$0])] }, rises: rises, falls: falls)
+        // This frame's own marks are the first listed (earlier frames' are added after them), and
+        // are kept for the spread; a frame without marks costs nothing here.
+        let (ownCount, ownRises, ownFalls) = (markedCount, rises, falls)
         defer {
+            if ownCount > 0 {
+                let cells = Array(UnsafeBufferPointer(start: marked, count: ownCount))
+                earlier.append((time, cells, cells.map { marks[Int($0)] }, ownRises, ownFalls))
+            }
             for index in 0..<markedCount { marks[Int(marked[index])] = 0 }
             (markedCount, rises, falls) = (0, 0, 0)
-            if ownCount > 0 { earlier.append(own) }
         }
         // At most this many cells can stand rising (or falling) over the spread.
         let mostRises = earlier.reduce(rises) { $0 + $1.rises }, mostFalls = earlier.reduce(falls) { $0 + $1.falls }

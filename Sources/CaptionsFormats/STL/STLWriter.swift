@@ -42,7 +42,7 @@ public struct STLWriter: TimedTextWriter {
     /// This writer with its kind settled for `document`.
     private func settled(for document: TimedTextDocument) -> STLWriter {
         var writer = self
-        writer.kind = kind ?? (["1", "2"].contains(document.sourceHeader["DSC"]) && document.sourceFormat == "ebu-stl" ? .teletext : .open)
+        writer.kind = kind ?? (["1", "2"].contains(Self.keptHeader(of: document)["DSC"]) ? .teletext : .open)
         return writer
     }
 
@@ -192,26 +192,25 @@ public struct STLWriter: TimedTextWriter {
             let text = String(max(value, 0))
             return String(repeating: "0", count: max(count - text.count, 0)) + text
         }
-        if document.sourceFormat == "ebu-stl" {
-            for field in STLGSI.keptFields { if let value = document.sourceHeader[field.name] { put(field.offset, value, field.length) } }
-        }
+        let kept = Self.keptHeader(of: document)
+        for field in STLGSI.keptFields { if let value = kept[field.name] { put(field.offset, value, field.length) } }
         put(0, "850", 3)
         put(3, diskFormat.code, 8)
-        put(11, kind == .teletext ? (document.sourceHeader["DSC"] == "2" ? "2" : "1") : "0", 1)
+        put(11, kind == .teletext ? (kept["DSC"] == "2" ? "2" : "1") : "0", 1)
         put(12, table.code, 2)
         put(14, STLGSI.languageCode(document.language), 2)
         put(16, document.title, 32)
         let today = Self.today()
-        if document.sourceHeader["CD"] == nil || document.sourceFormat != "ebu-stl" { put(224, today, 6) }
+        if kept["CD"] == nil { put(224, today, 6) }
         put(230, today, 6)
-        if document.sourceHeader["RN"] == nil || document.sourceFormat != "ebu-stl" { put(236, "00", 2) }
+        if kept["RN"] == nil { put(236, "00", 2) }
         put(238, digits(Int64(blocks), 5), 5)
         put(243, digits(Int64(subtitles), 5), 5)
         put(248, "001", 3)
         put(251, digits(Int64(width), 2), 2)
         put(253, "23", 2)
-        if document.sourceHeader["TCS"] == nil || document.sourceFormat != "ebu-stl" { put(255, "1", 1) }
-        if document.sourceHeader["TCP"] == nil || document.sourceFormat != "ebu-stl" { put(256, "00000000", 8) }
+        if kept["TCS"] == nil { put(255, "1", 1) }
+        if kept["TCP"] == nil { put(256, "00000000", 8) }
         let first = firstCue ?? (0, 0, 0, 0)
         put(264, digits(first.hours, 2) + digits(first.minutes, 2) + digits(first.seconds, 2) + digits(first.frames, 2), 8)
         put(272, "1", 1)
@@ -240,6 +239,11 @@ public struct STLWriter: TimedTextWriter {
             if count > bestHeld { (best, bestHeld) = (table, count) }
         }
         return best
+    }
+
+    /// The source's GSI fields, when the document was read from EBU STL (none otherwise).
+    private static func keptHeader(of document: TimedTextDocument) -> [String: String] {
+        document.sourceFormat == "ebu-stl" ? document.sourceHeader : [:]
     }
 
     /// Today as YYMMDD (creation and revision dates).
