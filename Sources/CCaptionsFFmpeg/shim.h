@@ -34,6 +34,9 @@
 static inline int ccaptions_averror_eagain(void) { return AVERROR(EAGAIN); }
 /// AVERROR_EOF: the end of the stream.
 static inline int ccaptions_averror_eof(void) { return AVERROR_EOF; }
+/// AVERROR(EINVAL) and AVERROR_INVALIDDATA: what opening a file no demuxer recognises returns.
+static inline int ccaptions_averror_einval(void) { return AVERROR(EINVAL); }
+static inline int ccaptions_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 /// AV_NOPTS_VALUE, which Swift imports as a macro it cannot evaluate.
 static inline int64_t ccaptions_nopts_value(void) { return AV_NOPTS_VALUE; }
 

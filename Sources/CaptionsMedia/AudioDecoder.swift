@@ -64,7 +64,7 @@ public enum AudioDecoder {
         // `-` is standard input, read as a stream: formats that need to seek (MP4 with its index
         // at the end) cannot be read this way.
         let (location, name) = path == "-" ? ("pipe:0", "standard input") : (path, path)
-        try FFmpegCall.check(ccaptions_avformat_open_input(&format, location, nil, nil), "media.open", "cannot open \(name)")
+        try FFmpegCall.openInput(&format, location, name: name)
         defer { ccaptions_avformat_close_input(&format) }
         try FFmpegCall.check(
             ccaptions_avformat_find_stream_info(format, nil), "media.open",

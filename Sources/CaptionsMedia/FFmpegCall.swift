@@ -1,3 +1,4 @@
+import Foundation
 import CCaptionsFFmpeg
 
 /// Turns FFmpeg's negative return codes into errors with FFmpeg's own message.
@@ -14,6 +15,21 @@ enum FFmpegCall {
     static func check(_ result: Int32, _ code: String, _ what: String) throws(MediaError) -> Int32 {
         guard result >= 0 else { throw MediaError(code, "\(what): \(message(result))") }
         return result
+    }
+
+    /// Opens `location` into `format`, or throws `media.open` saying why in a user's terms: an empty
+    /// file, a file FFmpeg recognises as no audio or video format, or FFmpeg's own message
+    /// (a missing file, no permission). `name` is how the input is called in the message.
+    static func openInput(_ format: inout UnsafeMutablePointer<AVFormatContext>?, _ location: String, name: String) throws(MediaError) {
+        let result = ccaptions_avformat_open_input(&format, location, nil, nil)
+        guard result < 0 else { return }
+        if location != "pipe:0", let size = try? FileManager.default.attributesOfItem(atPath: location)[.size] as? Int {
+            if size == 0 { throw MediaError("media.open", "cannot open \(name): the file is empty (0 bytes)") }
+            if result == ccaptions_averror_einval() || result == ccaptions_averror_invaliddata() {
+                throw MediaError("media.open", "cannot open \(name): FFmpeg recognises no audio or video format in it (not a media file, or its start is damaged)")
+            }
+        }
+        throw MediaError("media.open", "cannot open \(name): \(message(result))")
     }
 
     static let again = ccaptions_averror_eagain()

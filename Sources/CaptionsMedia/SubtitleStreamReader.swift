@@ -92,7 +92,7 @@ public enum SubtitleStreamReader {
         defer { ccaptions_avformat_close_input(&format) }
         ccaptions_problem_log_begin(format)
         defer { ccaptions_problem_log_end() }
-        try FFmpegCall.check(ccaptions_avformat_open_input(&format, path, nil, nil), "media.open", "cannot open \(path)")
+        try FFmpegCall.openInput(&format, path, name: path)
         try FFmpegCall.check(ccaptions_avformat_find_stream_info(format, nil), "media.open", "cannot read the streams of \(path)")
         guard let format else { throw MediaError("media.open", "cannot open \(path)") }
         let chosen = try chooseStream(format, index: index, path: path)

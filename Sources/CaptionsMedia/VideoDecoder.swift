@@ -122,7 +122,7 @@ public final class VideoDecoder {
         if let failure = ccaptions_ffmpeg_load() { throw MediaError("media.ffmpeg.missing", String(cString: failure)) }
         ccaptions_av_log_set_level(AV_LOG_QUIET)
         var format: UnsafeMutablePointer<AVFormatContext>?
-        try FFmpegCall.check(ccaptions_avformat_open_input(&format, path, nil, nil), "media.open", "cannot open \(path)")
+        try FFmpegCall.openInput(&format, path, name: path)
         var context: UnsafeMutablePointer<AVCodecContext>?
         do throws(MediaError) {
             try FFmpegCall.check(ccaptions_avformat_find_stream_info(format, nil), "media.open", "cannot read the streams of \(path)")

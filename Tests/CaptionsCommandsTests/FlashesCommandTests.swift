@@ -128,13 +128,20 @@ struct FlashesCommandTests {
         defer { removeTemporaryFolder(folder) }
         let empty = folder.appendingPathComponent("empty.mp4")
         _ = FileManager.default.createFile(atPath: empty.path, contents: Data())
+        let garbage = folder.appendingPathComponent("garbage.mp4")
+        _ = FileManager.default.createFile(atPath: garbage.path, contents: Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ $0 >> 3) }))
         let audio = folder.appendingPathComponent("audio.m4a")
         #expect(FlashSamples.ffmpeg(["-f", "lavfi", "-i", "sine=d=1", audio.path]))
-        for (path, code) in [(folder.appendingPathComponent("missing.mp4").path, "media.open"), (empty.path, "media.open"),
-                             (audio.path, "media.video.none")] {
+        // Each failure says why in a user's terms, not FFmpeg's "Invalid argument".
+        for (path, code, why) in [(folder.appendingPathComponent("missing.mp4").path, "media.open", "No such file"),
+                                  (empty.path, "media.open", "the file is empty (0 bytes)"),
+                                  (garbage.path, "media.open", "recognises no audio or video format"),
+                                  (audio.path, "media.video.none", "no video stream")] {
             let io = MemoryIO()
             #expect(run(["flashes", path], io: io) == 1)
             #expect(io.errors.contains("[\(code)]"), "\(io.errors)")
+            #expect(io.errors.contains(why), "\(io.errors)")
+            #expect(!io.errors.contains("Invalid argument"), "\(io.errors)")
         }
     }
 
