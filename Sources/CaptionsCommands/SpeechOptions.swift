@@ -55,7 +55,8 @@ struct SpeechOptions: ParsableArguments {
     /// channel, in order), so that two voices talking at once are both heard.
     func listen(to input: String, printer: DiagnosticPrinter, io: CommandIO, perChannel: Bool) throws -> (DecodedAudio, [Recognition]) {
         func fail(_ code: String, _ message: String) -> ExitCode {
-            printer.print([Diagnostic(.error, Diagnostic.Code(rawValue: code), message, at: .start)], to: io)
+            // A recording has no lines: the error names the file alone.
+            printer.print([Diagnostic(.error, Diagnostic.Code(rawValue: code), message, at: nil)], to: io)
             return ExitCode(1)
         }
         let installation: SpeechInstallation

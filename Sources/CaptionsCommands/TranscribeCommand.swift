@@ -82,21 +82,18 @@ public struct TranscribeCommand: BatchCommand {
             printer.print([error.diagnostic], to: io)
             throw ExitCode(1)
         }
+        // Read before the recogniser runs, so that a bad map fails in a moment, not after minutes.
+        let names = try speakers.map { speakers throws in try JSONFiles.speakerNames(from: speakers, io: io) }
         let pageMedia = destination.pageMedia(recording: input, target: target, io: io)
         let (audio, recognitions) = try speech.listen(to: input, printer: printer, io: io, perChannel: speakerPerChannel)
         let shaper = destination.shaper(for: target)
         var document = recognitions.count > 1
             ? TranscriptDocument.make(channels: recognitions, audio: audio, shaper: shaper, model: speech.model)
             : TranscriptDocument.make(from: recognitions[0], audio: audio, shaper: shaper, speakerPerChannel: speakerPerChannel, model: speech.model)
-        if let speakers {
-            do {
-                let (renamed, notes) = SpeakerRenamer(names: try JSONFiles.speakerNames(from: speakers, io: io)).apply(to: document)
-                document = renamed
-                printer.print(notes, to: io)
-            } catch {
-                printer.print([error.diagnostic], to: io)
-                throw ExitCode(1)
-            }
+        if let names {
+            let (renamed, notes) = SpeakerRenamer(names: names).apply(to: document)
+            document = renamed
+            printer.print(notes, to: io)
         }
         io.record("cues", .int(document.cues.count))
         try target.write(

@@ -123,14 +123,9 @@ public struct TranscriptCommand: BatchCommand {
             throw ExitCode(1)
         }
         if let speakers {
-            do {
-                let (renamed, notes) = SpeakerRenamer(names: try JSONFiles.speakerNames(from: speakers, io: io)).apply(to: document)
-                document = renamed
-                DiagnosticPrinter(path: input == "-" ? "<stdin>" : input, showNotes: false).print(notes, to: io)
-            } catch {
-                io.writeStandardError("\(speakers): error: \(error.message) [\(error.code)]\n")
-                throw ExitCode(1)
-            }
+            let (renamed, notes) = SpeakerRenamer(names: try JSONFiles.speakerNames(from: speakers, io: io)).apply(to: document)
+            document = renamed
+            DiagnosticPrinter(path: input == "-" ? "<stdin>" : input, showNotes: false).print(notes, to: io)
         }
         var options = Transcript.Options()
         options.pause = pauseTime
@@ -138,15 +133,10 @@ public struct TranscriptCommand: BatchCommand {
         let name = title ?? String(input.split(separator: "/").last ?? "Transcript")
         var headings: [Transcript.Chapter] = []
         if let chapters {
-            do {
-                headings = try JSONFiles.decode(ChapterFile.self, from: chapters, io: io, example: #"{"version": "1.2.0", "chapters": [{"startTime": 0, "title": "Intro"}]}"#).chapters.compactMap { entry in
-                    guard entry.toc != false, let title = entry.title, entry.startTime >= 0 else { return nil }
-                    let start = MediaTime(decimalSeconds: Substring(NumberFormatting.shortest(entry.startTime))) ?? .zero
-                    return Transcript.Chapter(start: start, title: title)
-                }
-            } catch {
-                io.writeStandardError("\(chapters): error: \(error.message) [\(error.code)]\n")
-                throw ExitCode(1)
+            headings = try JSONFiles.decode(ChapterFile.self, from: chapters, io: io, example: #"{"version": "1.2.0", "chapters": [{"startTime": 0, "title": "Intro"}]}"#).chapters.compactMap { entry in
+                guard entry.toc != false, let title = entry.title, entry.startTime >= 0 else { return nil }
+                let start = MediaTime(decimalSeconds: Substring(NumberFormatting.shortest(entry.startTime))) ?? .zero
+                return Transcript.Chapter(start: start, title: title)
             }
         }
         var seen: TimedTextDocument?

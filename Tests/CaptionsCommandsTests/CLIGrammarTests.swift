@@ -125,8 +125,30 @@ import Testing
         let map = try write(#"{"SPEAKER_1": 7}"#, "map.json", in: folder)
         let io = MemoryIO()
         #expect(run(["convert", srt, "--to", "vtt", "--speakers", map], io: io) == 1)
-        #expect(io.errors.contains("map.json: SPEAKER_1: expected a string; expected JSON such as {\"SPEAKER_1\": \"Ann\""))
+        #expect(io.errors.contains("\(map): error: SPEAKER_1: expected a string; expected JSON such as {\"SPEAKER_1\": \"Ann\""), "\(io.errors)")
         #expect(!io.errors.contains("DecodingError"))
+    }
+
+    /// A missing or broken side file (`--speakers`, `--chapters`) is reported against itself, not
+    /// against the input the command reads; `transcribe` says so before it listens.
+    @Test func aSideFileErrorNamesTheSideFile() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let srt = try write("1\n00:00:01,000 --> 00:00:02,000\nHi\n", "a.srt", in: folder)
+        let broken = try write("{", "broken.json", in: folder)
+        let missing = folder.appendingPathComponent("missing.json").path
+        let audio = folder.appendingPathComponent("a.wav").path
+        #expect(FlashSamples.ffmpeg(["-f", "lavfi", "-i", "anullsrc=d=1", audio]))
+        for (command, input) in [(["convert", srt, "--to", "vtt"], srt), (["transcript", srt], srt),
+                                 (["transcribe", audio, "-o", folder.appendingPathComponent("o.vtt").path], audio)] {
+            for (option, side, why) in [("--speakers", broken, "not JSON"), ("--speakers", missing, "No such file"),
+                                        ("--chapters", broken, "not JSON")] where option == "--speakers" || command[0] == "transcript" {
+                let io = MemoryIO()
+                #expect(run(command + [option, side], io: io) == 1, "\(command[0]) \(option) \(side)")
+                #expect(io.errors.hasPrefix("\(side): error: "), "\(command[0]) \(option): \(io.errors)")
+                #expect(io.errors.contains(why) && !io.errors.contains(input), "\(command[0]) \(option): \(io.errors)")
+            }
+        }
     }
 
     @Test func quietAndVerboseMeanTheSameEverywhere() throws {
