@@ -74,7 +74,7 @@ public struct AlignCommand: IOCommand {
         let (timed, alignDiagnostics) = ScriptAligner.align(script, to: heard, duration: audio.duration)
         let shaper = destination.shaper(for: target)
         let document = TranscriptDocument.document(
-            words: timed, diagnostics: guardDiagnostics + alignDiagnostics, language: recognition.language, shaper: shaper,
+            words: timed, diagnostics: guardDiagnostics + alignDiagnostics, language: speech.documentLanguage(heard: recognition.language), shaper: shaper,
             note: "The author's script, timed by captions align against the recording (OpenAI Whisper \(speech.model) through faster-whisper).")
         try target.write(
             document, to: destination.output, title: String(text.split(separator: "/").last ?? "Transcript"),

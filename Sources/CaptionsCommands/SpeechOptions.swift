@@ -43,6 +43,17 @@ struct SpeechOptions: ParsableArguments {
     /// The language code the recogniser takes (`fr-CA` as `fr`); nil: detected.
     var recogniserLanguage: String? { language.flatMap(SpeechInstallation.whisperLanguage) }
 
+    /// The language the output says it is in: the `--language` tag as given (`en-GB`, in BCP 47's
+    /// usual case) when the recogniser heard that language, otherwise what it `heard`.
+    func documentLanguage(heard: String) -> String {
+        guard let language, recogniserLanguage == heard else { return heard }
+        // The primary subtag is the one heard (`iw-IL` is written `he-IL`).
+        let subtags = language.split(separator: "-").dropFirst().map { part in
+            part.count == 2 ? part.uppercased() : part.count == 4 ? part.prefix(1).uppercased() + part.dropFirst().lowercased() : part.lowercased()
+        }
+        return ([heard] + subtags).joined(separator: "-")
+    }
+
     /// The sound of `input` and what the recogniser heard in it; failures are printed as
     /// diagnostics of `input` and thrown as exit code 1.
     func listen(to input: String, printer: DiagnosticPrinter, io: CommandIO) throws -> (DecodedAudio, Recognition) {

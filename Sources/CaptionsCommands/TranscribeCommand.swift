@@ -90,6 +90,7 @@ public struct TranscribeCommand: BatchCommand {
         var document = recognitions.count > 1
             ? TranscriptDocument.make(channels: recognitions, audio: audio, shaper: shaper, model: speech.model)
             : TranscriptDocument.make(from: recognitions[0], audio: audio, shaper: shaper, speakerPerChannel: speakerPerChannel, model: speech.model)
+        document.language = document.language.map(speech.documentLanguage)
         if let names {
             let (renamed, notes) = SpeakerRenamer(names: names).apply(to: document)
             document = renamed

@@ -1,4 +1,4 @@
-import CaptionsCommands
+@testable import CaptionsCommands
 import CaptionsCore
 import CaptionsMedia
 import CaptionsSpeech
@@ -341,4 +341,16 @@ struct TranscribeCommandTests {
     }
     #expect(SpeechInstallation.whisperLanguage("fr-CA") == "fr" && SpeechInstallation.whisperLanguage("iw") == "he")
     #expect(SpeechInstallation.whisperLanguage("klingon") == nil)
+}
+
+/// The output's language is the `--language` tag as given, region and script kept (`en-GB` stays
+/// `en-GB`, not the recogniser's `en`), in BCP 47's usual case; when the recogniser heard another
+/// language, what it heard.
+@Test func theGivenLanguageTagIsKeptInTheOutput() throws {
+    for (given, heard, expected) in [("en-gb", "en", "en-GB"), ("zh-hant-TW", "zh", "zh-Hant-TW"), ("iw-IL", "he", "he-IL"),
+                                     ("fr-CA", "en", "en"), (nil, "de", "de")] {
+        let command = try CaptionsCommand.parseAsRoot(["transcribe", "episode.mp3", "-o", "x.vtt"] + (given.map { ["--language", $0] } ?? []))
+        let transcribe = try #require(command as? TranscribeCommand)
+        #expect(transcribe.speech.documentLanguage(heard: heard) == expected, "\(given ?? "none") heard as \(heard)")
+    }
 }
