@@ -246,21 +246,27 @@ public struct FlashesCommand: BatchCommand {
 }
 
 /// Progress on standard error while a file is worked on: a one-line bar (percentage, frames per
-/// second, time left) on a terminal, or with `--progress json` one JSON line a second (file,
-/// frames done, rate, position, ETA) and a last one with `"done": true` when the file is finished.
+/// second, time left) on a terminal, or with `--progress json` one JSON line a second (file, channel,
+/// frames or speech segments done, rate, position, ETA) and a last one with `"done": true` when the file is finished.
 struct ProgressBar {
     let io: CommandIO
     let style: ProgressStyle
     let duration: Double?
     let file: String
+    /// What is counted: `frames` for video, `segments` for speech.
+    var unit = "frames"
+    /// The channel worked on, when a recording's channels are worked on one by one.
+    var channel: Int?
     private var frames = 0
     private var started = Clock.now()
     private var lastDrawn = 0.0
     private var position = 0.0
 
     /// `style` nil: a bar when standard error is a terminal, else nothing.
-    init(io: CommandIO, style: ProgressStyle?, duration: Double?, file: String) {
+    init(io: CommandIO, style: ProgressStyle?, duration: Double?, file: String, unit: String = "frames", channel: Int? = nil) {
         self.io = io
+        self.unit = unit
+        self.channel = channel
         self.style = style ?? (io.standardErrorIsTerminal ? .bar : .none)
         self.duration = duration
         self.file = file
@@ -297,7 +303,8 @@ struct ProgressBar {
         var json = JSONWriter(compact: true)
         json.beginObject()
         json.key("file"); json.string(file)
-        json.key("frames"); json.integer(frames)
+        if let channel { json.key("channel"); json.integer(channel) }
+        json.key(unit); json.integer(frames)
         json.key("rate"); json.number((fps * 10).rounded() / 10)
         json.key("position"); json.number((position * 1000).rounded() / 1000)
         json.key("duration"); json.number(duration)

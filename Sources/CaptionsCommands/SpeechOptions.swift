@@ -64,7 +64,9 @@ struct SpeechOptions: ParsableArguments {
     /// The sound of `input` and what the recogniser heard: in the mix, or with `perChannel` and a
     /// recording of two channels or more, in each channel on its own (one recognition a
     /// channel, in order), so that two voices talking at once are both heard.
-    func listen(to input: String, printer: DiagnosticPrinter, io: CommandIO, perChannel: Bool) throws -> (DecodedAudio, [Recognition]) {
+    func listen(
+        to input: String, printer: DiagnosticPrinter, io: CommandIO, perChannel: Bool, progress style: ProgressStyle? = nil
+    ) throws -> (DecodedAudio, [Recognition]) {
         func fail(_ code: String, _ message: String) -> ExitCode {
             // A recording has no lines: the error names the file alone.
             printer.print([Diagnostic(.error, Diagnostic.Code(rawValue: code), message, at: nil)], to: io)
@@ -75,15 +77,15 @@ struct SpeechOptions: ParsableArguments {
         case .success(let found): installation = found
         case .failure(let error): throw fail(error.code, error.message)
         }
-        let showProgress = io.standardErrorIsTerminal
+        let showBar = style == .bar || style == nil && io.standardErrorIsTerminal
         let clear = "\r" + String(repeating: " ", count: 72) + "\r"
         let audio: DecodedAudio
         do {
             audio = try AudioDecoder.decode(path: input, stream: audioStream, keepChannels: perChannel) { seconds in
-                if showProgress { io.writeStandardError("\rdecoding the sound: \(Self.clock(seconds))  ") }
+                if showBar { io.writeStandardError("\rdecoding the sound: \(Self.clock(seconds))  ") }
             }
         } catch {
-            if showProgress { io.writeStandardError(clear) }
+            if showBar { io.writeStandardError(clear) }
             throw fail(error.code, error.message)
         }
         let duration = audio.duration
@@ -91,16 +93,22 @@ struct SpeechOptions: ParsableArguments {
         var recognitions: [Recognition] = []
         for (index, samples) in sources.enumerated() {
             let label = sources.count > 1 ? "channel \(index + 1) of \(sources.count): " : ""
+            // `--progress json`: one line a second with the position reached in the recording.
+            var lines = style == .json
+                ? ProgressBar(io: io, style: .json, duration: duration, file: input, unit: "segments", channel: sources.count > 1 ? index + 1 : nil)
+                : nil
             do {
                 let recogniser = SpeechRecogniser(installation: installation, model: model, beam: beam, language: recogniserLanguage, threads: threads)
                 recognitions.append(try recogniser.recognise(samples) { segment in
-                    guard showProgress, duration > 0 else { return }
+                    lines?.update(time: segment.end)
+                    guard showBar, duration > 0 else { return }
                     let filled = Int(min(1, segment.end / duration) * 30)
                     io.writeStandardError("\r\(label)[\(String(repeating: "█", count: filled))\(String(repeating: "·", count: 30 - filled))] \(Self.clock(segment.end)) of \(Self.clock(duration))  ")
                 })
-                if showProgress { io.writeStandardError(clear) }
+                if showBar { io.writeStandardError(clear) }
+                lines?.finish()
             } catch {
-                if showProgress { io.writeStandardError(clear) }
+                if showBar { io.writeStandardError(clear) }
                 throw fail(error.code, error.message)
             }
         }

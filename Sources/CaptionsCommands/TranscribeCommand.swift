@@ -85,7 +85,7 @@ public struct TranscribeCommand: BatchCommand {
         // Read before the recogniser runs, so that a bad map fails in a moment, not after minutes.
         let names = try speakers.map { speakers throws in try JSONFiles.speakerNames(from: speakers, io: io) }
         let pageMedia = destination.pageMedia(recording: input, target: target, io: io)
-        let (audio, recognitions) = try speech.listen(to: input, printer: printer, io: io, perChannel: speakerPerChannel)
+        let (audio, recognitions) = try speech.listen(to: input, printer: printer, io: io, perChannel: speakerPerChannel, progress: batch.progress)
         let shaper = destination.shaper(for: target)
         var document = recognitions.count > 1
             ? TranscriptDocument.make(channels: recognitions, audio: audio, shaper: shaper, model: speech.model)

@@ -83,6 +83,20 @@ struct TranscribeCommandTests {
         #expect(io.outputText.contains(" --> ") && !io.outputText.contains("Machine-generated"), "\(io.outputText)")
     }
 
+    /// `--progress json` reports a single file too: lines with the position reached in the
+    /// recording, the last one `"done": true` at the end of it.
+    @Test(.enabled(if: available, "needs the speech recogniser, pocketsphinx-testdata and ffmpeg"))
+    func progressAsJSONIsReportedForOneFile() throws {
+        let io = MemoryIO()
+        let utterance = try Self.utterances()[1].file
+        #expect(run(["transcribe", utterance, "--to", "srt", "--model", "tiny.en", "--beam", "1", "--progress", "json"], io: io) == 0, "\(io.errors)")
+        let lines = io.errors.split(separator: "\n").filter { $0.hasPrefix("{") }
+        let last = try #require(lines.last.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }, "\(io.errors)")
+        #expect(last["done"] as? Bool == true && (last["segments"] as? Int ?? 0) >= 1, "\(last)")
+        let duration = try #require(last["duration"] as? Double)
+        #expect(duration > 1 && abs((last["position"] as? Double ?? 0) - duration) < 2, "\(last)")
+    }
+
     /// `-o page.html` gives the transcript page with a player for the recording, linked from the
     /// page's folder; a recording piped to standard input (`-`) is transcribed too.
     @Test(.enabled(if: available && FileManager.default.isExecutableFile(atPath: BatchCommandTests.executable.path),
