@@ -97,6 +97,30 @@ struct TranscribeCommandTests {
         #expect(duration > 1 && abs((last["position"] as? Double ?? 0) - duration) < 2, "\(last)")
     }
 
+    #if os(Linux)
+    /// A reader of the progress that has gone away (`2>&1 | …` whose reader exited) ends the
+    /// process by SIGPIPE at its first progress line, mid-recognition, as it would any Unix tool;
+    /// the recogniser's temporary files (its log, the samples) are removed, not left behind.
+    @Test(.enabled(if: available && OutputSafetyTests.executable != nil, "needs the speech recogniser and the built CLI"))
+    func aClosedPipeMidRecognitionLeavesNoTemporaryFiles() throws {
+        let executable = try #require(OutputSafetyTests.executable)
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let long = folder.appendingPathComponent("long.wav").path
+        #expect(FlashSamples.ffmpeg(["-stream_loop", "3", "-i", try Self.utterances()[1].file, long]))
+        // The reader exits at once; the first progress line comes a second or more later, from
+        // inside the recogniser's callback, while its files exist.
+        let status = try OutputSafetyTests.spawnAndWait([
+            "/bin/sh", "-c", "TMPDIR=\"$2\" \"$0\" transcribe \"$1\" --model tiny.en --beam 1 --progress json -o \"$2/out.vtt\" 2>&1 >/dev/null | exit 0",
+            executable.path, long, folder.path,
+        ])
+        #expect(status == 0)
+        // Only ours: onnxruntime keeps a session id (`.ses`) in the temporary folder on purpose.
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("captions-") || $0 == "out.vtt" }
+        #expect(left.isEmpty, "\(left)")
+    }
+    #endif
+
     /// `-o page.html` gives the transcript page with a player for the recording, linked from the
     /// page's folder; a recording piped to standard input (`-`) is transcribed too.
     @Test(.enabled(if: available && FileManager.default.isExecutableFile(atPath: BatchCommandTests.executable.path),

@@ -7,7 +7,8 @@ import Darwin
 #endif
 
 /// Temporary files to remove when a signal ends the process while they exist (SIGINT, SIGTERM,
-/// SIGHUP, and SIGXFSZ for a file size limit reached mid-write).
+/// SIGHUP, SIGPIPE for a reader of our output that went away, as `2>&1 | head` does, and SIGXFSZ
+/// for a file size limit reached mid-write).
 ///
 /// While at least one file is registered, a handler is installed for each of those signals whose
 /// disposition is the default one (an ignored or otherwise handled signal is left alone). The
@@ -22,7 +23,7 @@ public enum TemporaryFileCleanup {
     public static let capacity = 16
 
     /// The signals handled while a file is registered.
-    public static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGXFSZ]
+    public static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGXFSZ]
 
     private static let slotSize = Int(PATH_MAX) + 1
 
