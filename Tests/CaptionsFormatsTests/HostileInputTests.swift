@@ -96,6 +96,24 @@ import Testing
         }
     }
 
+    /// ASS (`\N\N`) and MicroDVD (`||`) write an empty line inside a cue with their line-break
+    /// codes, so it is kept and read back, with no loss reported; formats where an empty line ends
+    /// a cue say what they did instead.
+    @Test func anEmptyLineIsKeptWhereTheFormatHasALineBreakCode() throws {
+        let ttml = """
+            <tt xmlns="http://www.w3.org/ns/ttml"><body><div><p begin="1s" end="2s">A<br/><br/>B</p></div></body></tt>
+            """
+        for format in [CaptionFormat.ass, .microdvd] {
+            let (output, diagnostics) = try Self.convert(ttml, from: .ttml, to: format)
+            let back = try #require(try format.reader?.read(Array(output.utf8)))
+            #expect(back.cues.map(\.plainText) == ["A\n\nB"], "\(format): \(output)")
+            #expect(!diagnostics.contains { $0.code == "convert.lost.blankLines" }, "\(format)")
+        }
+        let (_, diagnostics) = try Self.convert(ttml, from: .ttml, to: .sbv)
+        let lost = try #require(diagnostics.first { $0.code == "convert.lost.blankLines" })
+        #expect(lost.message.contains("removed, the lines around them kept"), "\(lost.message)")
+    }
+
     @Test func aBlankLineAcrossSpansIsFoundToo() throws {
         let input = "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n<i>one\n</i>\n<b>two</b>\n"
         let (output, diagnostics) = try Self.convert(input, from: .webvtt, to: .webvtt)

@@ -314,7 +314,7 @@ private struct LossTally {
             case .ruby: ("ruby annotations", "dropped")
             case .timestamps: ("karaoke timestamps", "dropped")
             case .languages: ("language spans", "dropped")
-            case .blankLines: ("empty lines in cue text", "removed (an empty line would end the cue)")
+            case .blankLines: ("empty lines in cue text", "removed, the lines around them kept (an empty line ends a cue in this format, or cannot be written)")
             case .controlCharacters: ("control characters (U+0000–U+001F but tab and line feed, U+FFFE, U+FFFF)", "removed")
             case .carriageReturns: ("carriage returns inside cue text", "written as line breaks")
             case .literalMarkup: (

@@ -5,7 +5,7 @@ import CaptionsCore
 /// `{\c&H…&}` for styles, `{\anN}` for placement off the bottom centre, `\N` for line breaks.
 public struct ASSWriter: TimedTextWriter {
     /// Styles, colours, the nine keypad positions, speakers.
-    public let capabilities: FormatCapabilities = [.basicStyles, .colors, .numpadPlacement, .emptyCues, .voices]
+    public let capabilities: FormatCapabilities = [.basicStyles, .colors, .numpadPlacement, .emptyCues, .voices, .blankLinesInText]
 
     /// A writer.
     public init() {}

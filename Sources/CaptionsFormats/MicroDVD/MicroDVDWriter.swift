@@ -9,7 +9,7 @@ public struct MicroDVDWriter: TimedTextWriter {
     public var frameRate: Double
 
     /// Plain text (styles only for whole lines), cues of no duration.
-    public let capabilities: FormatCapabilities = [.emptyCues]
+    public let capabilities: FormatCapabilities = [.emptyCues, .blankLinesInText]
 
     /// A writer for video at `frameRate` (23.976 when not given).
     public init(frameRate: Double? = nil) { self.frameRate = frameRate ?? MicroDVDReader.defaultFrameRate }
