@@ -1,4 +1,4 @@
-import CaptionsCommands
+@testable import CaptionsCommands
 import Foundation
 import Testing
 
@@ -150,6 +150,16 @@ import Testing
         #expect(run(["convert", a, input.path + "/./a.srt", "-o", out, "--to", "vtt", "--results", "jsonl"], io: twice) == 0)
         #expect(try lines(twice.outputText).count == 1)
         #expect(twice.errors.contains("is named more than once"))
+    }
+
+    /// An input named with `dir/..` keeps the layout it names (`in/sub/../sub/s.srt` is written
+    /// as `in/sub/s.*`, not flattened to `s.*`); one that leaves the current folder, or an
+    /// absolute one, is named by its file name.
+    @Test func pathsWithDotDotKeepTheirLayout() {
+        for (given, expected) in [("in/sub/../sub/s.srt", "in/sub/s.srt"), ("./in//t.srt", "in/t.srt"), ("in/../t.srt", "t.srt"),
+                                  ("../up/u.srt", "u.srt"), ("in/../../u.srt", "u.srt"), ("/abs/a.srt", "a.srt")] {
+            #expect(BatchInputs.relativeName(given) == expected, "\(given)")
+        }
     }
 
     /// A file whose name is not UTF-8 (Latin-1 `café.srt`) is an error of its own, never skipped

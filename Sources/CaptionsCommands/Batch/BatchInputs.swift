@@ -133,10 +133,19 @@ enum BatchInputs {
         return hash
     }
 
-    /// `path` without `./` and repeated slashes when it stays below the current folder, else its file name.
+    /// `path` without `./`, repeated slashes and `dir/..` when it stays below the current folder
+    /// (`in/sub/../sub/s.srt` is `in/sub/s.srt`), else its file name.
     static func relativeName(_ path: String) -> String {
-        let parts = path.split(separator: "/").filter { $0 != "." }
-        if path.hasPrefix("/") || parts.contains("..") || parts.isEmpty { return String(path.split(separator: "/").last ?? Substring(path)) }
+        var parts: [Substring] = []
+        var above = false
+        for part in path.split(separator: "/") where part != "." {
+            if part != ".." {
+                parts.append(part)
+            } else if parts.popLast() == nil {
+                above = true
+            }
+        }
+        if path.hasPrefix("/") || above || parts.isEmpty { return String(path.split(separator: "/").last ?? Substring(path)) }
         return parts.joined(separator: "/")
     }
 
