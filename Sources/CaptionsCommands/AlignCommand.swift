@@ -72,7 +72,8 @@ public struct AlignCommand: IOCommand {
             throw ExitCode(1)
         }
         let (timed, alignDiagnostics) = ScriptAligner.align(script, to: heard, duration: audio.duration)
-        let shaper = destination.shaper(for: target)
+        var shaper = destination.shaper(for: target)
+        shaper.recordingEnd = audio.duration
         let document = TranscriptDocument.document(
             words: timed, diagnostics: guardDiagnostics + alignDiagnostics, language: speech.documentLanguage(heard: recognition.language), shaper: shaper,
             note: "The author's script, timed by captions align against the recording (OpenAI Whisper \(speech.model) through faster-whisper).")

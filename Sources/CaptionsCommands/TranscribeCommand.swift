@@ -86,7 +86,8 @@ public struct TranscribeCommand: BatchCommand {
         let names = try speakers.map { speakers throws in try JSONFiles.speakerNames(from: speakers, io: io) }
         let pageMedia = destination.pageMedia(recording: input, target: target, io: io)
         let (audio, recognitions) = try speech.listen(to: input, printer: printer, io: io, perChannel: speakerPerChannel, progress: batch.progress)
-        let shaper = destination.shaper(for: target)
+        var shaper = destination.shaper(for: target)
+        shaper.recordingEnd = audio.duration
         var document = recognitions.count > 1
             ? TranscriptDocument.make(channels: recognitions, audio: audio, shaper: shaper, model: speech.model)
             : TranscriptDocument.make(from: recognitions[0], audio: audio, shaper: shaper, speakerPerChannel: speakerPerChannel, model: speech.model)

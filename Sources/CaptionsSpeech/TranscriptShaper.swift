@@ -17,6 +17,8 @@ public struct TranscriptShaper: Sendable {
     public var pause: Double
     /// Whether each word's time is kept inside the cue (WebVTT inline timestamps).
     public var wordTimes: Bool
+    /// The end of the recording, in seconds: a cue is not held on screen past it.
+    public var recordingEnd: Double = .infinity
 
     /// Captions as the common delivery specifications want them: 42 characters a line, 2 lines,
     /// at most 7 s, at least 1 s, held for 20 characters a second where the time is free.
@@ -116,7 +118,7 @@ public struct TranscriptShaper: Sendable {
             end = min(end, first.start + maximumDuration)
             // Never into the next cue: held only while the time is free.
             if index + 1 < groups.count, let next = groups[index + 1].first { end = min(end, next.start) }
-            end = max(end, last.end)
+            end = max(min(end, recordingEnd), last.end)
             var content: [InlineNode] = []
             for (lineIndex, line) in lines.enumerated() {
                 for (wordIndex, word) in line.enumerated() {

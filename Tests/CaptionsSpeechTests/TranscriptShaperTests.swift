@@ -21,6 +21,21 @@ struct TranscriptShaperTests {
         disposed. Had he married a more amiable woman, he might have been made still more respectable than he was.
         """
 
+    /// The last cue is held for its reading time only while the recording lasts: a short
+    /// sentence at the very end ends with the recording, not seconds after it.
+    @Test func noCueIsHeldPastTheEndOfTheRecording() throws {
+        // Three long words in 0.85 s; 47 characters at 20 a second are held for 2.35 s.
+        let text = "Extraordinarily incomprehensible circumstances."
+        let words = TranscriptShaper.words(of: [RecognisedSegment(start: 0, end: 0.85, text: text, words: Self.words(text))])
+        var shaper = TranscriptShaper.captions
+        let held = try #require(shaper.cues(for: words).last?.end?.seconds)
+        #expect(held > 2, "without an end, held for its reading time: \(held)")
+        shaper.recordingEnd = 1.2
+        #expect(shaper.cues(for: words).last?.end?.seconds == 1.2)
+        shaper.recordingEnd = 0.5  // words heard past the end keep their own times
+        #expect(shaper.cues(for: words).last?.end?.seconds == words.last?.end)
+    }
+
     @Test func captionsKeepEveryWordInOrderWithinTheLimits() {
         let words = TranscriptShaper.words(of: [RecognisedSegment(start: 0, end: 30, text: Self.paragraph, words: Self.words(Self.paragraph))])
         let cues = TranscriptShaper.captions.cues(for: words)
