@@ -206,8 +206,9 @@ public enum ScriptAligner {
         let paragraphs = isHTML ? htmlParagraphs(text) : markdownParagraphs(text)
         var result: [ScriptWord] = []
         for (paragraph, speaker) in paragraphs {
-            let plain = paragraph.replacing(/<[^>]+>/, with: " ").replacing(/\[([^\]]*)\]\([^)]*\)/) { String($0.1) }
-                .replacing("**", with: "").replacing("__", with: "")
+            let plain = isHTML
+                ? paragraph.replacing(/<[^>]+>/, with: " ")
+                : markdownInline(paragraph.replacing(/<[^>]+>/, with: " "))
             // Every word and sign the author wrote (`&`, `—`), but Markdown's list and quote marks.
             let tokens = plain.split(whereSeparator: { $0.isWhitespace }).map(String.init).filter { !Self.markdownMarks.contains($0) }
             for (index, token) in tokens.enumerated() {
@@ -217,14 +218,29 @@ public enum ScriptAligner {
         return result
     }
 
+    /// Markdown's inline marks reduced to the words they mark: links to their text, footnote
+    /// references (`[^1]`) removed, `**strong**`, `*emphasis*`, `_emphasis_` and `` `code` `` to
+    /// their text. A lone `*` or `_` inside a word (`2*3`, `snake_case`) stays.
+    static func markdownInline(_ text: String) -> String {
+        text.replacing(/\[\^[^\]\s]+\]/, with: "")
+            .replacing(/\[([^\]]*)\]\([^)]*\)/) { String($0.1) }
+            .replacing("**", with: "").replacing("__", with: "")
+            .replacing(/`+([^`\n]+?)`+/) { String($0.1) }
+            .replacing(/(^|[^\w*])\*(?=\S)([^*\n]*?\S)\*(?![\w*])/) { String($0.1) + String($0.2) }
+            .replacing(/(^|[^\w_])_(?=\S)([^_\n]*?\S)_(?![\w_])/) { String($0.1) + String($0.2) }
+    }
+
     /// Paragraphs of plain text or Markdown, each with its speaker.
     private static func markdownParagraphs(_ text: String) -> [(String, String?)] {
         var result: [(String, String?)] = []
         var speaker: String?
         var seen = false
         for block in text.replacing("\r\n", with: "\n").split(separator: "\n\n", omittingEmptySubsequences: true) {
-            // Heading lines go; the lines after one stay.
-            let lines = block.split(separator: "\n").filter { !String($0).trimmingCharacters(in: .whitespaces).hasPrefix("#") }
+            // Heading lines go, and footnote definitions (`[^1]: …`, not read aloud).
+            let lines = block.split(separator: "\n").filter {
+                let line = String($0).trimmingCharacters(in: .whitespaces)
+                return !line.hasPrefix("#") && line.firstMatch(of: /^\[\^[^\]]+\]:/) == nil
+            }
             var paragraph = lines.joined(separator: "\n").trimmingCharacters(in: .whitespaces)
             guard !paragraph.isEmpty else { continue }
             if let match = paragraph.wholeMatch(of: /\*\*([^*\n]+)\*\*(?: · [0-9:]+)?/) {

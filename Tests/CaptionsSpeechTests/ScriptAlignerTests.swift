@@ -35,6 +35,20 @@ struct ScriptAlignerTests {
         #expect(words.map(\.text) == ["First", "sentence", "here.", "Second", "link", "and", "bold."])
     }
 
+    /// Emphasis, code and footnotes are Markdown's marks, not the author's words: `*leisure*`
+    /// is timed as "leisure", a footnote reference goes, a footnote definition is not read
+    /// aloud; a `*` or `_` inside a word stays.
+    @Test func markdownEmphasisCodeAndFootnotesAreMarksNotWords() {
+        let script = """
+            He was not an *ill-disposed* young man, rather `cold-hearted` and _selfish_ **too**.[^1] 2*3 snake_case_name
+
+            [^1]: A footnote that is not read aloud.
+            """
+        #expect(ScriptAligner.words(ofScript: script).map(\.text) == [
+            "He", "was", "not", "an", "ill-disposed", "young", "man,", "rather", "cold-hearted", "and", "selfish", "too.", "2*3", "snake_case_name",
+        ])
+    }
+
     /// Words heard differently still take their times; hyphenated words match their parts; a
     /// word never heard is reported and timed between its neighbours.
     @Test func wordsAreMatchedByEditDistance() {
