@@ -198,7 +198,7 @@ public enum ScriptAligner {
     /// The words of a script: plain text (a blank line between paragraphs), Markdown (a heading
     /// line is left out, emphasis and links reduced to their words; a paragraph of only
     /// `**Name**` or `**Name** · 1:23`, as our Markdown transcripts write it, names the speaker of
-    /// the next, as `Name (1:23)` on a paragraph's first line does in our plain-text ones; `*Seen*` passages and `>` quotes are descriptions, not speech, and left out), or
+    /// the next, as `**Name:**` at a paragraph's start names its own, as `Name (1:23)` on a paragraph's first line does in our plain-text ones; `*Seen*` passages and `>` quotes are descriptions, not speech, and left out), or
     /// HTML (the text of its `<p>` elements; `<cite>` names the speaker; time stamps and passages
     /// marked as seen are left out, as are paragraphs outside `<main>` when there is one).
     public static func words(ofScript text: String) -> [ScriptWord] {
@@ -257,6 +257,11 @@ public enum ScriptAligner {
                 continue
             }
             if let match = paragraph.firstMatch(of: /^\*\*([^*\n]+)\*\*(?: · [0-9:]+)?\n/) {
+                speaker = String(match.1)
+                paragraph = String(paragraph[match.range.upperBound...])
+            } else if let match = paragraph.firstMatch(of: /^\*\*([^*\n:]{1,40}?)(?::\*\*|\*\*:)[ \t]+/) {
+                // `**Ann:** text` or `**Ann**: text`, a label at the start of the speech (bold
+                // without the colon is emphasis: `**Never** again.`).
                 speaker = String(match.1)
                 paragraph = String(paragraph[match.range.upperBound...])
             } else if let match = paragraph.firstMatch(of: /^([^\n]{1,60}) \(([0-9]+:)?[0-9]+:[0-9]{2}\)\n/) {

@@ -49,6 +49,14 @@ struct ScriptAlignerTests {
         ])
     }
 
+    /// `**Ann:** text` names the paragraph's speaker and is not one of its words; bold without a
+    /// colon is emphasis.
+    @Test func anInlineBoldLabelNamesTheSpeaker() {
+        let words = ScriptAligner.words(ofScript: "**Ann:** And Mr. John\n\n**Ben**: He was\n\n**Never** again.")
+        #expect(words.map(\.text) == ["And", "Mr.", "John", "He", "was", "Never", "again."])
+        #expect(words.map { $0.speaker ?? "-" } == ["Ann", "Ann", "Ann", "Ben", "Ben", "Ben", "Ben"])
+    }
+
     /// Words heard differently still take their times; hyphenated words match their parts; a
     /// word never heard is reported and timed between its neighbours.
     @Test func wordsAreMatchedByEditDistance() {
