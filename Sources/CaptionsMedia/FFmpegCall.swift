@@ -1,5 +1,9 @@
-import Foundation
 import CCaptionsFFmpeg
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Turns FFmpeg's negative return codes into errors with FFmpeg's own message.
 enum FFmpegCall {
@@ -23,8 +27,9 @@ enum FFmpegCall {
     static func openInput(_ format: inout UnsafeMutablePointer<AVFormatContext>?, _ location: String, name: String) throws(MediaError) {
         let result = ccaptions_avformat_open_input(&format, location, nil, nil)
         guard result < 0 else { return }
-        if location != "pipe:0", let size = try? FileManager.default.attributesOfItem(atPath: location)[.size] as? Int {
-            if size == 0 { throw MediaError("media.open", "cannot open \(name): the file is empty (0 bytes)") }
+        var status = stat()
+        if location != "pipe:0", stat(location, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
+            if status.st_size == 0 { throw MediaError("media.open", "cannot open \(name): the file is empty (0 bytes)") }
             if result == ccaptions_averror_einval() || result == ccaptions_averror_invaliddata() {
                 throw MediaError("media.open", "cannot open \(name): FFmpeg recognises no audio or video format in it (not a media file, or its start is damaged)")
             }
