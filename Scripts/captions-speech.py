@@ -33,32 +33,78 @@ def main() -> int:
 
     import numpy
     from faster_whisper import WhisperModel
+    from faster_whisper.transcribe import restore_speech_timestamps
+    from faster_whisper.vad import VadOptions, collect_chunks, get_speech_timestamps
 
+    rate = 16000
     audio = numpy.fromfile(options.audio, dtype="<f4")
     model = WhisperModel(options.model, device="cpu", compute_type="int8", cpu_threads=options.threads)
-    segments, info = model.transcribe(
-        audio,
-        beam_size=options.beam,
-        language=options.language,
-        vad_filter=not options.no_vad,
-        # Pauses of half a second or more are cut out before recognition and put back in the times:
-        # Whisper times words badly across a silence it has to listen through.
-        vad_parameters={"min_silence_duration_ms": 500},
-        word_timestamps=True,
-        condition_on_previous_text=False,
-    )
-    emit({"type": "info", "language": info.language, "languageProbability": info.language_probability,
-          "duration": info.duration})
+    settings = dict(beam_size=options.beam, word_timestamps=True, condition_on_previous_text=False)
+    # Pauses of half a second or more are cut out before recognition and put back in the times
+    # (Whisper times words badly across a silence it has to listen through). This is what
+    # faster-whisper's own vad_filter does, done here so that the stretches of speech are known.
+    chunks = []
+    if not options.no_vad:
+        chunks = get_speech_timestamps(audio, VadOptions(min_silence_duration_ms=500), sampling_rate=rate)
+    speech = numpy.concatenate(collect_chunks(audio, chunks)[0]) if chunks else audio
+    if chunks or options.no_vad:
+        segments, info = model.transcribe(speech, language=options.language, vad_filter=False, **settings)
+    else:
+        segments, info = iter(()), None  # no speech at all
+    if chunks:
+        segments = restore_speech_timestamps(segments, chunks, rate)
+    emit({"type": "info", "language": info.language if info else options.language,
+          "languageProbability": info.language_probability if info else 0, "duration": len(audio) / rate})
+    heard = []
     for segment in segments:
-        emit({
-            "type": "segment", "start": segment.start, "end": segment.end, "text": segment.text,
-            "avgLogprob": segment.avg_logprob, "noSpeechProb": segment.no_speech_prob,
-            "compressionRatio": segment.compression_ratio,
-            "words": [{"start": w.start, "end": w.end, "word": w.word, "probability": w.probability}
-                      for w in (segment.words or [])],
-        })
+        heard.extend((w.start, w.end) for w in (segment.words or []))
+        emit_segment(segment, 0)
+    # Whisper hears the same sentence said again after a pause as one it has written already, and
+    # leaves it out: a stretch of speech where no word was heard is listened to again on its own,
+    # when the voice detector is sure of at least 0.4 s of speech in it (music it was unsure of is
+    # not worth a second listen), once, without sampling, its tokens capped by its length, and
+    # what it gives is kept only when Whisper is sure of it.
+    language = info.language if info else options.language
+    for chunk in chunks:
+        start, end = chunk["start"] / rate, chunk["end"] / rate
+        if any(w_start < end and w_end > start for w_start, w_end in heard):
+            continue
+        piece = audio[chunk["start"]:chunk["end"]]
+        if sure_speech_seconds(piece) < 0.4:
+            continue
+        again, _ = model.transcribe(
+            piece, language=language, vad_filter=False, temperature=0.0,
+            max_new_tokens=int(6 * (end - start)) + 10, **settings)
+        for segment in again:
+            if segment.no_speech_prob < 0.6 and segment.avg_logprob > -1 and segment.compression_ratio <= 2.4:
+                emit_segment(segment, start, retried=True)
     emit({"type": "done"})
     return 0
+
+
+def sure_speech_seconds(piece) -> float:
+    """How long the voice detector is sure (probability 0.9 or more) that `piece` is speech."""
+    import numpy
+    from faster_whisper.vad import get_vad_model
+
+    window = 512  # the detector's step: 32 ms at 16 kHz
+    padded = numpy.pad(piece, (0, -len(piece) % window))
+    probabilities = get_vad_model()(padded.reshape(1, -1)).squeeze(0)
+    return float((probabilities >= 0.9).sum()) * window / 16000
+
+
+def emit_segment(segment, offset: float, retried: bool = False) -> None:
+    """Writes a segment, its times moved on by `offset` seconds."""
+    value = {
+        "type": "segment", "start": round(segment.start + offset, 3), "end": round(segment.end + offset, 3),
+        "text": segment.text, "avgLogprob": segment.avg_logprob, "noSpeechProb": segment.no_speech_prob,
+        "compressionRatio": segment.compression_ratio,
+        "words": [{"start": round(w.start + offset, 3), "end": round(w.end + offset, 3), "word": w.word,
+                   "probability": w.probability} for w in (segment.words or [])],
+    }
+    if retried:
+        value["retried"] = True
+    emit(value)
 
 
 def emit(value: dict) -> None:

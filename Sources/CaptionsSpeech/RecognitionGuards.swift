@@ -9,6 +9,10 @@ public enum RecognitionGuards {
     /// below the recording's loud speech (a quiet recording's speech is not silence).
     public static let silenceLevel: Float = 0.0032
 
+    /// The pause, in seconds, after which the same words again are a sentence said again, not the
+    /// recogniser repeating itself.
+    public static let repeatGap = 1.0
+
     /// How loud the recording is from one time to another, on a scale where 1 is its loud speech
     /// (the 95th percentile of its loudest channel's 20 ms levels) scaled to full scale, so that
     /// ``silenceLevel`` means the same in a quiet or a 5.1 recording (dialogue in one channel).
@@ -31,8 +35,10 @@ public enum RecognitionGuards {
     /// `segments` with repeats collapsed and text over silence dropped, and a warning for each
     /// kind of removal (codes `transcribe.repeated`, `transcribe.silence`).
     ///
-    /// - A segment whose words (lower case, without punctuation) are those of the segment before
-    ///   is a repeat; so is a sentence said again within a segment, three times or more in a row.
+    /// - A segment whose words (lower case, without punctuation) are those of the segment before,
+    ///   and that follows it within ``repeatGap`` seconds, is a repeat (a decoder in a loop fills
+    ///   the time; a sentence said again after a pause is speech); so is a sentence said again
+    ///   within a segment, three times or more in a row.
     /// - A segment is over silence when the sound's level over its time is below
     ///   ``silenceLevel``, or when the recogniser itself rates it as likely not speech
     ///   (no-speech probability above 0.6 with a mean log probability below −1, Whisper's own rule).
@@ -47,7 +53,8 @@ public enum RecognitionGuards {
                 silent.append(segment)
                 continue
             }
-            if let previous = kept.last, normalised(previous.text) == normalised(segment.text), !normalised(segment.text).isEmpty {
+            if let previous = kept.last, segment.start - previous.end < repeatGap,
+               normalised(previous.text) == normalised(segment.text), !normalised(segment.text).isEmpty {
                 repeated.append(segment)
                 kept[kept.count - 1].end = max(previous.end, segment.end)
                 continue

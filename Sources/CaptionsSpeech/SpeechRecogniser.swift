@@ -120,6 +120,7 @@ public struct SpeechRecogniser: Sendable {
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         var decodeFailure: String?
+        var reached = -Double.infinity
         while true {
             let count = chunk.withUnsafeMutableBytes { read(pipeEnds[0], $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
@@ -140,7 +141,11 @@ public struct SpeechRecogniser: Sendable {
                     case "segment":
                         let segment = try JSONDecoder().decode(RecognisedSegment.self, from: line)
                         recognition.segments.append(segment)
-                        progress(segment)
+                        // Stretches listened to again come last, out of order: progress only goes on.
+                        if segment.end >= reached {
+                            reached = segment.end
+                            progress(segment)
+                        }
                     default: break
                     }
                 } catch {
@@ -158,6 +163,9 @@ public struct SpeechRecogniser: Sendable {
             throw SpeechError("speech.helper.failed", "the speech recogniser failed (\(exited ? "exit \(code)" : "signal \(status & 0x7F)")): \(message)")
         }
         if let decodeFailure { throw SpeechError("speech.helper.failed", decodeFailure) }
+        // In time order; segments that start together keep the helper's order.
+        recognition.segments = recognition.segments.enumerated()
+            .sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
         return recognition
     }
 }

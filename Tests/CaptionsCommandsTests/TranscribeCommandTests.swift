@@ -97,6 +97,34 @@ struct TranscribeCommandTests {
         #expect(duration > 1 && abs((last["position"] as? Double ?? 0) - duration) < 2, "\(last)")
     }
 
+    /// A sentence said three times with pauses between is written three times: Whisper leaves
+    /// out what it has just written, and the stretches of speech it heard nothing in are listened
+    /// to again; the repeats are not collapsed as a loop.
+    @Test(.enabled(if: available, "needs the speech recogniser, pocketsphinx-testdata and ffmpeg"))
+    func aSentenceSaidAgainAfterAPauseIsWrittenEachTime() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let utterance = try Self.utterances()[1]
+        let thrice = folder.appendingPathComponent("thrice.wav").path
+        #expect(FlashSamples.ffmpeg([
+            "-i", utterance.file, "-filter_complex", "[0:a]apad=pad_dur=3,asplit=3[a][b][c];[a][b][c]concat=n=3:v=0:a=1", thrice,
+        ]))
+        let io = MemoryIO()
+        #expect(run(["transcribe", thrice, "--to", "srt", "-q"], io: io) == 0, "\(io.errors)")
+        let cues = io.outputText.split(separator: "\n\n").map { cue in
+            Self.normalised(cue.split(separator: "\n").dropFirst(2).joined(separator: " "))
+        }
+        let reference = Self.normalised(utterance.words.joined(separator: " "))
+        #expect(cues.count == 3, "\(io.outputText)")
+        for cue in cues { #expect(Self.wordErrorRate(cue, reference) <= 0.25, "\(cue)") }
+        // Each where it was said: a copy every 2.99 + 3 seconds.
+        let starts = io.outputText.split(separator: "\n").filter { $0.contains(" --> ") }.map { line in
+            let parts = line.prefix(12).split(whereSeparator: { $0 == ":" || $0 == "," }).compactMap { Double($0) }
+            return parts.count == 4 ? parts[0] * 3600 + parts[1] * 60 + parts[2] + parts[3] / 1000 : -1
+        }
+        #expect(starts.count == 3 && starts.indices.allSatisfy { abs(starts[$0] - starts[0] - Double($0) * 5.99) < 0.4 }, "\(starts)")
+    }
+
     #if os(Linux)
     /// A reader of the progress that has gone away (`2>&1 | …` whose reader exited) ends the
     /// process by SIGPIPE at its first progress line, mid-recognition, as it would any Unix tool;

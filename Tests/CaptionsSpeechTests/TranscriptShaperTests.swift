@@ -99,6 +99,15 @@ struct TranscriptShaperTests {
         #expect(diagnostics.map(\.code.rawValue) == ["transcribe.repeated"])
     }
 
+    /// The same words again after a pause are a sentence said again, not a decoder in a loop.
+    @Test func theSameSentenceAfterAPauseIsKept() {
+        let line = RecognisedSegment(start: 0, end: 2, text: " He was not an ill-disposed young man.", words: [])
+        var again = line
+        (again.start, again.end) = (2 + RecognitionGuards.repeatGap, 4 + RecognitionGuards.repeatGap)
+        let (kept, diagnostics) = RecognitionGuards.apply(to: [line, again], level: nil)
+        #expect(kept.count == 2 && diagnostics.isEmpty)
+    }
+
     @Test func aSentenceSaidThreeTimesInARowIsSaidOnce() {
         let text = " I see. We go on. We go on. We go on. The end."
         let segment = RecognisedSegment(start: 0, end: 6, text: text, words: Self.words(text))
