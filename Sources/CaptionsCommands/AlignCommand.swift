@@ -68,10 +68,14 @@ public struct AlignCommand: IOCommand {
         let (segments, guardDiagnostics) = RecognitionGuards.apply(to: recognition.segments, level: RecognitionGuards.loudness(of: audio))
         let heard = WordTiming.snap(TranscriptShaper.words(of: segments), to: audio)
         guard !heard.isEmpty else {
-            printer.print([Diagnostic(.error, "align.speech.none", "no speech was heard in the recording: the script has nothing to be timed against", at: .start)], to: io)
+            printer.print([Diagnostic(.error, "align.speech.none", "no speech was heard in the recording: the script has nothing to be timed against", at: nil)], to: io)
             throw ExitCode(1)
         }
         let (timed, alignDiagnostics) = ScriptAligner.align(script, to: heard, duration: audio.duration)
+        if alignDiagnostics.contains(where: { $0.severity == .error }) {
+            DiagnosticPrinter(path: text, showNotes: false).print(alignDiagnostics, to: io)
+            throw ExitCode(1)
+        }
         var shaper = destination.shaper(for: target)
         shaper.recordingEnd = audio.duration
         let document = TranscriptDocument.document(

@@ -70,14 +70,14 @@ public enum RecognitionGuards {
             diagnostics.append(Diagnostic(
                 .warning, "transcribe.repeated",
                 "the recogniser repeated itself \(repeated.count) time(s) (first at \(clock(repeated[0].start))); the repeats were collapsed into one",
-                at: .start))
+                at: nil))
         }
         if !silent.isEmpty {
             let seconds = silent.reduce(0) { $0 + $1.end - $1.start }
             diagnostics.append(Diagnostic(
                 .warning, "transcribe.silence",
                 "\(silent.count) stretch(es) of text over silence (\(Int(seconds.rounded())) s, first at \(clock(silent[0].start)): \"\(silent[0].text.trimmingCharacters(in: .whitespaces).prefix(40))\") dropped as made up",
-                at: .start))
+                at: nil))
         }
         return (kept, diagnostics)
     }

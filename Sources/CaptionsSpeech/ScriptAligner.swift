@@ -22,14 +22,15 @@ public enum ScriptAligner {
 
     /// The script's words with times, and a warning for each stretch of script the audio lacks
     /// (code `align.notHeard`; signs such as `&` or `—` are not said as written, and are only
-    /// timed); nothing is timed past `duration` seconds, the recording's length.
+    /// timed); nothing is timed past `duration` seconds, the recording's length. A script that is
+    /// not what the recording says gives no words and one error (``mismatch(_:_:_:)``).
     public static func align(
         _ script: [ScriptWord], to heard: [TranscriptShaper.Word], duration: Double = .infinity, band: Int = 400
     ) -> (words: [TranscriptShaper.Word], diagnostics: [Diagnostic]) {
         guard !script.isEmpty else { return ([], []) }
         guard !heard.isEmpty else {
             return (script.map { TranscriptShaper.Word(text: $0.text, start: 0, end: 0, speaker: $0.speaker, startsParagraph: $0.startsParagraph) },
-                    [Diagnostic(.warning, "align.notHeard", "no speech was heard: the script's \(script.count) words have no times", at: .start)])
+                    [Diagnostic(.warning, "align.notHeard", "no speech was heard: the script's \(script.count) words have no times", at: nil)])
         }
         // Words are matched by their parts between hyphens ("ill-disposed" is "ill disposed" said).
         var scriptTokens: [(text: String, owner: Int)] = []
@@ -49,6 +50,7 @@ public enum ScriptAligner {
             }
         }
         let match = alignTokens(scriptTokens.map(\.text), heardTokens.map(\.text), band: band)
+        if let mismatch = mismatch(scriptTokens.map(\.text), heardTokens.map(\.text), match) { return ([], [mismatch]) }
         var times = [(start: Double, end: Double)?](repeating: nil, count: script.count)
         for (token, matched) in zip(scriptTokens, match) {
             guard let matched else { continue }
@@ -82,9 +84,28 @@ public enum ScriptAligner {
             diagnostics.append(Diagnostic(
                 .warning, "align.notHeard",
                 "\(RecognitionGuards.clock(from)): \(said.count) word(s) of the script not heard in the audio: \"\(missing.prefix(80))\"; timed between their neighbours",
-                at: .start))
+                at: nil))
         }
         return (words, diagnostics)
+    }
+
+    /// The share of words that must be heard as written, of the script's or of the recording's
+    /// (a script of half the recording, or a recording of half the script, still aligns).
+    public static let minimumAgreement = 0.3
+
+    /// An error (code `align.mismatch`) when the script is not what the recording says: fewer
+    /// than ``minimumAgreement`` of the script's words, and of the words heard, were heard as
+    /// written; nil when it is.
+    static func mismatch(_ script: [String], _ heard: [String], _ match: [Int?]) -> Diagnostic? {
+        let said = script.filter { !$0.isEmpty }.count
+        guard said >= 3, !heard.isEmpty else { return nil }
+        let agreeing = zip(script, match).filter { word, matched in matched.map { !word.isEmpty && heard[$0] == word } ?? false }.count
+        let ofScript = Double(agreeing) / Double(said), ofHeard = Double(agreeing) / Double(heard.count)
+        guard max(ofScript, ofHeard) < minimumAgreement else { return nil }
+        return Diagnostic(
+            .error, "align.mismatch",
+            "the script does not seem to be what the recording says: \(agreeing) of its \(said) words were heard as written (\(agreeing) of the \(heard.count) words heard); is it this recording's script?",
+            at: nil)
     }
 
     /// For each of `a`, the index of `b` it is aligned with (nil: not heard). Words found once in

@@ -23,7 +23,7 @@ public enum TranscriptDocument {
             } else {
                 diagnostics.append(Diagnostic(
                     .warning, "transcribe.channels.one",
-                    "--speaker-per-channel: the recording has one channel, so speakers cannot be told apart by channel", at: .start))
+                    "--speaker-per-channel: the recording has one channel, so speakers cannot be told apart by channel", at: nil))
             }
         }
         diagnostics += recordingDiagnostics(audio: audio, heardNothing: words.isEmpty)
@@ -58,7 +58,7 @@ public enum TranscriptDocument {
             diagnostics.append(Diagnostic(
                 .note, "transcribe.channels.spill",
                 "\(spill.removed) word(s) heard on a channel only as another voice's spill were left out (each is kept on its own speaker's channel)",
-                at: .start))
+                at: nil))
         }
         diagnostics += recordingDiagnostics(audio: audio, heardNothing: spill.words.allSatisfy(\.isEmpty))
         // The language most of the words were heard in.
@@ -125,15 +125,15 @@ public enum TranscriptDocument {
     private static func recordingDiagnostics(audio: DecodedAudio?, heardNothing: Bool) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         if let reason = audio?.partialReason {
-            diagnostics.append(Diagnostic(.warning, "media.audio.damaged", "\(reason); the transcript may miss words", at: .start))
+            diagnostics.append(Diagnostic(.warning, "media.audio.damaged", "\(reason); the transcript may miss words", at: nil))
         }
         if let audio, !audio.otherAudioStreams.isEmpty {
             let message = StreamChoice.othersMessage(kind: "audio", chosen: audio.streamIndex, others: audio.otherAudioStreams, used: "transcribed")
-            diagnostics.append(Diagnostic(.warning, "media.audio.others", message + " (--audio-stream chooses)", at: .start))
+            diagnostics.append(Diagnostic(.warning, "media.audio.others", message + " (--audio-stream chooses)", at: nil))
         }
         if heardNothing {
             // Silence, noise or music: an empty transcript is not a finished one.
-            diagnostics.append(Diagnostic(.warning, "transcribe.speech.none", "no speech was heard: the transcript is empty", at: .start))
+            diagnostics.append(Diagnostic(.warning, "transcribe.speech.none", "no speech was heard: the transcript is empty", at: nil))
         }
         return diagnostics
     }

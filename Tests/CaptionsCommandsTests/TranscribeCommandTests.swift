@@ -206,6 +206,21 @@ struct TranscribeCommandTests {
         #expect(io.outputText.isEmpty)
     }
 
+    /// A script that is not what the recording says is an error against the script, and nothing
+    /// is written (it was timed word by word against whatever was heard, exit 0).
+    @Test(.enabled(if: available, "needs the speech recogniser, pocketsphinx-testdata and ffmpeg"))
+    func aScriptOfAnotherRecordingIsAnError() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let script = folder.appendingPathComponent("script.txt")
+        try "Welcome to the show. Today we talk about gardening, tomatoes and the weather in spring.\n".write(to: script, atomically: true, encoding: .utf8)
+        let output = folder.appendingPathComponent("out.vtt").path
+        let io = MemoryIO()
+        #expect(run(["align", try Self.utterances()[0].file, "--text", script.path, "-o", output, "--model", "tiny.en", "--beam", "1"], io: io) == 1)
+        #expect(io.errors.hasPrefix(script.path + ": error: the script does not seem to be what the recording says"), "\(io.errors)")
+        #expect(io.errors.contains("[align.mismatch]") && !FileManager.default.fileExists(atPath: output))
+    }
+
     /// The cues (Podcasting 2.0 JSON) of `transcribe --speaker-per-channel` on a stereo clip that
     /// ffmpeg makes of utterances `first` and `second` with `filter`; `speakers`, when given, is
     /// the `--speakers` map.

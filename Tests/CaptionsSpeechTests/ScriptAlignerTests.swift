@@ -30,6 +30,25 @@ struct ScriptAlignerTests {
         #expect(words.filter(\.startsParagraph).count == 2)
     }
 
+    /// A script is refused when few of its words, and few of the words heard, agree; half a
+    /// script against the whole recording, or the whole script against half, still aligns.
+    @Test func aScriptOfOtherWordsIsAMismatch() {
+        func heard(_ text: String) -> [TranscriptShaper.Word] {
+            text.split(separator: " ").enumerated().map { TranscriptShaper.Word(text: String($1), start: Double($0), end: Double($0) + 0.5) }
+        }
+        func script(_ text: String) -> [ScriptAligner.ScriptWord] { text.split(separator: " ").map { .init(text: String($0)) } }
+        let said = "and mister john dashwood had then leisure to consider how much there might be prudently in his power to do for them"
+        let other = "welcome to the show today we talk about gardening tomatoes and the weather in spring"
+        let (words, diagnostics) = ScriptAligner.align(script(other), to: heard(said))
+        #expect(words.isEmpty && diagnostics.map(\.code.rawValue) == ["align.mismatch"])
+        #expect(diagnostics.first?.severity == .error)
+        let half = String(said.prefix(50))
+        for (text, sound) in [(said, said), (half, said), (said, half), (said.replacing("dashwood", with: "dashwud"), said)] {
+            let (words, diagnostics) = ScriptAligner.align(script(text), to: heard(sound))
+            #expect(words.count == text.split(separator: " ").count && !diagnostics.contains { $0.code.rawValue == "align.mismatch" }, "\(text)")
+        }
+    }
+
     @Test func markdownHeadingsGoButTheTextAfterThemStays() {
         let words = ScriptAligner.words(ofScript: "# Title\nFirst sentence here.\n\nSecond [link](http://x) and **bold**.")
         #expect(words.map(\.text) == ["First", "sentence", "here.", "Second", "link", "and", "bold."])
