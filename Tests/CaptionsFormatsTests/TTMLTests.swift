@@ -65,6 +65,14 @@ func ttml(_ body: String, parameters: String = "", head: String = "") -> [UInt8]
         try TTMLReader().read(ttml(body, parameters: parameters, head: head))
     }
 
+    /// A document without cues is read, and says so, as the other readers do (it was silent).
+    @Test func aDocumentWithoutCuesIsReportedEmpty() throws {
+        #expect(try read("<div></div>").diagnostics.map(\.code.rawValue) == ["ttml.empty"])
+        #expect(try read("<div><p begin=\"0s\" end=\"1s\">one</p></div>").diagnostics.isEmpty)
+        let bodiless = try TTMLReader().read(Array(#"<tt xmlns="http://www.w3.org/ns/ttml"/>"#.utf8))
+        #expect(bodiless.diagnostics.map(\.message) == ["the document has no body: no cues"])
+    }
+
     @Test func seqContainersPlayChildrenOneAfterAnother() throws {
         let document = try read("""
             <div timeContainer="seq"><p dur="2s">one</p><p begin="1s" dur="2s">two</p><p dur="1s">three</p></div>

@@ -49,6 +49,13 @@ public struct TTMLReader: TimedTextReader {
                 "elements nested deeper than \(XMLTree.maximumDepth) levels are left out; their text is kept", at: tooDeep))
         }
         resolver.resolve()
+        if resolver.cues.isEmpty {
+            // As the other readers do: an empty file is legal, and worth a word.
+            let body = root.elements.first { $0.name == "body" && $0.namespace == TTMLNamespace.ttml }
+            resolver.diagnostics.append(Diagnostic(
+                .warning, "ttml.empty", body == nil ? "the document has no body: no cues" : "the document holds no cues",
+                at: body?.location ?? root.location))
+        }
         var document = TimedTextDocument(cues: resolver.cues, diagnostics: resolver.diagnostics, sourceFormat: "ttml")
         document.title = resolver.title
         document.comments = resolver.descriptions
