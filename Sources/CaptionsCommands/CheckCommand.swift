@@ -102,11 +102,12 @@ public struct CheckCommand: BatchCommand {
     /// Checks the one input.
     func executeOne(io: CommandIO) throws {
         let input = inputs.first ?? "-"
-        let (checker, found) = try quality.checker(io: io, progress: batch.progress)
+        var (checker, found) = try quality.checker(io: io, progress: batch.progress)
         var arguments = [input]
         if let from { arguments += ["--from", from] }
         if let encoding { arguments += ["--encoding", encoding] }
         let document = try ConvertCommand.parse(arguments).readDocument(io: io, printing: false)
+        checker.timeStep = QualityOptions.timeStep(of: document.sourceFormat)
         let report = checker.check(document)
         let path = input == "-" ? "<stdin>" : input
         let chosen = format ?? (output == "-" ? nil : QualityReportFormat(extension: String(output.split(separator: ".").last ?? ""))) ?? .text

@@ -59,12 +59,21 @@ public struct FixCommand: IOCommand {
 
     private func fix(io: CommandIO) throws {
         try refuseToReplace([input], with: output)
-        let (checker, _) = try quality.checker(io: io)
+        var (checker, _) = try quality.checker(io: io)
         var arguments = [input, "-o", output]
         if let from { arguments += ["--from", from] }
         if let encoding { arguments += ["--encoding", encoding] }
         let reading = try ConvertCommand.parse(arguments)
         let document = try reading.readDocument(io: io)
+        var target = to
+        if target == nil, output == "-" || CaptionFormat(fileExtensionOf: output) == nil {
+            target = document.sourceFormat.flatMap { CaptionFormat(name: $0) }?.rawValue ?? "vtt"
+        }
+        // The repairs are made, and checked, in the steps the output's format writes times in (a
+        // gap closed to 83.4 ms is 0.08 s in ASS, two frames of SCC at 29.97): within a step is met.
+        let format = (target ?? CaptionFormat(fileExtensionOf: output)?.rawValue).flatMap(CaptionFormat.init(name:))
+        checker.timeStep = QualityOptions.timeStep(of: format?.rawValue)
+        checker.formatLineLength = format?.maximumLineLength(for: document)
         let fixed = QualityFixer(checker: checker).fix(document)
         let path = input == "-" ? "<stdin>" : input
         let printer = DiagnosticPrinter(path: path, showNotes: true)
@@ -81,10 +90,6 @@ public struct FixCommand: IOCommand {
             "\(path): \(fixed.changes.count) change\(fixed.changes.count == 1 ? "" : "s"); left for a person: "
                 + "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s") (\(checker.profile.name))\n")
         if !dryRun {
-            var target = to
-            if target == nil, output == "-" || CaptionFormat(fileExtensionOf: output) == nil {
-                target = document.sourceFormat.flatMap { CaptionFormat(name: $0) }?.rawValue ?? "vtt"
-            }
             var writing = arguments
             if let target { writing += ["--to", target] }
             var output = fixed.document

@@ -30,6 +30,12 @@ struct QualityOptions: ParsableArguments {
     /// The files these options name that are read: a profile file and the video.
     var filesRead: [String] { (profile.hasSuffix(".json") || profile.contains("/") ? [profile] : []) + (media.map { [$0] } ?? []) }
 
+    /// The step times are written in by the format named `format` (a `sourceFormat`, or a name
+    /// people give): limits are met within it.
+    static func timeStep(of format: String?) -> MediaTime {
+        (format.flatMap(CaptionFormat.init(name:)) ?? .srt).timeStep()
+    }
+
     /// The checker the options describe, the video's shot changes found (or taken from the cache).
     func checker(io: CommandIO, progress: ProgressStyle? = nil) throws -> (checker: QualityChecker, shots: ShotChanges?) {
         let loaded: QualityProfile

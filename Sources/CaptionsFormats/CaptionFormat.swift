@@ -113,6 +113,31 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
     /// The name people know the format by.
     public var displayName: String { entry.displayName }
 
+    /// The longest row its writer keeps, for the formats whose screen has columns: SCC 32, EBU
+    /// STL 40 (37 for teletext subtitles, which `document`, an STL file, may be); nil for the others.
+    public func maximumLineLength(for document: TimedTextDocument? = nil) -> Int? {
+        switch self {
+        case .scc: 32
+        case .stl: document.map { STLWriter.keptHeader(of: $0)["DSC"].map { ["1", "2"].contains($0) } ?? false } == true ? 37 : 40
+        default: nil
+        }
+    }
+
+    /// The step its times are written in: a frame for the formats timed in frames (SCC at 29.97,
+    /// EBU STL at 25, MicroDVD at 23.976, unless `frameRate` says otherwise), a hundredth of a
+    /// second for ASS, a millisecond for the others.
+    public func timeStep(frameRate: Double? = nil) -> MediaTime {
+        let millisecond = MediaTime(milliseconds: 1)
+        switch self {
+        case .scc, .stl, .microdvd:
+            let fallback = self == .scc ? 30000.0 / 1001 : self == .stl ? 25 : MicroDVDReader.defaultFrameRate
+            let timecode = SMPTETimecode(frameRate: frameRate ?? fallback)
+            return MediaTime(value: timecode.denominator, timescale: timecode.numerator) ?? millisecond
+        case .ass: return MediaTime(milliseconds: 10)
+        default: return millisecond
+        }
+    }
+
     /// The usual file extension.
     public var fileExtension: String {
         switch self {

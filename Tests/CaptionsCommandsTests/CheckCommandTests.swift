@@ -97,6 +97,38 @@ import Testing
         #expect(run(["fix", bad, "-o", bad], io: MemoryIO()) == 64)
     }
 
+    /// Cues with gaps of every size, and one line too long for SCC's and STL's rows.
+    static let gaps: String = {
+        var cues: [String] = [], time = 1000
+        func stamp(_ ms: Int) -> String { String(format: "00:%02d:%02d,%03d", ms / 60000, ms / 1000 % 60, ms % 1000) }
+        for (index, gap) in [0, 20, 40, 60, 90, 130, 400, 20, 60, 90, 0, 40].enumerated() {
+            let text = index == 3 ? "A caption line that is rather long for a row\nand a second line" : "Line number \(index + 1) here"
+            cues.append("\(index + 1)\n\(stamp(time)) --> \(stamp(time + 3500))\n\(text)\n")
+            time += 3500 + gap
+        }
+        return cues.joined(separator: "\n")
+    }()
+
+    /// `fix` repairs in the steps the output's format writes (a frame of SCC or STL, ASS's
+    /// hundredth) and within its rows: the output passes `check`, and fixing it again changes
+    /// nothing. A gap closed to two frames at 23.976 (83.4 ms) came out of the writer as 0.08 s or
+    /// one STL frame, short, or 0.09 s, closable, and a line of 42 was broken again at STL's 40.
+    @Test(arguments: [("ass", "netflix"), ("stl", "netflix"), ("scc", "cea608"), ("sbv", "netflix")])
+    func aFixedFileInAFrameTimedFormatPassesAndStays(format: String, profile: String) throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let bad = try write(Self.gaps, "gaps.srt", in: folder)
+        let (first, second) = (folder.appendingPathComponent("1.\(format)").path, folder.appendingPathComponent("2.\(format)").path)
+        let io = MemoryIO()
+        #expect(run(["fix", bad, "-o", first, "--profile", profile, "--language", "en"], io: io) == 0, "\(io.errors)")
+        #expect(io.errors.contains(profile == "cea608" ? "[fix.lines.rewrapped]" : "[fix.gap."), "\(io.errors)")
+        let check = MemoryIO()
+        #expect(run(["check", first, "--profile", profile, "--language", "en"], io: check) == 0, "\(check.outputText)")
+        let again = MemoryIO()
+        #expect(run(["fix", first, "-o", second, "--profile", profile, "--language", "en"], io: again) == 0)
+        #expect(again.errors.contains(" 0 changes"), "\(again.errors)")
+    }
+
     /// A cue read too fast to fix is split and its parts given what time there is; fixing the
     /// result again changes nothing (each part's end moved by the millisecond SRT had rounded off).
     @Test func aSplitCueLeftTooFastStaysAsItIsWhenFixedAgain() throws {

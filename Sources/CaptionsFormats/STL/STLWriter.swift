@@ -242,7 +242,7 @@ public struct STLWriter: TimedTextWriter {
     }
 
     /// The source's GSI fields, when the document was read from EBU STL (none otherwise).
-    private static func keptHeader(of document: TimedTextDocument) -> [String: String] {
+    static func keptHeader(of document: TimedTextDocument) -> [String: String] {
         document.sourceFormat == "ebu-stl" ? document.sourceHeader : [:]
     }
 

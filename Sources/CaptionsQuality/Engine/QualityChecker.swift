@@ -13,6 +13,12 @@ public struct QualityChecker: Sendable {
     public var frameRateSource = "option"
     /// Shot changes from the video, when known.
     public var shotChanges: [MediaTime] = []
+    /// The step the file's times are counted in (a frame of SCC or EBU STL, ASS's hundredth, a
+    /// millisecond): limits are met within it, as its format cannot say better.
+    public var timeStep = QualityContext.minimumSlack
+    /// The longest row the format holds (SCC 32, EBU STL 40), when shorter than the profile's
+    /// limit: lines are kept within it too, or the writer would break them again.
+    public var formatLineLength: Int?
 
     /// The rules, in the order their findings are listed for one cue.
     static let rules: [any QualityRule] = [
@@ -38,7 +44,8 @@ public struct QualityChecker: Sendable {
     func context(for document: TimedTextDocument) -> QualityContext {
         QualityContext(
             profile: profile, language: language ?? document.language, frameRate: resolvedRate.0, shotChanges: shotChanges,
-            cues: document.cues, readerDiagnostics: document.diagnostics)
+            cues: document.cues, readerDiagnostics: document.diagnostics, timeStep: timeStep,
+            formatLineLength: formatLineLength)
     }
 
     /// Everything the rules find in `document`, and what the reader reported (warnings and errors;

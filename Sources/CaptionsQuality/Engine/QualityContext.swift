@@ -24,22 +24,29 @@ public struct QualityContext: Sendable {
     /// their timing alone, since moving one would part them.
     let shownTogether: Set<Int>
 
-    /// Formats quantise times to the millisecond (SRT, WebVTT) or to frames; a limit is met when it
-    /// is met within 1 ms, so that 20 frames written as 00:00:00,833 meet "5/6 s".
-    static let slack = MediaTime(milliseconds: 1)
+    /// Formats quantise times to the millisecond (SRT, WebVTT), the hundredth (ASS) or a frame
+    /// (SCC, EBU STL); a limit is met when it is met within the file's time step (at least 1 ms),
+    /// so that 20 frames written as 00:00:00,833 meet "5/6 s", and a two-frame gap at 23.976
+    /// (83.4 ms) written in ASS as 0.08 s or 0.09 s is neither short nor closable.
+    let slack: MediaTime
     /// ``slack`` in nanoseconds.
-    static let slackNanoseconds: Int64 = 1_000_000
+    let slackNanoseconds: Int64
+    /// The least slack: a millisecond.
+    public static let minimumSlack = MediaTime(milliseconds: 1)
 
     /// A profile duration in nanoseconds at the frame rate in use.
     func nanoseconds(_ duration: ProfileDuration?) -> Int64? { time(duration).map(CueFacts.nanoseconds) }
 
     init(
         profile: QualityProfile, language: String?, frameRate: FrameRate, shotChanges: [MediaTime], cues: [Cue],
-        readerDiagnostics: [Diagnostic] = []
+        readerDiagnostics: [Diagnostic] = [], timeStep: MediaTime = minimumSlack, formatLineLength: Int? = nil
     ) {
+        slack = max(timeStep, Self.minimumSlack)
+        slackNanoseconds = CueFacts.nanoseconds(slack)
         self.readerDiagnostics = readerDiagnostics
         self.profile = profile
-        let limits = profile.limits(forLanguage: language)
+        var limits = profile.limits(forLanguage: language)
+        if let formatLineLength { limits.maxLineLength = min(limits.maxLineLength ?? .max, formatLineLength) }
         self.limits = limits
         self.frameRate = frameRate
         self.shotChanges = shotChanges.sorted()

@@ -39,6 +39,14 @@ public struct QualityFixer: Sendable {
         var fixed = document
         var changes: [FixChange] = []
         let profile = checker.profile
+        // Every time where the output's format will put it (a frame, a hundredth), as its writer
+        // does, so that what is repaired, and what is left, is what the output holds.
+        if checker.timeStep > QualityContext.minimumSlack {
+            for index in fixed.cues.indices {
+                fixed.cues[index].start = Self.onStep(fixed.cues[index].start, checker.timeStep)
+                fixed.cues[index].end = fixed.cues[index].end.map { Self.onStep($0, checker.timeStep) }
+            }
+        }
         for _ in 0..<4 {
             let before = changes.count
             if profile.allowsFix("empty") { removeEmpty(&fixed, &changes) }
@@ -70,6 +78,12 @@ public struct QualityFixer: Sendable {
         }
         renumber(&fixed)
         return QualityFix(document: fixed, changes: changes, remaining: checker.check(fixed))
+    }
+
+    /// `time` on the nearest multiple of `step`.
+    static func onStep(_ time: MediaTime, _ step: MediaTime) -> MediaTime {
+        guard step > .zero, let steps = time.scaled(by: step.timescale, step.value)?.rounded(toTimescale: 1) else { return time }
+        return MediaTime(value: steps * step.value, timescale: step.timescale) ?? time
     }
 
     /// Numbers cues 1, 2, 3… again when every identifier is a number (SRT's, or none), so that
@@ -141,7 +155,7 @@ public struct QualityFixer: Sendable {
                 if !cue.id.isEmpty, number > 0, !cue.id.allSatisfy(\.isASCIIDigit) { piece.id = "\(cue.id)-\(number + 1)" }
                 pieces.append(piece)
             }
-            guard pieces.allSatisfy({ ($0.end ?? $0.start) - $0.start + QualityContext.slack >= minimum }) else {
+            guard pieces.allSatisfy({ ($0.end ?? $0.start) - $0.start + context.slack >= minimum }) else {
                 result.append(cue)
                 continue
             }
@@ -189,7 +203,7 @@ public struct QualityFixer: Sendable {
             first.matches(second), !first.isDialogue, !second.isDialogue,
             let end = cues[index + 1].end, cues[index + 1].start >= cues[index].start
         else { return nil }
-        if let maximum = context.time(context.limits.maxDuration), end - cues[index].start > maximum + QualityContext.slack { return nil }
+        if let maximum = context.time(context.limits.maxDuration), end - cues[index].start > maximum + context.slack { return nil }
         guard let lines = balancer.lines(for: TextWords.of(first.text + " " + second.text)) else { return nil }
         var merged = cues[index]
         merged.end = end

@@ -10,7 +10,7 @@ struct TimingRepair {
     let profile: QualityProfile
     private(set) var cues: [Cue]
     private(set) var changes: [FixChange] = []
-    private let slack = QualityContext.slack
+    private let slack: MediaTime
     private let minGap: MediaTime
     private let zone: MediaTime?
     private let offset: MediaTime
@@ -19,6 +19,7 @@ struct TimingRepair {
         self.context = context
         self.profile = profile
         cues = context.cues
+        slack = context.slack
         minGap = context.time(context.limits.minGap) ?? .zero
         zone = context.shotChanges.isEmpty ? nil : context.time(context.limits.shotChangeZone).flatMap { $0 > .zero ? $0 : nil }
         offset = context.time(context.limits.shotChangeOutOffset) ?? .zero

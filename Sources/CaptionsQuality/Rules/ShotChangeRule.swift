@@ -7,7 +7,7 @@ struct ShotChangeRule: QualityRule {
     func check(_ context: QualityContext, into sink: inout FindingSink) {
         guard !context.shotChanges.isEmpty, let zone = context.time(context.limits.shotChangeZone), zone > .zero else { return }
         let offset = context.time(context.limits.shotChangeOutOffset) ?? .zero
-        let slack = QualityContext.slack
+        let slack = context.slack
         for (index, cue) in context.cues.enumerated() where !context.facts[index].isEmpty {
             if let shot = Self.nearest(to: cue.start, in: context.shotChanges) {
                 let distance = cue.start - shot

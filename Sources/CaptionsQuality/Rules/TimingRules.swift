@@ -6,7 +6,7 @@ struct DurationRule: QualityRule {
     func check(_ context: QualityContext, into sink: inout FindingSink) {
         let minimum = context.nanoseconds(context.limits.minDuration)
         let maximum = context.nanoseconds(context.limits.maxDuration)
-        let slack = QualityContext.slackNanoseconds
+        let slack = context.slackNanoseconds
         // The limits read the same in every finding: described once.
         let minimumText = minimum.map { context.describe(nanoseconds: $0) } ?? ""
         let maximumText = maximum.map { context.describe(nanoseconds: $0) } ?? ""
@@ -85,7 +85,7 @@ struct GapRule: QualityRule {
         let minimum = context.nanoseconds(context.limits.minGap) ?? 0
         let closable = context.nanoseconds(context.limits.closeGapsUnder)
         guard minimum > 0 || closable != nil else { return }
-        let slack = QualityContext.slackNanoseconds
+        let slack = context.slackNanoseconds
         let facts = context.facts
         let minimumText = context.describe(nanoseconds: minimum)
         let closableText = closable.map { context.describe(nanoseconds: $0) } ?? ""
