@@ -11,6 +11,9 @@ recognises it, and writes one JSON object a line to standard output:
    "words": [{"start": 0.0, "end": 0.3, "word": " And", "probability": 0.9}, ...]}
   {"type": "done"}
 
+A stretch of speech in which the first pass heard no word is listened to again on its own; its
+segments come after the others, with `"retried": true`.
+
 Errors go to standard error with a non-zero exit. Nothing is fetched from the network.
 """
 import argparse

@@ -118,7 +118,7 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
     public func maximumLineLength(for document: TimedTextDocument? = nil) -> Int? {
         switch self {
         case .scc: 32
-        case .stl: document.map { STLWriter.keptHeader(of: $0)["DSC"].map { ["1", "2"].contains($0) } ?? false } == true ? 37 : 40
+        case .stl: ["1", "2"].contains(document.flatMap { STLWriter.keptHeader(of: $0)["DSC"] } ?? "") ? 37 : 40
         default: nil
         }
     }

@@ -42,9 +42,18 @@ public struct QualityFixer: Sendable {
         // Every time where the output's format will put it (a frame, a hundredth), as its writer
         // does, so that what is repaired, and what is left, is what the output holds.
         if checker.timeStep > QualityContext.minimumSlack {
+            var moved: [Int] = []
             for index in fixed.cues.indices {
-                fixed.cues[index].start = Self.onStep(fixed.cues[index].start, checker.timeStep)
-                fixed.cues[index].end = fixed.cues[index].end.map { Self.onStep($0, checker.timeStep) }
+                let cue = fixed.cues[index]
+                fixed.cues[index].start = Self.onStep(cue.start, checker.timeStep)
+                fixed.cues[index].end = cue.end.map { Self.onStep($0, checker.timeStep) }
+                if fixed.cues[index].start != cue.start || fixed.cues[index].end != cue.end { moved.append(index) }
+            }
+            if let first = moved.first {
+                changes.append(FixChange(
+                    code: "fix.time.step",
+                    message: "\(moved.count) cue\(moved.count == 1 ? "" : "s") put on the step the output writes times in (\(NumberFormatting.shortest((checker.timeStep.seconds * 1000).rounded() / 1000)) s), first \(Self.name(document.cues[first]))",
+                    location: document.cues[first].location))
             }
         }
         for _ in 0..<4 {
