@@ -23,7 +23,7 @@ enum ShotChangeCache {
     }
 
     /// Names the measure, so that a change to it makes old entries miss.
-    static let detector = "luma-mafd-half-v1"
+    static let detector = "luma-mafd-half-v2 (no deblocking)"
 
     /// The shot changes of `path`, from the cache or found now (then cached).
     static func shots(of path: String, threshold: Double, refresh: Bool, io: CommandIO, progress: ProgressStyle?) throws(MediaError) -> ShotChanges {

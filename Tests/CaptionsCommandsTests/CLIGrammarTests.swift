@@ -14,7 +14,7 @@ import Testing
         let text = VersionInfo.text
         #expect(text.hasPrefix("captions \(VersionInfo.version)\n"))
         #expect(text.contains("Dim Flashing Lights: Apple's model"))
-        #expect(text.contains("shot changes: luma-mafd-half-v1"))
+        #expect(text.contains("shot changes: luma-mafd-half-v2 (no deblocking)"))
         #expect(text.contains("libxml2: 2."))
         #expect(text.contains("FFmpeg: "))
     }
