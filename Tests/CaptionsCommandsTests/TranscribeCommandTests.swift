@@ -66,7 +66,9 @@ struct TranscribeCommandTests {
         let vtt = try String(contentsOfFile: output, encoding: .utf8)
         #expect(vtt.hasPrefix("WEBVTT"))
         #expect(vtt.contains("NOTE Machine-generated"))
-        let text = vtt.split(separator: "\n").filter { !$0.contains("-->") && !$0.hasPrefix("WEBVTT") && !$0.hasPrefix("NOTE") }.joined(separator: " ")
+        // The cues' text: not the header (`WEBVTT`, `Language: en`), the note or the timings.
+        let text = vtt.split(separator: "\n\n").dropFirst().filter { !$0.hasPrefix("NOTE") }
+            .flatMap { $0.split(separator: "\n").filter { !$0.contains("-->") } }.joined(separator: " ")
         let reference = utterances.flatMap(\.words)
         let rate = Self.wordErrorRate(Self.normalised(text), Self.normalised(reference.joined(separator: " ")))
         #expect(rate <= 0.08, "word error rate \(rate): \(text)")
