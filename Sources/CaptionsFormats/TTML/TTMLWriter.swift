@@ -183,10 +183,18 @@ private struct TTMLWriterContext {
     }
 
     /// Whether the text has spaces that TTML's default whitespace handling would collapse.
+    ///
+    /// Looked for in UTF-8, not in characters: a space followed by a combining mark is one
+    /// character (" ٌ"), so `"about  ٌcoastal".contains("  ")` is false, yet XML collapses the two
+    /// spaces all the same.
     private static func needsPreservedSpace(_ nodes: [InlineNode]) -> Bool {
-        let text = nodes.map(\.plainText).joined()
-        return text.hasPrefix(" ") || text.hasSuffix(" ") || text.contains("  ") || text.contains(" \n")
-            || text.contains("\n ") || text.contains("\t")
+        let text = Array(nodes.map(\.plainText).joined().utf8)
+        let (space, tab, lineFeed): (UInt8, UInt8, UInt8) = (0x20, 0x09, 0x0A)
+        guard let first = text.first, let last = text.last else { return false }
+        if first == space || last == space || text.contains(tab) { return true }
+        return zip(text, text.dropFirst()).contains { pair in
+            (pair.0 == space && (pair.1 == space || pair.1 == lineFeed)) || (pair.0 == lineFeed && pair.1 == space)
+        }
     }
 
     private mutating func inline(_ nodes: [InlineNode]) -> String {
