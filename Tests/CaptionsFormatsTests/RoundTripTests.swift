@@ -67,19 +67,23 @@ import Testing
     }
 
     /// A cue identifier with `-->` or a line break (from JSON or TTML) is written so that it reads
-    /// back as an identifier, said in a warning; `-->` used to lose the cue on reading back.
+    /// back as an identifier, said in a warning; `-->` used to lose the cue on reading back. So
+    /// is `-->` with a combining mark on its `>`, which Swift's characters do not see as `-->`
+    /// but a parser does; a NOTE holding one stays a note.
     @Test func webVTTIdentifiersStayIdentifiers() throws {
-        var document = TimedTextDocument(cues: [
+        var document = TimedTextDocument(comments: [Comment(text: "see -->\u{308} there", beforeCue: 3)], cues: [
             Cue(id: "a-->b", start: MediaTime(seconds: 1), end: MediaTime(seconds: 2), content: [.text("one")]),
             Cue(id: "x\ny", start: MediaTime(seconds: 3), end: MediaTime(seconds: 4), content: [.text("two")]),
             Cue(id: "plain", start: MediaTime(seconds: 5), end: MediaTime(seconds: 6), content: [.text("three")]),
+            Cue(id: "m-->\u{308}n", start: MediaTime(seconds: 7), end: MediaTime(seconds: 8), content: [.text("four")]),
         ])
         let writer = WebVTTWriter()
         #expect(writer.fit(&document).map(\.code.rawValue) == ["webvtt.id.changed"])
         let back = try WebVTTReader().read(writer.write(document))
         #expect(back.diagnostics.isEmpty, "\(back.diagnostics)")
-        #expect(back.cues.map(\.plainText) == ["one", "two", "three"])
-        #expect(back.cues.map(\.id) == ["a--\u{200B}>b", "x y", "plain"])
+        #expect(back.cues.map(\.plainText) == ["one", "two", "three", "four"])
+        #expect(back.cues.map(\.id) == ["a--\u{200B}>b", "x y", "plain", "m--\u{200B}>\u{308}n"])
+        #expect(back.comments.map(\.text) == ["see --\u{200B}>\u{308} there"])
     }
 
     /// The file's language (TTML's xml:lang) is written as WebVTT's `Language:` header, which the

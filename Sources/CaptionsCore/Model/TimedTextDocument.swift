@@ -98,7 +98,7 @@ public struct Comment: Sendable, Hashable {
     /// would make the block a cue. Comments read from WebVTT never have either.
     public var textForNoteBlock: String {
         let lines = text.split(omittingEmptySubsequences: true) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
-        return lines.joined(separator: "\n").replacing("-->", with: "--\u{200B}>")
+        return lines.joined(separator: "\n").withWebVTTArrowsBroken
     }
 
     /// A comment placed before the cue at `beforeCue`.

@@ -31,7 +31,7 @@ public struct WebVTTWriter: TimedTextWriter {
     /// `id` as a WebVTT cue identifier: one line, without `-->`.
     static func identifier(_ id: String) -> String {
         guard needsRewriting(id) else { return id }
-        return String(id.map { $0.isNewline ? " " : $0 }).replacing("-->", with: "--\u{200B}>")
+        return String(id.map { $0.isNewline ? " " : $0 }).withWebVTTArrowsBroken
     }
 
     /// Whether `id` holds a line break or `-->`. Bytes first (this runs for every cue): only a line
@@ -39,7 +39,7 @@ public struct WebVTTWriter: TimedTextWriter {
     /// slower look.
     private static func needsRewriting(_ id: String) -> Bool {
         id.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: ">") || $0 >= 0xC2 })
-            && (id.contains(where: { $0.isNewline }) || id.contains("-->"))
+            && (id.contains(where: { $0.isNewline }) || id.containsWebVTTArrow)
     }
 
     /// Writes the document as WebVTT bytes.
