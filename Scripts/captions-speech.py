@@ -19,6 +19,7 @@ Errors go to standard error with a non-zero exit. Nothing is fetched from the ne
 """
 import argparse
 import collections
+import inspect
 import itertools
 import json
 import os
@@ -56,10 +57,9 @@ def main() -> int:
     speech = numpy.concatenate(collect_chunks(audio, chunks)[0]) if chunks else audio
     recognition = WindowedRecognition(model, speech, options, settings, rate)
     if chunks:
-        windows, recognition.pauses = plan_windows(chunks, speech, rate)
-        segments = restore_speech_timestamps(recognition.segments(windows), chunks, rate)
+        segments = restore_speech_timestamps(recognition.segments(*plan_windows(chunks, speech, rate)), chunks, rate)
     elif options.no_vad:
-        segments = recognition.segments([(0, len(speech))])
+        segments = recognition.segments([(0, len(speech))], pauses=set())
     else:
         segments = iter(())  # no speech at all
     first = next(segments, None)  # the first windows heard tell the language
@@ -155,10 +155,15 @@ class WindowedRecognition:
         self.tokenizer = None
         self.last_speech = 0.0
         self.limit = WINDOW_SECONDS * rate
-        self.pauses = set()  # where the joined speech had a pause cut out (``plan_windows``)
+        self.pauses = set()
+        # faster-whisper's own punctuation defaults for word timing, not a copy of them.
+        defaults = inspect.signature(model.transcribe).parameters
+        self.punctuations = (defaults["prepend_punctuations"].default, defaults["append_punctuations"].default)
 
-    def segments(self, windows):
-        """The segments of `windows` ((start, end) in samples), times in the joined speech."""
+    def segments(self, windows, pauses):
+        """The segments of `windows` ((start, end) in samples), times in the joined speech;
+        a window ending at one of `pauses` is heard with a pause after it."""
+        self.pauses = pauses
         queue = collections.deque(windows)
         batch_size = max(1, BATCH // max(1, self.options.beam))
         while queue:
@@ -220,8 +225,8 @@ class WindowedRecognition:
                 continue
             # One window at a time: aligning eight together took a quarter more memory, no less time.
             self.last_speech = model.add_word_timestamps(
-                [pieces], tokenizer, ctranslate2.StorageView.from_array(output), [frames],
-                "\"'“¿([{-", "\"'.。,，!！?？:：”)]}、", self.last_speech)
+                [pieces], tokenizer, ctranslate2.StorageView.from_array(output), [frames], *self.punctuations,
+                self.last_speech)
             found.extend(self.segment(piece, result, average, ratio, e / rate) for piece in pieces
                          if piece["start"] != piece["end"] and tokenizer.decode(piece["tokens"]).strip())
         return found, left
