@@ -111,6 +111,32 @@ func ttml(_ body: String, parameters: String = "", head: String = "") -> [UInt8]
         #expect(document.cues.first?.content == expected)
     }
 
+    /// A colour is kept where it changes the text's colour, and only there: white inside yellow is
+    /// white (it was read as yellow), white in white text is nothing; and what is written of a
+    /// white span reads back as itself, so a second conversion changes nothing (the fuzzer found
+    /// a SAMI `<font color="#ffffff">` written as a style the reader then dropped).
+    @Test func aColourIsKeptWhereItChangesTheTextsColour() throws {
+        let white = TextStyle(color: .white), yellow = TextStyle(color: RGBAColor(red: 255, green: 255, blue: 0))
+        let nested = try read("""
+            <div><p begin="0s" end="1s" tts:color="yellow">a <span tts:color="white">b</span></p>\
+            <p begin="1s" end="2s">c <span tts:color="#fff">d</span></p></div>
+            """)
+        #expect(nested.cues.map(\.content) == [
+            [.span(Span(.class, style: yellow, children: [.text("a "), .span(Span(.class, style: white, children: [.text("b")]))]))],
+            [.text("c "), .text("d")],
+        ])
+        let document = TimedTextDocument(cues: [
+            Cue(start: .zero, end: MediaTime(seconds: 1), content: [.span(Span(.class, style: white, children: [.text("e")])), .text(" f")]),
+            Cue(start: MediaTime(seconds: 1), end: MediaTime(seconds: 2), content: [
+                .span(Span(.class, style: yellow, children: [.span(Span(.class, style: white, children: [.text("g")]))])),
+            ]),
+        ])
+        let once = TTMLWriter().write(document)
+        let twice = TTMLWriter().write(try TTMLReader().read(once))
+        #expect(String(decoding: twice, as: UTF8.self) == String(decoding: once, as: UTF8.self))
+        #expect(try TTMLReader().read(once).cues.map(\.plainText) == ["e f", "g"])
+    }
+
     @Test func agentsRegionsAndLanguage() throws {
         let document = try read("""
             <div><p begin="0s" end="1s" ttm:agent="a1" region="top">Hi</p><p begin="1s" end="2s" region="nowhere">lost</p></div>

@@ -17,6 +17,9 @@ public struct RGBAColor: Sendable, Hashable, CustomStringConvertible {
         self.alpha = alpha
     }
 
+    /// Opaque white: the colour text has in TTML and WebVTT when nothing sets one.
+    public static let white = RGBAColor(red: 255, green: 255, blue: 255)
+
     /// Parses `#rgb`, `#rrggbb`, `#rrggbbaa` (the `#` may be missing) or a CSS basic colour name.
     public init?(parsing text: String) {
         let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D }

@@ -139,7 +139,7 @@ public struct ASSReader: TimedTextReader {
     static func time(_ text: Substring) -> (MediaTime, colon: Bool)? {
         if let time = TextLines.clockTime(text, strictWidths: false) { return (time, false) }
         let text = text.trimmedSpaces
-        guard text.count { $0 == ":" } == 3, let last = text.lastIndex(of: ":"), !text[last...].contains("."),
+        guard text.count(where: { $0 == ":" }) == 3, let last = text.lastIndex(of: ":"), !text[last...].contains("."),
             let time = TextLines.clockTime(text[..<last] + "." + text[text.index(after: last)...], strictWidths: false)
         else { return nil }
         return (time, true)

@@ -60,7 +60,10 @@ extension TTMLResolver {
                 continue
             }
             let preserve = space(of: paragraph) == "preserve"
-            let styled = inheritedStyle(of: paragraph, inline(paragraph, at: start, preserve: preserve, region: region(of: paragraph)))
+            let paragraphStyle = inheritedStyleValue(of: paragraph)
+            let paragraphColor = paragraphStyle("color").flatMap(RGBAColor.init(parsing:)) ?? .white
+            let inner = inline(paragraph, at: start, preserve: preserve, region: region(of: paragraph), color: paragraphColor)
+            let styled = wrapped(inner, inheritedColor: .white, value: paragraphStyle)
             let (content, removed) = InlineNode.limitingDepth(preserve ? styled : Self.trimmed(styled))
             if removed > 0, !reportedDepth {
                 reportedDepth = true
@@ -223,7 +226,7 @@ extension TTMLResolver {
     /// The content active at `time`, as inline nodes. Text directly inside a `seq` container is an
     /// anonymous span of duration 0 and never shows; text outside every region does not either.
     private func inline(
-        _ node: TimedElement, at time: MediaTime, preserve: Bool, region: String?, insideRuby: Bool = false
+        _ node: TimedElement, at time: MediaTime, preserve: Bool, region: String?, color: RGBAColor, insideRuby: Bool = false
     ) -> [InlineNode] {
         var nodes: [InlineNode] = []
         let showsText = node.element.attribute("timeContainer") != "seq" && isPresented(inRegion: region, at: time)
@@ -248,16 +251,17 @@ extension TTMLResolver {
                     let opensRuby = ruby == "container" && !insideRuby
                     let holdsParts = insideRuby && (ruby == "baseContainer" || ruby == "textContainer")
                     let childPreserve = element.attribute("space", namespace: TTMLNamespace.xml).map { $0 == "preserve" } ?? preserve
+                    let ownColor = styleValue("color", of: element).flatMap(RGBAColor.init(parsing:))
                     let children = inline(
                         timedChild, at: time, preserve: childPreserve, region: element.attribute("region") ?? region,
-                        insideRuby: opensRuby || holdsParts)
+                        color: ownColor ?? color, insideRuby: opensRuby || holdsParts)
                     var spanNodes: [InlineNode]
                     if holdsParts {
                         spanNodes = children
                     } else if insideRuby, ruby == "delimiter" {
                         spanNodes = []
                     } else {
-                        spanNodes = styled(opensRuby ? [.span(Span(.ruby, children: children))] : children, element)
+                        spanNodes = styled(opensRuby ? [.span(Span(.ruby, children: children))] : children, element, inheritedColor: color)
                         if let language = element.attribute("lang", namespace: TTMLNamespace.xml), !language.isEmpty, !spanNodes.isEmpty {
                             spanNodes = [.span(Span(.language, annotation: language, children: spanNodes))]
                         }
@@ -277,28 +281,31 @@ extension TTMLResolver {
         return nodes
     }
 
-    /// Wraps `children` in spans for the element's own italic, bold, underline and colour.
-    private func styled(_ children: [InlineNode], _ element: XMLElement) -> [InlineNode] {
-        wrapped(children) { styleValue($0, of: element) }
+    /// Wraps `children` in spans for the element's own italic, bold, underline and colour; a
+    /// colour only where it differs from the one the element inherits (`inheritedColor`).
+    private func styled(_ children: [InlineNode], _ element: XMLElement, inheritedColor: RGBAColor) -> [InlineNode] {
+        wrapped(children, inheritedColor: inheritedColor) { styleValue($0, of: element) }
     }
 
-    /// Wraps a paragraph's content in the inherited styles: the nearest of the paragraph, its
-    /// ancestors and its region that sets each property.
-    private func inheritedStyle(of paragraph: TimedElement, _ content: [InlineNode]) -> [InlineNode] {
+    /// A paragraph's inherited style: for each property, the value set by the nearest of the
+    /// paragraph, its ancestors and its region.
+    private func inheritedStyleValue(of paragraph: TimedElement) -> (String) -> String? {
         let region = self.region(of: paragraph).flatMap { regions[$0] }?.element
-        return wrapped(content) { property in
+        return { property in
             var current: TimedElement? = paragraph
             while let node = current {
-                if let value = styleValue(property, of: node.element) { return value }
+                if let value = self.styleValue(property, of: node.element) { return value }
                 current = node.parent
             }
-            return region.flatMap { styleValue(property, of: $0) }
+            return region.flatMap { self.styleValue(property, of: $0) }
         }
     }
 
-    private func wrapped(_ children: [InlineNode], value: (String) -> String?) -> [InlineNode] {
+    /// Wraps `children` in spans for the styles `value` gives; the colour only where it is not the
+    /// one the text would have anyway (TTML's initial colour is white).
+    private func wrapped(_ children: [InlineNode], inheritedColor: RGBAColor, value: (String) -> String?) -> [InlineNode] {
         var nodes = children
-        if let color = value("color").flatMap(RGBAColor.init(parsing:)), color != RGBAColor(red: 255, green: 255, blue: 255) {
+        if let color = value("color").flatMap(RGBAColor.init(parsing:)), color != inheritedColor {
             nodes = [.span(Span(.class, style: TextStyle(color: color), children: nodes))]
         }
         if value("textDecoration")?.contains("underline") == true { nodes = [.span(Span(.underline, children: nodes))] }

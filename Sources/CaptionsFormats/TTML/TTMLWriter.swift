@@ -167,7 +167,7 @@ private struct TTMLWriterContext {
         // A player takes a WebVTT or SRT cue's direction from its first strong letter; TTML's
         // paragraphs are left to right unless told (Hebrew "- שלום." would end ".שלום -").
         if TextDirection.isRightToLeft(cue.plainText) { attributes += " tts:direction=\"rtl\"" }
-        return "      <p\(attributes)>\(inline(cue.content))</p>\n"
+        return "      <p\(attributes)>\(inline(cue.content, color: .white))</p>\n"
     }
 
     /// The speaker of a text whose every visible part is in voice spans of that one speaker.
@@ -197,7 +197,9 @@ private struct TTMLWriterContext {
         }
     }
 
-    private mutating func inline(_ nodes: [InlineNode]) -> String {
+    /// The nodes as TTML content, in text of colour `color`: a span's colour is written only
+    /// where it changes the colour (a reader keeps no more, so the file reads back as written).
+    private mutating func inline(_ nodes: [InlineNode], color: RGBAColor) -> String {
         var text = ""
         for node in nodes {
             switch node {
@@ -207,7 +209,8 @@ private struct TTMLWriterContext {
             case .timestamp:
                 break
             case .span(let span):
-                let children = inline(span.children)
+                let spanColor = span.style?.color ?? color
+                let children = inline(span.children, color: spanColor)
                 // A span without text is not read back (TTML readers present no empty span).
                 guard !children.isEmpty else { continue }
                 var style = ""
@@ -217,7 +220,7 @@ private struct TTMLWriterContext {
                 case .underline: style = " tts:textDecoration=\"underline\""
                 default: break
                 }
-                if let color = span.style?.color { style += " tts:color=\"\(color)\"" }
+                if spanColor != color { style += " tts:color=\"\(spanColor)\"" }
                 if let background = span.style?.backgroundColor { style += " tts:backgroundColor=\"\(background)\"" }
                 var spanAttributes = style.isEmpty ? "" : " style=\"\(styleID(style))\""
                 // A language span without a language says nothing TTML can carry (nor reads back).
