@@ -100,28 +100,37 @@ AVX2 static inline __m256i load_u16_as_u32(const uint16_t *p) {
     return _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p));
 }
 
+// Sixteen samples' pairwise sums as eight 32-bit lanes, in order, less 65536 each: the samples
+// are made signed (x − 32768, by flipping the top bit) so that one multiply-add with ones sums
+// each pair of any 16-bit values without overflow; the caller adds the 65536s back.
+AVX2 static inline __m256i pair_sums_u16_biased(const uint16_t *p) {
+    __m256i samples = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)p), _mm256_set1_epi16((short)0x8000));
+    return _mm256_madd_epi16(samples, _mm256_set1_epi16(1));
+}
+
 AVX2 static void runs_u16_avx2(const uint16_t *row, int width, size_t cells, uint32_t *sums) {
     size_t c = 0;
     switch (width) {
     case 4: {
-        // Eight cells of four samples: two rounds of pairwise sums, then the cells put in order.
-        const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+        // Eight cells of four samples: pair sums of 32 samples, one horizontal add (cells
+        // 0 1 4 5 | 2 3 6 7 by 128-bit lane), the cells put in order, four biases of 32768 back.
+        const __m256i order = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7), bias = _mm256_set1_epi32(4 * 32768);
         for (; c + 8 <= cells; c += 8) {
             const uint16_t *p = row + c * 4;
-            __m256i h1 = _mm256_hadd_epi32(load_u16_as_u32(p), load_u16_as_u32(p + 8));
-            __m256i h2 = _mm256_hadd_epi32(load_u16_as_u32(p + 16), load_u16_as_u32(p + 24));
-            __m256i cellsums = _mm256_permutevar8x32_epi32(_mm256_hadd_epi32(h1, h2), order);
+            __m256i quads = _mm256_hadd_epi32(pair_sums_u16_biased(p), pair_sums_u16_biased(p + 16));
+            __m256i cellsums = _mm256_add_epi32(_mm256_permutevar8x32_epi32(quads, order), bias);
             _mm256_storeu_si256((__m256i *)(sums + c), _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(sums + c)), cellsums));
         }
         break;
     }
-    case 2:
+    case 2: {
+        const __m256i bias = _mm256_set1_epi32(2 * 32768);
         for (; c + 8 <= cells; c += 8) {
-            const uint16_t *p = row + c * 2;
-            __m256i pairs = _mm256_permute4x64_epi64(_mm256_hadd_epi32(load_u16_as_u32(p), load_u16_as_u32(p + 8)), 0xD8);
+            __m256i pairs = _mm256_add_epi32(pair_sums_u16_biased(row + c * 2), bias);
             _mm256_storeu_si256((__m256i *)(sums + c), _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(sums + c)), pairs));
         }
         break;
+    }
     case 1:
         for (; c + 8 <= cells; c += 8) {
             _mm256_storeu_si256(

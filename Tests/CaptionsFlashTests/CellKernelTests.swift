@@ -70,3 +70,28 @@ import Testing
         #expect(thumbnail == expectedThumbnail)
     }
 }
+
+/// The row kernels that sum runs of samples into cells give the sums by definition, 8- and
+/// 16-bit, for every run width, at the ends of the sample range (a 16-bit kernel that summed pairs
+/// as signed numbers would go wrong over 32767), through the vector path and the portable tail.
+@Suite struct RunKernelTests {
+    @Test(arguments: [1, 2, 4, 8])
+    func runsAreSummedIntoTheirCells(width: Int) {
+        var generator = SystemRandomNumberGenerator()
+        let cells = 37
+        let wide = (0..<(cells * width)).map { index -> UInt16 in
+            index % 5 == 0 ? [0, 65535, 32767, 32768][index / 5 % 4] : UInt16.random(in: 0...65535, using: &generator)
+        }
+        let narrow = wide.map { UInt8($0 >> 8) }
+        let start = (0..<cells).map { _ in UInt32.random(in: 0...1_000_000, using: &generator) }
+        func expected<Sample: BinaryInteger>(_ samples: [Sample]) -> [UInt32] {
+            (0..<cells).map { cell in start[cell] + samples[(cell * width)..<((cell + 1) * width)].reduce(0) { $0 + UInt32($1) } }
+        }
+        var sums = start
+        ccaptions_add_runs_u16(wide, Int32(width), cells, &sums)
+        #expect(sums == expected(wide), "16-bit, \(width) a cell")
+        sums = start
+        ccaptions_add_runs_u8(narrow, Int32(width), cells, &sums)
+        #expect(sums == expected(narrow), "8-bit, \(width) a cell")
+    }
+}
