@@ -2,10 +2,9 @@ import CaptionsCore
 
 /// What the rules need to know about one cue, measured once in one pass over its text: its lines,
 /// the characters and words reading speed counts, and its times in nanoseconds (checks compare
-/// times millions of times; exact rationals stay for the repairs).
+/// times millions of times; exact rationals stay for the repairs). Plain values only, no text: a
+/// check copies and frees them in bulk, with no reference to count.
 struct CueFacts: Sendable {
-    /// The text without markup.
-    let text: String
     /// How many lines.
     let lineCount: Int
     /// The longest line's length in characters (grapheme clusters).
@@ -75,7 +74,6 @@ struct CueFacts: Sendable {
             blank = words0 == 0
             return seen
         }
-        self.text = text
         if classes == nil {
             for character in text {
                 visit(
@@ -96,8 +94,9 @@ struct CueFacts: Sendable {
         isEmpty = blank
     }
 
-    /// Each line's length in characters (for the rare report of which lines are long).
-    var lineLengths: [Int] {
+    /// Each line's length in characters in `text`, the cue's plain text (for the rare report of
+    /// which lines are long).
+    func lineLengths(of text: String) -> [Int] {
         guard isASCII else { return text.split(separator: "\n", omittingEmptySubsequences: false).map(\.count) }
         var lengths: [Int] = []
         lengths.reserveCapacity(lineCount)

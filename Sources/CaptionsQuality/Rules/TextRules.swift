@@ -22,7 +22,7 @@ struct LineRule: QualityRule {
                 sink.add("check.line.count", .error, "\(facts[index].lineCount) lines, over \(maxLines)", cue: index, repair: "lines")
             }
             if let maxLength, facts[index].longestLine > maxLength {
-                let lengths = facts[index].lineLengths
+                let lengths = facts[index].lineLengths(of: context.cues[index].plainText)
                 guard lengths.contains(where: { $0 > maxLength }) else { continue }
                 // "line 1 has 43, line 3 has 45 characters, over 42"
                 sink.add("check.line.length", .error, cue: index, repair: "lines") { text in
@@ -82,11 +82,10 @@ struct CharacterRule: QualityRule {
         let takesAllASCII = repertoire.name == "printable"
         let facts = context.facts
         for index in facts.indices {
-            // Printable ASCII is in every repertoire but CEA-608's, which lacks nine of its characters
-            // (fields read by index: a copy of a cue's facts retains and releases its text).
+            // Printable ASCII is in every repertoire but CEA-608's, which lacks nine of its characters.
             if facts[index].isPrintableASCII, takesAllASCII || !facts[index].hasASCIIOutside608 { continue }
             var seen: [Character] = []
-            for character in facts[index].text where !repertoire.contains(character) && !seen.contains(character) {
+            for character in context.cues[index].plainText where !repertoire.contains(character) && !seen.contains(character) {
                 seen.append(character)
             }
             guard !seen.isEmpty else { continue }
