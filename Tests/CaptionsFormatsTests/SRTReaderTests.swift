@@ -72,6 +72,19 @@ import Testing
         #expect(document.cues.count == 2)
     }
 
+    /// A `<font>` that keeps nothing (its size and face dropped, and reported) leaves no span: the
+    /// cue is its plain text, joined as one, as it reads once written back, so `captions fix`
+    /// re-wraps it the first time (pysrt's capability tester was re-wrapped on a second fix). A
+    /// colour keeps its span.
+    @Test func aFontThatKeepsNothingLeavesNoSpan() throws {
+        let document = try readSRT(
+            "1\n00:00:01,000 --> 00:00:02,000\n<font size=\"8\">small</font>\nnormal <font face=\"Arial\">big</font>!\n\n"
+                + "2\n00:00:03,000 --> 00:00:04,000\n<font color=\"#00ff00\" size=\"8\">green</font>\n")
+        #expect(document.cues[0].content == [.text("small\nnormal big!")])
+        #expect(document.cues[1].content == [.span(Span(.class, style: TextStyle(color: RGBAColor(red: 0, green: 255, blue: 0)), children: [.text("green")]))])
+        #expect(codes(document) == ["srt.font.attribute@3:1"])  // one diagnostic for the three, counted
+    }
+
     @Test func windows1252AndUTF16AreDecoded() throws {
         var latin = bytes("1\n00:00:01,000 --> 00:00:02,000\ncaf")
         latin += [0xE9, 0x20, 0x93, 0x68, 0x69, 0x94, 0x0A]

@@ -8,7 +8,11 @@ import CaptionsCore
 /// end tag is dropped with it. Joined text is gathered in one buffer, so that text split by many
 /// dropped tags is joined in linear time.
 struct InlineTreeBuilder {
-    /// Whether text appended after text joins it (SRT) or stays a separate node (WebVTT's DOM).
+    /// Whether text appended after text joins it (SRT and the other formats without WebVTT's DOM)
+    /// or stays a separate node (WebVTT's DOM). Joining builders also keep no span that says
+    /// nothing (a class span without class or style, such as an SRT `<font size="8">` whose
+    /// attributes were all dropped): its content joins its parent's, so that a cue reads as plain
+    /// text when nothing but its words was kept, as it does once written back.
     var joinsAdjacentText: Bool
     /// Start tags dropped because they would have nested deeper than ``InlineNode/maximumDepth``.
     private(set) var droppedForDepth = 0
@@ -36,6 +40,15 @@ struct InlineTreeBuilder {
     }
 
     private mutating func appendNode(_ node: InlineNode) {
+        if joinsAdjacentText, case .text(let text) = node {
+            let last = open.isEmpty ? root.last : open[open.count - 1].children.last
+            if case .text(let before)? = last {
+                if open.isEmpty { root[root.count - 1] = .text(before + text) } else {
+                    open[open.count - 1].children[open[open.count - 1].children.count - 1] = .text(before + text)
+                }
+                return
+            }
+        }
         if open.isEmpty { root.append(node) } else { open[open.count - 1].children.append(node) }
     }
 
@@ -76,7 +89,12 @@ struct InlineTreeBuilder {
     mutating func closeCurrent() {
         flushText()
         guard let span = open.popLast() else { return }
-        appendNode(.span(span))
+        if joinsAdjacentText, span.kind == .class, span.classes.isEmpty, span.annotation == nil,
+            span.style?.color == nil, span.style?.backgroundColor == nil {
+            for child in span.children { appendNode(child) }
+        } else {
+            appendNode(.span(span))
+        }
     }
 
     /// Closes spans up to and including the innermost one of `kind`; false when none is open.

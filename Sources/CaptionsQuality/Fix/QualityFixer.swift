@@ -188,9 +188,10 @@ public struct QualityFixer: Sendable {
         var index = 0
         while index < cues.count {
             // One pass, each cue merged at most once (the fixer's next pass may merge again).
-            if index + 1 < cues.count, let merged = merged(index, in: context, limit: limit, balancer: balancer) {
+            if index + 1 < cues.count, let (merged, grows) = merged(index, in: context, limit: limit, balancer: balancer) {
+                let how = grows ? "replaced by the next cue, which repeats its text and goes on," : "merged with the next cue"
                 changes.append(FixChange(
-                    code: "fix.cue.merged", message: "\(Self.name(cues[index])): merged with the next cue to read in time",
+                    code: "fix.cue.merged", message: "\(Self.name(cues[index])): \(how) to read in time",
                     location: cues[index].location))
                 result.append(merged)
                 index += 2
@@ -203,8 +204,13 @@ public struct QualityFixer: Sendable {
     }
 
     /// Cue `index` merged with the next, when it reads too fast alone and the two together fit
-    /// the line limits, the maximum duration and the reading speed.
-    private func merged(_ index: Int, in context: QualityContext, limit: QualityProfile.ReadingSpeed, balancer: LineBalancer) -> Cue? {
+    /// the line limits, the maximum duration and the reading speed. Where the next cue's words
+    /// begin with all of this one's (paint-on and roll-up captions grow a word at a time: "I",
+    /// then "I think"), the merged cue holds the next one's words, shown from this one's start
+    /// (`grows`); putting both texts together would say "I I think".
+    private func merged(
+        _ index: Int, in context: QualityContext, limit: QualityProfile.ReadingSpeed, balancer: LineBalancer
+    ) -> (cue: Cue, grows: Bool)? {
         let cues = context.cues
         guard !context.shownTogether.contains(index), !context.shownTogether.contains(index + 1),
             let speed = context.readingSpeed(of: index), speed.rate > limit.max,
@@ -213,14 +219,16 @@ public struct QualityFixer: Sendable {
             let end = cues[index + 1].end, cues[index + 1].start >= cues[index].start
         else { return nil }
         if let maximum = context.time(context.limits.maxDuration), end - cues[index].start > maximum + context.slack { return nil }
-        guard let lines = balancer.lines(for: TextWords.of(first.text + " " + second.text)) else { return nil }
+        let (firstWords, secondWords) = (TextWords.of(first.text), TextWords.of(second.text))
+        let grows = secondWords.starts(with: firstWords)
+        guard let lines = balancer.lines(for: grows ? secondWords : firstWords + secondWords) else { return nil }
         var merged = cues[index]
         merged.end = end
         merged.content = first.rebuild(lines.joined(separator: "\n"))
         let trial = QualityContext(
             profile: context.profile, language: nil, frameRate: context.frameRate, shotChanges: [], cues: [merged])
         guard let rate = trial.readingSpeedLimited(of: 0, by: limit), rate <= limit.max else { return nil }
-        return merged
+        return (merged, grows)
     }
 
     /// `cue at 00:01:02.000`.
