@@ -208,6 +208,20 @@ public struct ConvertCommand: BatchCommand {
             printer: printer, io: io)
     }
 
+    /// `document` as the output will hold it: reduced, fitted and written as ``write(_:io:)``
+    /// writes it, then read back by the output format's reader (`captions fix` fixes what the
+    /// format moved); nil when that format cannot be read, or its own output could not be.
+    func readBack(_ document: TimedTextDocument) throws -> TimedTextDocument? {
+        let plan = try makePlan()
+        let options = CaptionFormat.ReaderOptions(frameRate: plan.writerOptions.frameRate)
+        guard let writer = plan.outputFormat.writer(options: plan.writerOptions), let reader = plan.outputFormat.reader(options: options)
+        else { return nil }
+        var document = document
+        _ = CapabilityReducer(capabilities: writer.capabilities, formatName: plan.outputFormat.displayName).reduce(&document)
+        _ = writer.fit(&document)
+        return try? reader.read(writer.write(document))
+    }
+
     /// Reads and parses the input: in place from the mapped file when the reader can, else from a
     /// copy that the reader releases as soon as it can.
     private func read(_ plan: Plan, io: CommandIO) throws -> TimedTextDocument {

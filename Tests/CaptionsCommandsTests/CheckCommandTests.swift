@@ -129,6 +129,26 @@ import Testing
         #expect(again.errors.contains(" 0 changes"), "\(again.errors)")
     }
 
+    /// SCC needs time to load a pop-on caption before it shows: a long caption a few frames after
+    /// another is written late. `fix` fixes what the format moved as the output reads back, so
+    /// the output is what it reports and fixing it again changes nothing (12 of pycaption's SCC
+    /// files changed on a second fix).
+    @Test func whatTheFormatMovesIsFixedBeforeItIsWritten() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let bad = try write(
+            "1\n00:00:01,000 --> 00:00:01,100\nI\n\n2\n00:00:01,200 --> 00:00:04,000\nI think this caption takes a while to load\n\n",
+            "late.srt", in: folder)
+        let (first, second) = (folder.appendingPathComponent("1.scc").path, folder.appendingPathComponent("2.scc").path)
+        let io = MemoryIO()
+        _ = run(["fix", bad, "-o", first, "--language", "en"], io: io)
+        #expect(io.errors.contains("as written in SCC: "), "\(io.errors)")
+        let again = MemoryIO()
+        _ = run(["fix", first, "-o", second, "--language", "en"], io: again)
+        #expect(again.errors.contains(" 0 changes"), "\(again.errors)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == Data(contentsOf: URL(fileURLWithPath: second)))
+    }
+
     /// A cue read too fast to fix is split and its parts given what time there is; fixing the
     /// result again changes nothing (each part's end moved by the millisecond SRT had rounded off).
     @Test func aSplitCueLeftTooFastStaysAsItIsWhenFixedAgain() throws {
