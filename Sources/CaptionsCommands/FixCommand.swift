@@ -82,16 +82,16 @@ public struct FixCommand: IOCommand {
         let writer = try ConvertCommand.parse(writing)
         // What the output's format moves as it writes (SCC shows a caption late when there is no
         // time to load it before; rows and frames are fitted) is fixed again as the output reads
-        // back, at most four times, so that fixing the output changes nothing. Those cues' places in
-        // the output are not yet known: their changes and findings carry no line.
+        // back, at most four times, so that fixing the output changes nothing (so is what the
+        // fixer's own passes left undone on a long file). Those cues' places in the output are not
+        // yet known: their changes and findings carry no line.
         for _ in 0..<4 {
             guard var back = try writer.readBack(fixed.document) else { break }
             back.diagnostics = fixed.document.diagnostics
             for index in back.cues.indices { back.cues[index].location = nil }
             let again = fixer.fix(back)
             guard !again.changes.isEmpty else { break }
-            let name = (format ?? .webvtt).displayName
-            changes += again.changes.map { Diagnostic(.note, $0.code, "as written in \(name): " + $0.message, at: nil) }
+            changes += again.changes.map { Diagnostic(.note, $0.code, "as the output reads back: " + $0.message, at: nil) }
             fixed = again
         }
         let path = input == "-" ? "<stdin>" : input
