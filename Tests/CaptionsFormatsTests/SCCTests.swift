@@ -149,6 +149,20 @@ import Testing
         #expect(spans == ["coming.", "here.", "yes", "(door slams)"], "\(String(describing: spans))")
     }
 
+    /// Of a gap of several spaces before a change of look, the mid-row code takes none: a reader
+    /// hears its space as part of the gap, so each write lost a space (pycaption's
+    /// `sample_scc_not_explicitly_switching_italics_off.scc` shrank at every round trip). One
+    /// space before the change is still the code's.
+    @Test(arguments: [1, 2, 5])
+    func spacesBeforeAChangeOfLookStayAsMany(spaces: Int) throws {
+        let text = "ab" + String(repeating: " ", count: spaces) + "<i>cd</i>"
+        let document = try WebVTTReader().read(Array("WEBVTT\n\n00:00:01.000 --> 00:00:03.000\n\(text)\n".utf8))
+        let first = SCCWriter().write(document)
+        let back = try SCCReader().read(first)
+        #expect(back.cues.first?.plainText == "ab" + String(repeating: " ", count: spaces) + "cd")
+        #expect(SCCWriter().write(back) == first)
+    }
+
     /// A row that starts in a colour and in italics takes two mid-row codes, two columns, before
     /// its text: written back, the text stays at its column (it moved one to the right at each
     /// round trip), at column 2 and further on; and what we write, read and written again, is

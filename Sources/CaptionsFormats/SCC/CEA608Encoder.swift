@@ -119,8 +119,12 @@ enum CEA608Encoder {
                 // row's start the code takes the column before it, left free for it above.
                 let spaceBefore = characters.last == 0x20
                 replacesSpace = !spaceBefore && position > 0 && cell.character == " "
+                // One space before the change is the code's to take. Of two or more, all stay: a
+                // reader hears the code's space as part of the gap beside it (``CEA608Memory``), so
+                // taking one lost a space each time a file was written again.
+                let takesSpaceBefore = spaceBefore && (characters.count < 2 || characters[characters.count - 2] != 0x20)
                 if spaceBefore || replacesSpace || position == 0 {
-                    if spaceBefore { characters.removeLast() }
+                    if takesSpaceBefore { characters.removeLast() }
                     if cell.style.italic, cell.style.color != style.color {
                         code(midRow(CellStyle(color: cell.style.color, italic: false, underline: cell.style.underline)))
                     }
