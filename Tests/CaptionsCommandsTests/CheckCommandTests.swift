@@ -20,6 +20,21 @@ import Testing
         return url.path
     }
 
+    /// `captions fix` run on `input` (written into `folder`) into `1.EXT`, then on that into
+    /// `2.EXT`: what each printed, their exit codes, whether the two outputs are the same bytes,
+    /// and the first output's path.
+    func fixTwice(
+        _ input: String, named name: String, to format: String, _ options: [String] = ["--language", "en"], in folder: URL
+    ) throws -> (first: MemoryIO, firstStatus: Int32, second: MemoryIO, secondStatus: Int32, same: Bool, output: String) {
+        let bad = try write(input, name, in: folder)
+        let (first, second) = (folder.appendingPathComponent("1.\(format)").path, folder.appendingPathComponent("2.\(format)").path)
+        let (once, again) = (MemoryIO(), MemoryIO())
+        let firstStatus = run(["fix", bad, "-o", first] + options, io: once)
+        let secondStatus = run(["fix", first, "-o", second] + options, io: again)
+        let same = try Data(contentsOf: URL(fileURLWithPath: first)) == Data(contentsOf: URL(fileURLWithPath: second))
+        return (once, firstStatus, again, secondStatus, same, first)
+    }
+
     @Test func exitCodesFollowTheFindings() throws {
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }
@@ -117,16 +132,14 @@ import Testing
     func aFixedFileInAFrameTimedFormatPassesAndStays(format: String, profile: String) throws {
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }
-        let bad = try write(Self.gaps, "gaps.srt", in: folder)
-        let (first, second) = (folder.appendingPathComponent("1.\(format)").path, folder.appendingPathComponent("2.\(format)").path)
-        let io = MemoryIO()
-        #expect(run(["fix", bad, "-o", first, "--profile", profile, "--language", "en"], io: io) == 0, "\(io.errors)")
-        #expect(io.errors.contains(profile == "cea608" ? "[fix.lines.rewrapped]" : "[fix.gap."), "\(io.errors)")
+        let fixed = try fixTwice(Self.gaps, named: "gaps.srt", to: format, ["--profile", profile, "--language", "en"], in: folder)
+        #expect(fixed.firstStatus == 0, "\(fixed.first.errors)")
+        #expect(fixed.first.errors.contains(profile == "cea608" ? "[fix.lines.rewrapped]" : "[fix.gap."), "\(fixed.first.errors)")
         let check = MemoryIO()
-        #expect(run(["check", first, "--profile", profile, "--language", "en"], io: check) == 0, "\(check.outputText)")
-        let again = MemoryIO()
-        #expect(run(["fix", first, "-o", second, "--profile", profile, "--language", "en"], io: again) == 0)
-        #expect(again.errors.contains(" 0 changes"), "\(again.errors)")
+        #expect(run(["check", fixed.output, "--profile", profile, "--language", "en"], io: check) == 0, "\(check.outputText)")
+        #expect(fixed.secondStatus == 0, "\(fixed.second.errors)")
+        #expect(fixed.second.errors.contains(" 0 changes"), "\(fixed.second.errors)")
+        #expect(fixed.same)
     }
 
     /// SCC needs time to load a pop-on caption before it shows: a long caption a few frames after
@@ -136,17 +149,12 @@ import Testing
     @Test func whatTheFormatMovesIsFixedBeforeItIsWritten() throws {
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }
-        let bad = try write(
+        let fixed = try fixTwice(
             "1\n00:00:01,000 --> 00:00:01,100\nI\n\n2\n00:00:01,200 --> 00:00:04,000\nI think this caption takes a while to load\n\n",
-            "late.srt", in: folder)
-        let (first, second) = (folder.appendingPathComponent("1.scc").path, folder.appendingPathComponent("2.scc").path)
-        let io = MemoryIO()
-        _ = run(["fix", bad, "-o", first, "--language", "en"], io: io)
-        #expect(io.errors.contains("as the output reads back: "), "\(io.errors)")
-        let again = MemoryIO()
-        _ = run(["fix", first, "-o", second, "--language", "en"], io: again)
-        #expect(again.errors.contains(" 0 changes"), "\(again.errors)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == Data(contentsOf: URL(fileURLWithPath: second)))
+            named: "late.srt", to: "scc", in: folder)
+        #expect(fixed.first.errors.contains("as the output reads back: "), "\(fixed.first.errors)")
+        #expect(fixed.second.errors.contains(" 0 changes"), "\(fixed.second.errors)")
+        #expect(fixed.same)
     }
 
     /// A cue read too fast to fix is split and its parts given what time there is; fixing the
@@ -156,15 +164,10 @@ import Testing
         defer { removeTemporaryFolder(folder) }
         let words = "over fox happens happens all lazy in fox unexpected them brown happens quick to lazy suddenly of unexpected "
             + "and watches then happens then in everyone dog over them dog brown happens everyone something suddenly watches then everyone to brown fox"
-        let bad = try write("5\n00:00:14,500 --> 00:00:18,500\n\(words)\n", "fast.srt", in: folder)
-        let (first, second) = (folder.appendingPathComponent("1.srt").path, folder.appendingPathComponent("2.srt").path)
-        let io = MemoryIO()
-        _ = run(["fix", bad, "-o", first, "--language", "en"], io: io)
-        #expect(io.errors.contains("[fix.cue.split]"), "\(io.errors)")
-        let again = MemoryIO()
-        _ = run(["fix", first, "-o", second, "--language", "en"], io: again)
-        #expect(again.errors.contains(" 0 changes"), "\(again.errors)")
-        #expect(try String(contentsOfFile: first, encoding: .utf8) == String(contentsOfFile: second, encoding: .utf8))
+        let fixed = try fixTwice("5\n00:00:14,500 --> 00:00:18,500\n\(words)\n", named: "fast.srt", to: "srt", in: folder)
+        #expect(fixed.first.errors.contains("[fix.cue.split]"), "\(fixed.first.errors)")
+        #expect(fixed.second.errors.contains(" 0 changes"), "\(fixed.second.errors)")
+        #expect(fixed.same)
     }
 
     /// What the reader ignored is reported once, as it reads, and counted as a change (the output

@@ -54,14 +54,15 @@ extension TTMLResolver {
         }
         let boundaries = times.filter { $0 >= paragraph.begin && $0 <= paragraphEnd }.sorted()
         var previous: Cue?
+        // What the paragraph inherits does not change with time (animations are read apart).
+        let preserve = space(of: paragraph) == "preserve"
+        let paragraphStyle = inheritedStyleValue(of: paragraph)
+        let paragraphColor = paragraphStyle("color").flatMap(RGBAColor.init(parsing:)) ?? .white
         for (start, stop) in zip(boundaries, boundaries.dropFirst()) where start < stop {
             guard isShown(paragraph, at: start) else {
                 flush(&previous)
                 continue
             }
-            let preserve = space(of: paragraph) == "preserve"
-            let paragraphStyle = inheritedStyleValue(of: paragraph)
-            let paragraphColor = paragraphStyle("color").flatMap(RGBAColor.init(parsing:)) ?? .white
             let inner = inline(paragraph, at: start, preserve: preserve, region: region(of: paragraph), color: paragraphColor)
             let styled = wrapped(inner, inheritedColor: .white, value: paragraphStyle)
             let (content, removed) = InlineNode.limitingDepth(preserve ? styled : Self.trimmed(styled))

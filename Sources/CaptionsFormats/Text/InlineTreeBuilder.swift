@@ -40,16 +40,18 @@ struct InlineTreeBuilder {
     }
 
     private mutating func appendNode(_ node: InlineNode) {
-        if joinsAdjacentText, case .text(let text) = node {
-            let last = open.isEmpty ? root.last : open[open.count - 1].children.last
-            if case .text(let before)? = last {
-                if open.isEmpty { root[root.count - 1] = .text(before + text) } else {
-                    open[open.count - 1].children[open[open.count - 1].children.count - 1] = .text(before + text)
-                }
-                return
-            }
+        if open.isEmpty { Self.add(node, to: &root, joining: joinsAdjacentText) } else {
+            Self.add(node, to: &open[open.count - 1].children, joining: joinsAdjacentText)
         }
-        if open.isEmpty { root.append(node) } else { open[open.count - 1].children.append(node) }
+    }
+
+    /// Appends `node` to `nodes`; text after text joins it when `joining`.
+    private static func add(_ node: InlineNode, to nodes: inout [InlineNode], joining: Bool) {
+        if joining, case .text(let text) = node, case .text(let before)? = nodes.last {
+            nodes[nodes.count - 1] = .text(before + text)
+        } else {
+            nodes.append(node)
+        }
     }
 
     mutating func appendText(_ text: String) {
