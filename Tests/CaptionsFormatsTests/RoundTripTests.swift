@@ -66,6 +66,22 @@ import Testing
         }
     }
 
+    /// A speaker or language whose name ends in dashes ("--", an ASS `Name` of dashes) reads back
+    /// as itself: before the tag's `>` it made the line `-->`, and the cue was read as a broken
+    /// timing line and lost (CI's fuzzer found it).
+    @Test(arguments: ["--", "a--", "-", "Ann-"])
+    func annotationsEndingInDashesKeepTheirCue(name: String) throws {
+        let document = TimedTextDocument(cues: [
+            Cue(start: .zero, end: MediaTime(seconds: 1), content: [
+                .span(Span(.voice, annotation: name, children: [.text("hello "), .span(Span(.language, annotation: name, children: [.text("there")]))])),
+            ]),
+        ])
+        let back = try WebVTTReader().read(WebVTTWriter().write(document))
+        #expect(back.cues.map(\.plainText) == ["hello there"])
+        #expect(back.cues.first?.speaker == name)
+        #expect(back.diagnostics.isEmpty, "\(back.diagnostics)")
+    }
+
     /// A cue identifier with `-->` or a line break (from JSON or TTML) is written so that it reads
     /// back as an identifier, said in a warning; `-->` used to lose the cue on reading back. So
     /// is `-->` with a combining mark on its `>`, which Swift's characters do not see as `-->`

@@ -30,7 +30,14 @@ enum WebVTTCueTextSerializer {
                     span.kind == .voice || span.kind == .language
                 {
                     output.write(WebVTTSyntax.space)
-                    appendEscaped(annotation, to: &output)
+                    // A last '-' is written as a reference: before the tag's '>' a name ending in
+                    // "--" made the line an arrow, and a reader took the cue's text for a timing line.
+                    if annotation.hasSuffix("-") {
+                        appendEscaped(String(annotation.dropLast()), to: &output)
+                        ("&#45;" as StaticString).withUTF8Buffer { output.write($0) }
+                    } else {
+                        appendEscaped(annotation, to: &output)
+                    }
                 }
                 output.write(UInt8(ascii: ">"))
                 append(span.children, to: &output)
