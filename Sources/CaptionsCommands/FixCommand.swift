@@ -75,7 +75,8 @@ public struct FixCommand: IOCommand {
         checker.timeStep = QualityOptions.timeStep(of: format?.rawValue)
         checker.formatLineLength = format?.maximumLineLength(for: document)
         let fixer = QualityFixer(checker: checker)
-        var fixed = fixer.fix(document)
+        var failed = FailedRepairs()
+        var fixed = fixer.fix(document, remembering: &failed)
         var changes = fixed.changes.map { Diagnostic(.note, $0.code, $0.message, at: $0.location) }
         var writing = arguments
         if let target { writing += ["--to", target] }
@@ -89,7 +90,7 @@ public struct FixCommand: IOCommand {
             guard var back = try writer.readBack(fixed.document) else { break }
             back.diagnostics = fixed.document.diagnostics
             for index in back.cues.indices { back.cues[index].location = nil }
-            let again = fixer.fix(back)
+            let again = fixer.fix(back, remembering: &failed)
             guard !again.changes.isEmpty else { break }
             changes += again.changes.map { Diagnostic(.note, $0.code, "as the output reads back: " + $0.message, at: nil) }
             fixed = again

@@ -19,6 +19,37 @@ import Testing
         #expect(MediaTime(milliseconds: 1500) - MediaTime(seconds: 2) == MediaTime(milliseconds: -500))
     }
 
+    /// Sums and differences are the reduced fraction a/b ± c/d, whether they are worked out in 64
+    /// bits (when nothing overflows) or in 128: frame times, milliseconds, and values near the edge.
+    @Test func sumsAreTheReducedFraction() async {
+        let scales: [Int64] = [1, 2, 25, 30, 1000, 24000, 30000, 90000, 1_000_000_000, 4_294_967_291, Int64.max]
+        await propertyCheck(
+            count: 2000, input: Gen.int(in: -3_000_000_000...3_000_000_000), Gen.int(in: 0..<scales.count),
+            Gen.int(in: -3_000_000_000...3_000_000_000), Gen.int(in: 0..<scales.count), Gen.int(in: 0...2)
+        ) { a, b, c, d, edge in
+            let left = Int64(a) &* (edge == 1 ? 1 << 30 : 1), right = Int64(c) &* (edge == 2 ? 1 << 31 : 1)
+            guard let x = MediaTime(value: left, timescale: scales[b]), let y = MediaTime(value: right, timescale: scales[d]) else { return }
+            for (result, sign) in [(x + y, Int128(1)), (x - y, Int128(-1))] {
+                let numerator = Int128(x.value) * Int128(y.timescale) + sign * Int128(y.value) * Int128(x.timescale)
+                let denominator = Int128(x.timescale) * Int128(y.timescale)
+                var (p, q) = (numerator.magnitude, denominator.magnitude)
+                while q != 0 { (p, q) = (q, p % q) }
+                let divisor = Int128(max(p, 1))
+                guard let value = Int64(exactly: numerator / divisor), let timescale = Int64(exactly: denominator / divisor) else {
+                    // Rounded to the nanosecond, and clamped past Int64.max nanoseconds.
+                    let exact = x.seconds + Double(sign) * y.seconds
+                    if abs(exact) < 9e9 {
+                        #expect(abs(result.seconds - exact) <= 1e-9 * max(1, abs(x.seconds) + abs(y.seconds)))
+                    } else {
+                        #expect(abs(result.seconds) > 9.2e9 && (result.seconds < 0) == (exact < 0))
+                    }
+                    continue
+                }
+                #expect(result.value == value && result.timescale == timescale, "\(x) \(sign > 0 ? "+" : "-") \(y)")
+            }
+        }
+    }
+
     @Test func millisecondsReduceLikeAnyFraction() throws {
         for count in Array(-2_000...2_000) + [Int64.max / 1000, 999_999 * 3_600_000, 123_456_789_000] {
             let time = MediaTime(milliseconds: count)

@@ -7,6 +7,7 @@ public enum TextWords {
     /// with closing punctuation, a small kana or a prolonged sound mark, and none ends with an
     /// opening bracket. A Latin word inside Japanese (`iPhone`) stays whole.
     public static func of(_ text: String) -> [Substring] {
+        if let words = asciiWords(text) { return words }
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
         guard mayHoldUnspaced(text), words.contains(where: { $0.contains(where: isUnspaced) }) else { return words }
         return words.flatMap { word -> [Substring] in
@@ -24,6 +25,29 @@ public enum TextWords {
             pieces.append(word[start...])
             return pieces
         }
+    }
+
+    /// The words of all-ASCII `text` (nearly every cue of most languages), split a byte at a time:
+    /// the same words as splitting its characters; nil when `text` is not all ASCII, or holds a
+    /// carriage return (`\r\n` is one character, not a line break followed by a letter).
+    private static func asciiWords(_ text: String) -> [Substring]? {
+        let bytes = text.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return nil }
+        var words: [Substring] = []
+        var start: String.Index?
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            if byte == 0x20 || byte == 0x0A || byte == 0x09 {
+                if let first = start { words.append(text[first..<index]) }
+                start = nil
+            } else if start == nil {
+                start = index
+            }
+            bytes.formIndex(after: &index)
+        }
+        if let first = start { words.append(text[first..<index]) }
+        return words
     }
 
     /// Characters no line starts with (Japanese kinsoku shori, and the Western closing marks).
@@ -55,7 +79,9 @@ public enum TextWords {
 
     /// Whether a space goes between `before` and `after` on a line: not beside an unspaced character.
     public static func spaced(_ before: Substring, _ after: Substring) -> Bool {
-        !(before.last.map(isUnspaced) == true || after.first.map(isUnspaced) == true)
+        // An ASCII byte on both sides is an ASCII character on both: spaced.
+        if let last = before.utf8.last, last < 0x80, let first = after.utf8.first, first < 0x80 { return true }
+        return !(before.last.map(isUnspaced) == true || after.first.map(isUnspaced) == true)
     }
 
     /// The words joined into a line: with spaces, but none beside an unspaced character.

@@ -54,13 +54,20 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
             self.init(normalisedValue: value, timescale: timescale)
             return
         }
-        let nanoseconds = Self.divideRoundingHalfAwayFromZero(numerator * 1_000_000_000, by: denominator)
-        let clamped = min(max(nanoseconds, Int128(Int64.min)), Int128(Int64.max))
+        let clamped = Int128(Self.nanoseconds(numerator, over: denominator))
         let nanoDivisor = Self.gcd(clamped.magnitude, 1_000_000_000)
         self.init(
             normalisedValue: Int64(clamped / Int128(nanoDivisor)),
             timescale: Int64(1_000_000_000 / nanoDivisor)
         )
+    }
+
+    /// `value / timescale` (timescale > 0) reduced, in 64 bits.
+    private init(reducing value: Int64, over timescale: Int64) {
+        var (x, y) = (value.magnitude, UInt64(timescale))
+        while y != 0 { (x, y) = (y, x % y) }
+        let divisor = Int64(x)  // at most `timescale`, so it fits; 0 only when both are 0, and timescale > 0
+        self.init(normalisedValue: value / divisor, timescale: timescale / divisor)
     }
 
     /// The time in seconds as a `Double`, for output at the edges (JSON seconds, progress).
@@ -93,7 +100,21 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// The sum of two times.
     public static func + (lhs: MediaTime, rhs: MediaTime) -> MediaTime {
-        MediaTime(
+        // In 64 bits when nothing overflows (times of a caption file nearly always): the 128-bit
+        // division of the reduction costs ten times as much.
+        if lhs.timescale == rhs.timescale {
+            let (sum, overflow) = lhs.value.addingReportingOverflow(rhs.value)
+            if !overflow { return MediaTime(reducing: sum, over: lhs.timescale) }
+        } else {
+            let (left, leftOverflow) = lhs.value.multipliedReportingOverflow(by: rhs.timescale)
+            let (right, rightOverflow) = rhs.value.multipliedReportingOverflow(by: lhs.timescale)
+            let (scale, scaleOverflow) = lhs.timescale.multipliedReportingOverflow(by: rhs.timescale)
+            if !leftOverflow, !rightOverflow, !scaleOverflow {
+                let (sum, overflow) = left.addingReportingOverflow(right)
+                if !overflow { return MediaTime(reducing: sum, over: scale) }
+            }
+        }
+        return MediaTime(
             exactNumerator: Int128(lhs.value) * Int128(rhs.timescale) + Int128(rhs.value) * Int128(lhs.timescale),
             denominator: Int128(lhs.timescale) * Int128(rhs.timescale)
         )
@@ -106,7 +127,9 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// The time with its sign flipped.
     public static prefix func - (time: MediaTime) -> MediaTime {
-        MediaTime(exactNumerator: -Int128(time.value), denominator: Int128(time.timescale))
+        // Still reduced, unless the value is the one Int64 cannot negate.
+        if time.value != .min { return MediaTime(normalisedValue: -time.value, timescale: time.timescale) }
+        return MediaTime(exactNumerator: -Int128(time.value), denominator: Int128(time.timescale))
     }
 
     /// Orders times by their exact value.
@@ -118,6 +141,22 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
     /// The exact fraction, for example `"3/2 s"`.
     public var description: String {
         timescale == 1 ? "\(value) s" : "\(value)/\(timescale) s"
+    }
+
+    /// `numerator / denominator` seconds (denominator > 0) in nanoseconds, ties away from zero,
+    /// clamped to Int64. (Multiplying the numerator by 10⁹ first overflowed 128 bits for a sum of
+    /// two times near Int64.max over large coprime timescales.)
+    static func nanoseconds(_ numerator: Int128, over denominator: Int128) -> Int64 {
+        let divisor = denominator.magnitude
+        let (whole, rest) = numerator.magnitude.quotientAndRemainder(dividingBy: divisor)
+        // Whole seconds past what Int64 nanoseconds hold: clamped.
+        guard whole <= UInt128(Int64.max) / 1_000_000_000 else { return numerator < 0 ? .min : .max }
+        // rest < divisor, so rest·10⁹ / divisor < 10⁹: the quotient of the 256-bit product fits.
+        let (fraction, remainder) = divisor.dividingFullWidth(rest.multipliedFullWidth(by: 1_000_000_000))
+        var magnitude = whole * 1_000_000_000 + fraction
+        if remainder >= divisor - remainder { magnitude += 1 }
+        if numerator < 0 { return magnitude >= UInt128(Int64.max) + 1 ? .min : -Int64(magnitude) }
+        return Int64(clamping: magnitude)
     }
 
     static func gcd(_ a: UInt128, _ b: UInt128) -> UInt128 {

@@ -110,10 +110,10 @@ public struct QualityContext: Sendable {
         return (amount / seconds, limit)
     }
 
-    /// The rate cue `index` reads at, counted by `limit`'s rules (for a trial cue measured with
-    /// the language's limits already chosen).
-    func readingSpeedLimited(of index: Int, by limit: QualityProfile.ReadingSpeed) -> Double? {
-        let measured = CueFacts(cues[index], counting: limit)
+    /// The rate `cue` reads at, counted by `limit`'s rules (for a trial cue measured with the
+    /// language's limits already chosen).
+    static func readingSpeed(of cue: Cue, by limit: QualityProfile.ReadingSpeed) -> Double? {
+        let measured = CueFacts(cue, counting: limit)
         guard measured.end != .max, measured.end > measured.start else { return nil }
         let amount = limit.unit == .characters ? Double(measured.readingCharacters) : Double(measured.words) * 60
         return amount / (Double(measured.end - measured.start) / 1e9)

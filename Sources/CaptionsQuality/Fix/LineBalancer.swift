@@ -10,18 +10,21 @@ struct LineBalancer {
     let maxLines: Int
 
     /// Words a line never ends with: titles (the name must follow on the same line).
-    static let titles: Set<String> = [
+    static let titles: Set<Substring> = [
         "Mr.", "Mrs.", "Ms.", "Mx.", "Dr.", "Prof.", "St.", "Sr.", "Jr.", "Rev.", "Capt.", "Gen.", "Col.", "Lt.", "Sgt.",
         "Sir", "Dame", "Lord", "Lady", "Mme", "Mlle", "M.", "Herr", "Frau", "Sra.", "Srta.", "Dña.", "Don", "Doña",
     ]
     /// Words a line should not end with: articles (the noun follows them).
-    static let articles: Set<String> = ["a", "an", "the", "A", "An", "The", "le", "la", "les", "un", "une", "der", "die", "das", "el", "los", "las"]
+    static let articles: Set<Substring> = ["a", "an", "the", "A", "An", "The", "le", "la", "les", "un", "une", "der", "die", "das", "el", "los", "las"]
+
+    /// Characters a line may well end with: the end of a phrase.
+    static let phraseEnds = Set(".,;:!?…、。，！？")
 
     /// Balanced lines for `words`, or `nil` when they cannot fit in ``maxLines`` lines (a word
     /// longer than a line never fits).
     func lines(for words: [Substring]) -> [String]? {
         guard !words.isEmpty else { return [] }
-        let lengths = words.map(\.count)
+        let lengths = words.map { $0.count }
         guard lengths.allSatisfy({ $0 <= maxLength }) else { return nil }
         let count = words.count
         // width(i, j): the line of words i..<j, from prefix sums of the word lengths and of the
@@ -38,40 +41,43 @@ struct LineBalancer {
         let capacity = maxLength.multipliedReportingOverflow(by: maxLines)
         if !capacity.overflow, letters[count] > capacity.partialValue { return nil }
         func breakPenalty(after index: Int) -> Double {
-            let word = String(words[index])
+            let word = words[index]
             if Self.titles.contains(word) { return .infinity }
             if Self.articles.contains(word) { return 400 }
-            if let last = word.last, ".,;:!?…、。，！？".contains(last) { return -30 }
+            if let last = word.last, Self.phraseEnds.contains(last) { return -30 }
             return 0
         }
         let penalties = (0..<count).map(breakPenalty(after:))
-        for lineCount in 1...max(1, min(maxLines, count)) {
-            // best[j][k]: the least cost of the first j words in k lines; cost = Σ length² + penalties,
-            // which is least when the lines are even.
-            var best = Array(repeating: Array(repeating: Double.infinity, count: lineCount + 1), count: count + 1)
-            var from = Array(repeating: Array(repeating: -1, count: lineCount + 1), count: count + 1)
-            best[0][0] = 0
-            for j in 1...count {
-                for k in 1...min(lineCount, j) {
-                    // From the shortest line back: once a line is too wide, longer ones are too.
-                    for i in stride(from: j - 1, through: k - 1, by: -1) {
-                        let lineWidth = width(i, j)
-                        if lineWidth > maxLength { break }
-                        guard best[i][k - 1] < .infinity else { continue }
-                        let penalty = j < count ? penalties[j - 1] : 0
-                        let cost = best[i][k - 1] + Double(lineWidth * lineWidth) + penalty
-                        if cost < best[j][k] {
-                            best[j][k] = cost
-                            from[j][k] = i
-                        }
+        // best[j * stride + k]: the least cost of the first j words in k lines; cost = Σ length² +
+        // penalties, which is least when the lines are even. from: where that k-th line starts.
+        let most = max(1, min(maxLines, count)), stride = most + 1
+        var best = [Double](repeating: .infinity, count: (count + 1) * stride)
+        var from = [Int](repeating: -1, count: (count + 1) * stride)
+        best[0] = 0
+        // Each line count's table extends the one before (the first j words in k lines do not
+        // depend on how many lines there are in all), so one table serves every count.
+        for lineCount in 1...most {
+            let k = lineCount
+            for j in k...count {
+                // From the shortest line back: once a line is too wide, longer ones are too.
+                for i in Swift.stride(from: j - 1, through: k - 1, by: -1) {
+                    let lineWidth = width(i, j)
+                    if lineWidth > maxLength { break }
+                    let before = best[i * stride + k - 1]
+                    guard before < .infinity else { continue }
+                    let penalty = j < count ? penalties[j - 1] : 0
+                    let cost = before + Double(lineWidth * lineWidth) + penalty
+                    if cost < best[j * stride + k] {
+                        best[j * stride + k] = cost
+                        from[j * stride + k] = i
                     }
                 }
             }
-            guard best[count][lineCount] < .infinity else { continue }
+            guard best[count * stride + lineCount] < .infinity else { continue }
             var lines: [String] = []
             var end = count
-            for k in stride(from: lineCount, through: 1, by: -1) {
-                let start = from[end][k]
+            for k in Swift.stride(from: lineCount, through: 1, by: -1) {
+                let start = from[end * stride + k]
                 lines.append(TextWords.join(words[start..<end]))
                 end = start
             }
@@ -96,8 +102,8 @@ struct LineBalancer {
                 let remainingWords = words.count - index - 1
                 let groupsLeft = groupCount - groups.count - 1
                 guard groupsLeft > 0, remainingWords >= groupsLeft else { continue }
-                let atPunctuation = word.last.map { ".?!,;:…、。，！？".contains($0) } ?? false
-                if Double(size) >= target * (atPunctuation ? 0.6 : 1.0), !Self.titles.contains(String(word)) {
+                let atPunctuation = word.last.map(Self.phraseEnds.contains) ?? false
+                if Double(size) >= target * (atPunctuation ? 0.6 : 1.0), !Self.titles.contains(word) {
                     groups.append(current)
                     current = []
                     size = 0

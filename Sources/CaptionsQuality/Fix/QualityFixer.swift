@@ -36,6 +36,13 @@ public struct QualityFixer: Sendable {
 
     /// The document repaired, what changed, and what is left.
     public func fix(_ document: TimedTextDocument) -> QualityFix {
+        var failed = FailedRepairs()
+        return fix(document, remembering: &failed)
+    }
+
+    /// The document repaired, what changed, and what is left; repairs `failed` holds are not
+    /// tried again, and those that fail are added (for another fix of the same file by this fixer).
+    public func fix(_ document: TimedTextDocument, remembering failed: inout FailedRepairs) -> QualityFix {
         var fixed = document
         var changes: [FixChange] = []
         let profile = checker.profile
@@ -60,12 +67,17 @@ public struct QualityFixer: Sendable {
             let before = changes.count
             if profile.allowsFix("empty") { removeEmpty(&fixed, &changes) }
             if profile.allowsFix("order") { reorder(&fixed, &changes) }
-            if profile.allowsFix("lines") { rewrap(&fixed, &changes) }
-            var timing = TimingRepair(context: checker.context(for: fixed), profile: profile)
+            // One measure of the cues serves each step until a step changes them.
+            var context = checker.context(for: fixed)
+            if profile.allowsFix("lines"), rewrap(&fixed, &changes, &failed, context) { context = checker.context(for: fixed) }
+            var timing = TimingRepair(context: context, profile: profile)
             timing.run()
-            fixed.cues = timing.cues
-            changes += timing.changes
-            if profile.allowsFix("readingSpeed") { mergeFastCues(&fixed, &changes) }
+            if !timing.changes.isEmpty {
+                fixed.cues = timing.cues
+                changes += timing.changes
+                context = checker.context(for: fixed)
+            }
+            if profile.allowsFix("readingSpeed") { mergeFastCues(&fixed, &changes, &failed, context) }
             if changes.count == before { break }
         }
         // Writing closes every tag: markup the reader found unbalanced comes out balanced.
@@ -98,7 +110,7 @@ public struct QualityFixer: Sendable {
     /// Numbers cues 1, 2, 3… again when every identifier is a number (SRT's, or none), so that
     /// removed, reordered, split and merged cues leave no holes or disorder.
     private func renumber(_ document: inout TimedTextDocument) {
-        guard document.cues.allSatisfy({ $0.id.isEmpty || $0.id.allSatisfy(\.isASCIIDigit) }),
+        guard document.cues.allSatisfy({ $0.id.isEmpty || $0.id.utf8.allSatisfy { (0x30...0x39).contains($0) } }),
             document.cues.contains(where: { !$0.id.isEmpty })
         else { return }
         for index in document.cues.indices { document.cues[index].id = String(index + 1) }
@@ -106,13 +118,15 @@ public struct QualityFixer: Sendable {
 
     private func removeEmpty(_ document: inout TimedTextDocument, _ changes: inout [FixChange]) {
         document.cues.removeAll { cue in
-            guard cue.plainText.allSatisfy(\.isWhitespace) else { return false }
+            guard cue.plainText.allSatisfy({ $0.isWhitespace }) else { return false }
             changes.append(FixChange(code: "fix.cue.removed", message: "\(Self.name(cue)): removed (no text)", location: cue.location))
             return true
         }
     }
 
     private func reorder(_ document: inout TimedTextDocument, _ changes: inout [FixChange]) {
+        let cues = document.cues
+        guard cues.indices.dropFirst().contains(where: { cues[$0].start < cues[$0 - 1].start }) else { return }
         let sorted = document.cues.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
         let moved = sorted.enumerated().filter { $0.offset != $0.element.offset }.count
         guard moved > 0 else { return }
@@ -121,32 +135,43 @@ public struct QualityFixer: Sendable {
     }
 
     /// Re-breaks cues over the line limits; a cue whose text needs more lines is split in time in
-    /// proportion to its text, when each part keeps the minimum duration.
-    private func rewrap(_ document: inout TimedTextDocument, _ changes: inout [FixChange]) {
-        let context = checker.context(for: document)
-        guard let maxLength = context.limits.maxLineLength else { return }
+    /// proportion to its text, when each part keeps the minimum duration. Whether any changed.
+    private func rewrap(
+        _ document: inout TimedTextDocument, _ changes: inout [FixChange], _ failed: inout FailedRepairs, _ context: QualityContext
+    ) -> Bool {
+        guard let maxLength = context.limits.maxLineLength else { return false }
         let balancer = LineBalancer(maxLength: maxLength, maxLines: context.limits.maxLines ?? 2)
-        var result: [Cue] = []
-        result.reserveCapacity(document.cues.count)
-        for (index, cue) in document.cues.enumerated() {
+        var edits = CueEdits(context.cues)
+        for (index, cue) in context.cues.enumerated() {
             let facts = context.facts[index]
             let tooLong = facts.longestLine > maxLength
             let tooMany = context.limits.maxLines.map { facts.lineCount > $0 } ?? false
-            guard tooLong || tooMany, let shape = PlainShape(cue), !shape.isDialogue else {
-                result.append(cue)
+            guard tooLong || tooMany else {
+                edits.keep()
+                continue
+            }
+            let key = FailedRepairs.Key(cue)
+            guard !failed.rewraps.contains(key), let shape = PlainShape(cue), !shape.isDialogue else {
+                failed.rewraps.insert(key)
+                edits.keep()
                 continue
             }
             let words = TextWords.of(shape.text)
             if let lines = balancer.lines(for: words) {
                 var rewrapped = cue
                 rewrapped.content = shape.rebuild(lines.joined(separator: "\n"))
-                result.append(rewrapped)
+                edits.replace(1, with: [rewrapped])
                 changes.append(FixChange(
                     code: "fix.lines.rewrapped", message: "\(Self.name(cue)): lines re-broken as \(lines.map(\.count))", location: cue.location))
                 continue
             }
-            guard let end = cue.end, !context.shownTogether.contains(index), let groups = balancer.groups(for: words, limit: 4) else {
-                result.append(cue)
+            guard !context.shownTogether.contains(index) else {
+                edits.keep()
+                continue
+            }
+            guard let end = cue.end, let groups = balancer.groups(for: words, limit: 4) else {
+                failed.rewraps.insert(key)
+                edits.keep()
                 continue
             }
             let weights = groups.map { Int64($0.reduce(0) { $0 + $1.count + 1 }) }
@@ -165,42 +190,45 @@ public struct QualityFixer: Sendable {
                 pieces.append(piece)
             }
             guard pieces.allSatisfy({ ($0.end ?? $0.start) - $0.start + context.slack >= minimum }) else {
-                result.append(cue)
+                failed.rewraps.insert(key)
+                edits.keep()
                 continue
             }
-            result += pieces
+            edits.replace(1, with: pieces)
             changes.append(FixChange(
                 code: "fix.cue.split", message: "\(Self.name(cue)): split into \(pieces.count) cues to fit the line limits",
                 location: cue.location))
         }
-        document.cues = result
+        guard let cues = edits.result else { return false }
+        document.cues = cues
+        return true
     }
 
     /// Merges a cue that still reads too fast with the next one when the two together fit the
     /// line limits, the maximum duration and the reading speed.
-    private func mergeFastCues(_ document: inout TimedTextDocument, _ changes: inout [FixChange]) {
-        let context = checker.context(for: document)
+    private func mergeFastCues(
+        _ document: inout TimedTextDocument, _ changes: inout [FixChange], _ failed: inout FailedRepairs, _ context: QualityContext
+    ) {
         guard let limit = context.limits.readingSpeed else { return }
-        let cues = document.cues
+        let cues = context.cues
         let balancer = LineBalancer(maxLength: context.limits.maxLineLength ?? .max, maxLines: context.limits.maxLines ?? .max)
-        var result: [Cue] = []
-        result.reserveCapacity(cues.count)
+        var edits = CueEdits(cues)
         var index = 0
         while index < cues.count {
             // One pass, each cue merged at most once (the fixer's next pass may merge again).
-            if index + 1 < cues.count, let (merged, grows) = merged(index, in: context, limit: limit, balancer: balancer) {
+            if index + 1 < cues.count, let (merged, grows) = merged(index, in: context, limit: limit, balancer: balancer, failed: &failed) {
                 let how = grows ? "replaced by the next cue, which repeats its text and goes on," : "merged with the next cue"
                 changes.append(FixChange(
                     code: "fix.cue.merged", message: "\(Self.name(cues[index])): \(how) to read in time",
                     location: cues[index].location))
-                result.append(merged)
+                edits.replace(2, with: [merged])
                 index += 2
             } else {
-                result.append(cues[index])
+                edits.keep()
                 index += 1
             }
         }
-        if result.count != cues.count { document.cues = result }
+        if let merged = edits.result { document.cues = merged }
     }
 
     /// Cue `index` merged with the next, when it reads too fast alone and the two together fit
@@ -209,73 +237,43 @@ public struct QualityFixer: Sendable {
     /// then "I think"), the merged cue holds the next one's words, shown from this one's start
     /// (`grows`); putting both texts together would say "I I think".
     private func merged(
-        _ index: Int, in context: QualityContext, limit: QualityProfile.ReadingSpeed, balancer: LineBalancer
+        _ index: Int, in context: QualityContext, limit: QualityProfile.ReadingSpeed, balancer: LineBalancer,
+        failed: inout FailedRepairs
     ) -> (cue: Cue, grows: Bool)? {
         let cues = context.cues
-        guard !context.shownTogether.contains(index), !context.shownTogether.contains(index + 1),
-            let speed = context.readingSpeed(of: index), speed.rate > limit.max,
-            let first = PlainShape(cues[index]), let second = PlainShape(cues[index + 1]),
-            first.matches(second), !first.isDialogue, !second.isDialogue,
+        // The cheap tests first: most cues that read too fast cannot be merged.
+        guard let speed = context.readingSpeed(of: index), speed.rate > limit.max,
+            !context.shownTogether.contains(index), !context.shownTogether.contains(index + 1),
             let end = cues[index + 1].end, cues[index + 1].start >= cues[index].start
         else { return nil }
         if let maximum = context.time(context.limits.maxDuration), end - cues[index].start > maximum + context.slack { return nil }
-        let (firstWords, secondWords) = (TextWords.of(first.text), TextWords.of(second.text))
+        // The rest depends only on the two cues' text and times.
+        let pair = FailedRepairs.Pair(first: FailedRepairs.Key(cues[index]), second: FailedRepairs.Key(cues[index + 1]))
+        guard !failed.merges.contains(pair) else { return nil }
+        guard let (cue, grows) = merged(cues[index], cues[index + 1], in: context, limit: limit, balancer: balancer) else {
+            failed.merges.insert(pair)
+            return nil
+        }
+        return (cue, grows)
+    }
+
+    /// `first` merged with `second`, when the two together fit the line limits and the reading speed.
+    private func merged(
+        _ first: Cue, _ second: Cue, in context: QualityContext, limit: QualityProfile.ReadingSpeed, balancer: LineBalancer
+    ) -> (cue: Cue, grows: Bool)? {
+        guard let end = second.end, let firstShape = PlainShape(first), let secondShape = PlainShape(second),
+            firstShape.matches(secondShape), !firstShape.isDialogue, !secondShape.isDialogue
+        else { return nil }
+        let (firstWords, secondWords) = (TextWords.of(firstShape.text), TextWords.of(secondShape.text))
         let grows = secondWords.starts(with: firstWords)
         guard let lines = balancer.lines(for: grows ? secondWords : firstWords + secondWords) else { return nil }
-        var merged = cues[index]
+        var merged = first
         merged.end = end
-        merged.content = first.rebuild(lines.joined(separator: "\n"))
-        let trial = QualityContext(
-            profile: context.profile, language: nil, frameRate: context.frameRate, shotChanges: [], cues: [merged])
-        guard let rate = trial.readingSpeedLimited(of: 0, by: limit), rate <= limit.max else { return nil }
+        merged.content = firstShape.rebuild(lines.joined(separator: "\n"))
+        guard let rate = QualityContext.readingSpeed(of: merged, by: limit), rate <= limit.max else { return nil }
         return (merged, grows)
     }
 
     /// `cue at 00:01:02.000`.
     static func name(_ cue: Cue) -> String { "cue at \(QualityContext.clock(cue.start))" }
-}
-
-/// A cue's text when it is plain, or plain inside one span (a voice, whole-cue italics), with the
-/// way to put re-broken text back into the same span.
-struct PlainShape {
-    let text: String
-    private let wrapper: Span?
-
-    init?(_ cue: Cue) {
-        var nodes = cue.content
-        var wrapper: Span?
-        if nodes.count == 1, case .span(let span) = nodes[0], span.kind != .ruby, span.kind != .rubyText {
-            wrapper = span
-            nodes = span.children
-        }
-        var text = ""
-        for node in nodes {
-            guard case .text(let part) = node else { return nil }
-            text += part
-        }
-        self.text = text
-        self.wrapper = wrapper
-    }
-
-    /// Lines that each start with a dash: two speakers in one cue, whose lines must stay apart.
-    var isDialogue: Bool {
-        let lines = text.split(separator: "\n")
-        return lines.count > 1 && lines.allSatisfy { $0.hasPrefix("-") || $0.hasPrefix("–") || $0.hasPrefix("—") }
-    }
-
-    /// Whether two cues' text sits in the same kind of span (so that it can be merged).
-    func matches(_ other: PlainShape) -> Bool {
-        switch (wrapper, other.wrapper) {
-        case (nil, nil): true
-        case (let first?, let second?): first.kind == second.kind && first.classes == second.classes && first.annotation == second.annotation
-        default: false
-        }
-    }
-
-    /// The nodes for new text in the same span.
-    func rebuild(_ text: String) -> [InlineNode] {
-        guard var wrapper else { return [.text(text)] }
-        wrapper.children = [.text(text)]
-        return [.span(wrapper)]
-    }
 }
