@@ -163,6 +163,44 @@ import Testing
         #expect(back.cues.map(\.plainText) == ["Hello, there", "Hi"])
     }
 
+    /// Overrides are written as a state that changes between runs of text, not as nested spans:
+    /// styles nested in any order, a colour inside another, a colour around changes of weight
+    /// (SAMI's), and two italic spans side by side come out as few blocks as the runs need, and
+    /// writing what was read back gives the same bytes.
+    @Test func assWrittenTwiceIsTheSame() throws {
+        let srt = """
+            1
+            00:00:01,000 --> 00:00:02,000
+            <i><u><font color="#FFFF00">text</font></u></i>
+
+            2
+            00:00:03,000 --> 00:00:04,000
+            <font color="#FF0000"><font color="#000000">(deep rumbling)</font></font>
+
+            3
+            00:00:05,000 --> 00:00:06,000
+            <font color="#FFEEDD">I <b>do</b> <i>not</i> go</font>
+
+            4
+            00:00:07,000 --> 00:00:08,000
+            <i>This is a </i><i>test</i>
+
+            """
+        var document = try SRTReader().read(Array(srt.utf8))
+        _ = ASSWriter().fit(&document)
+        let first = ASSWriter().write(document)
+        var back = try ASSReader().read(first)
+        _ = ASSWriter().fit(&back)
+        let second = ASSWriter().write(back)
+        #expect(String(decoding: second, as: UTF8.self) == String(decoding: first, as: UTF8.self))
+        let lines = String(decoding: first, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("Dialogue:") }
+            .map { $0.split(separator: ",", maxSplits: 9).last.map(String.init) ?? "" }
+        #expect(lines == [
+            "{\\i1\\u1\\c&H00FFFF&}text{\\i0\\u0\\c}", "{\\c&H000000&}(deep rumbling){\\c}",
+            "{\\c&HDDEEFF&}I {\\b1}do{\\b0} {\\i1}not{\\i0} go{\\c}", "{\\i1}This is a test{\\i0}",
+        ])
+    }
+
     @Test func assWrittenReadsBackAsItself() throws {
         let document = try ASSReader().read(Array(Self.ass.utf8))
         let written = ASSWriter().write(document)

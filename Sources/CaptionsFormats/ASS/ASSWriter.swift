@@ -126,26 +126,36 @@ public struct ASSWriter: TimedTextWriter {
         }
     }
 
-    private static func writeNodes(_ nodes: [InlineNode], style: Style = Style(), to out: inout String) {
-        for node in nodes {
-            switch node {
-            case .text(let text):
-                out += literal(text).text
-            case .timestamp:
-                break
-            case .span(let span):
-                var inner = style
-                switch span.kind {
-                case .italic: inner.italic = true
-                case .bold: inner.bold = true
-                case .underline: inner.underline = true
-                default: if let color = span.style?.color { inner.color = color }
+    /// The text as runs of one look each, with an override block only where the look changes
+    /// and a return to the style's own look at the end. Overrides are a state in ASS, not a
+    /// nesting: written as runs, a line read back and written again is the same line (nested
+    /// spans came back in another order, and a colour split at every change of weight).
+    private static func writeNodes(_ nodes: [InlineNode], to out: inout String) {
+        var current = Style()
+        func visit(_ nodes: [InlineNode], _ style: Style) {
+            for node in nodes {
+                switch node {
+                case .text(let text):
+                    guard !text.isEmpty else { continue }
+                    out += current.tags(to: style)
+                    current = style
+                    out += literal(text).text
+                case .timestamp:
+                    break
+                case .span(let span):
+                    var inner = style
+                    switch span.kind {
+                    case .italic: inner.italic = true
+                    case .bold: inner.bold = true
+                    case .underline: inner.underline = true
+                    default: if let color = span.style?.color { inner.color = color }
+                    }
+                    visit(span.children, inner)
                 }
-                out += style.tags(to: inner)
-                writeNodes(span.children, style: inner, to: &out)
-                out += inner.tags(to: style)
             }
         }
+        visit(nodes, Style())
+        out += current.tags(to: Style())
     }
 
     private static func hex(_ value: UInt8) -> String {
