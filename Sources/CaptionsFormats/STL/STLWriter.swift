@@ -70,7 +70,8 @@ public struct STLWriter: TimedTextWriter {
                         "a style that changes inside a word extended to the whole word (a style code takes a character's place)",
                         at: location)
                 }
-            })
+            },
+            collapsesSpaces: true)
         var diagnostics = CharacterGrid.fit(&document, to: rules)
         if document.title.count > 32 {
             diagnostics.append(Diagnostic(

@@ -186,6 +186,20 @@ enum CharacterGrid {
         var has: (Character) -> Bool
         /// Reports the looks of a row the format cannot show (the row is written plain there).
         var checkLooks: ([StyledCharacter], SourceLocation, inout DiagnosticTally) -> Void = { _, _, _ in }
+        /// Whether a run of spaces shows as one, and a row without its spaces at either end (EBU
+        /// STL: spaces and style codes share cells, and readers show one space between words).
+        var collapsesSpaces = false
+    }
+
+    /// `row` with one space for each run of spaces, and none at its ends.
+    static func collapsingSpaces(_ row: [StyledCharacter]) -> [StyledCharacter] {
+        var result: [StyledCharacter] = []
+        result.reserveCapacity(row.count)
+        for character in row where character.character != " " || result.last.map({ $0.character != " " }) == true {
+            result.append(character)
+        }
+        if result.last?.character == " " { result.removeLast() }
+        return result
     }
 
     /// Fits a document to a grid: overlapping cues shown together, characters the set lacks
@@ -206,6 +220,15 @@ enum CharacterGrid {
                     substituted.insert(mapped[index].character)
                     if firstSubstitution == nil { firstSubstitution = location }
                     mapped[index].character = LatinLetters.nearest(to: mapped[index].character, where: rules.has)
+                }
+                if rules.collapsesSpaces {
+                    let collapsed = collapsingSpaces(mapped)
+                    if collapsed.count != mapped.count {
+                        tally.add(
+                            .note, Diagnostic.Code(rawValue: rules.prefix + ".spaces.collapsed"),
+                            "runs of spaces written as one, and none at the ends of a row (\(rules.formatName) shows them so)", at: location)
+                    }
+                    mapped = collapsed
                 }
                 rules.checkLooks(mapped, location, &tally)
                 let wrapped = wrap(mapped, limit: rules.width)
