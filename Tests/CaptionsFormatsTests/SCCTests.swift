@@ -211,6 +211,28 @@ import Testing
         #expect(diagnostics.map(\.code.rawValue) == ["scc.cues.overlap"])
     }
 
+    /// Two overlapping cues of four rows each need eight rows together: the time they share is
+    /// shown in parts, the first cue's rows and then the second's. Each part continues a caption
+    /// already on screen or going on after, and is written as that caption (a reader reads one),
+    /// so the output written again from itself is the same.
+    @Test func aPartThatContinuesTheCaptionOnScreenIsThatCaption() throws {
+        let (one, two) = ("one a\none b\none c\none d", "two a\ntwo b\ntwo c\ntwo d")
+        var document = TimedTextDocument(cues: [
+            Cue(start: MediaTime(seconds: 5), end: MediaTime(seconds: 15), content: [.text(one)]),
+            Cue(start: MediaTime(seconds: 10), end: MediaTime(seconds: 20), content: [.text(two)]),
+        ])
+        let writer = SCCWriter()
+        let diagnostics = writer.fit(&document)
+        #expect(document.cues.map(\.plainText) == [one, two])
+        let handover = try #require(document.cues.first?.end)
+        #expect(handover == document.cues.last?.start && handover > MediaTime(seconds: 10) && handover < MediaTime(seconds: 15))
+        #expect(diagnostics.contains { $0.code == "scc.cues.joined" })
+        let first = writer.write(document)
+        var back = try SCCReader().read(first)
+        _ = writer.fit(&back)
+        #expect(writer.write(back) == first)
+    }
+
     @Test(.enabled(if: Peer.ttconv != nil))
     func ttconvReadsOurSCCWithTheSameText() throws {
         var document = Self.source

@@ -246,7 +246,21 @@ enum CharacterGrid {
                     .warning, Diagnostic.Code(rawValue: rules.prefix + ".rows.split"),
                     "a cue of more than \(rules.maximumRows) rows shown in parts, its time shared by their lengths", at: location)
             }
-            cues += split(cue, into: chunks, content: content(of:))
+            for part in split(cue, into: chunks, content: content(of:)) {
+                // A part that goes on showing what the one before shows, from the moment it ends
+                // (a cue shown alone and then in parts beside another), is that caption still on
+                // screen: one caption, as a reader sees it.
+                if let last = cues.last, let end = last.end, end == part.start, last.content == part.content,
+                    last.settings == part.settings, last.speaker == part.speaker
+                {
+                    cues[cues.count - 1].end = part.end
+                    tally.add(
+                        .note, Diagnostic.Code(rawValue: rules.prefix + ".cues.joined"),
+                        "a caption that goes on unchanged into the next cue's time written once, for both", at: location)
+                    continue
+                }
+                cues.append(part)
+            }
         }
         document.cues = cues
         var diagnostics = tally.diagnostics
