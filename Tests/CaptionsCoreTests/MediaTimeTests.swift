@@ -50,6 +50,17 @@ import Testing
         }
     }
 
+    /// A time written as its shortest decimal (JSON) and read back exactly from it is the same
+    /// number of seconds again: frame times at 29.97 and 23.976, over four hours.
+    @Test func secondsSurviveTheirShortestDecimal() async {
+        await propertyCheck(count: 2000, input: Gen.int(in: 0...432_000), Gen.int(in: 0...1)) { frame, rate in
+            guard let time = MediaTime(value: Int64(frame) * 1001, timescale: rate == 0 ? 30000 : 24000) else { return }
+            let decimal = NumberFormatting.shortest(time.seconds)
+            let back = MediaTime(decimalSeconds: Substring(decimal))
+            #expect(back?.seconds == time.seconds, "\(time) as \(decimal)")
+        }
+    }
+
     @Test func millisecondsReduceLikeAnyFraction() throws {
         for count in Array(-2_000...2_000) + [Int64.max / 1000, 999_999 * 3_600_000, 123_456_789_000] {
             let time = MediaTime(milliseconds: count)

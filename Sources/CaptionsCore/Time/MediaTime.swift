@@ -71,7 +71,29 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// The time in seconds as a `Double`, for output at the edges (JSON seconds, progress).
-    public var seconds: Double { Double(value) / Double(timescale) }
+    /// It is the Double nearest the exact fraction, so that a time written as its shortest decimal
+    /// and read back exactly from it (JSON) is the same Double again.
+    public var seconds: Double {
+        let magnitude = Self.nearestDouble(value.magnitude, over: UInt64(timescale))
+        return value < 0 ? -magnitude : magnitude
+    }
+
+    /// The Double nearest `numerator / denominator` (denominator > 0), ties to even. Past 2⁵³ a
+    /// value is not a Double, and dividing the two rounded Doubles rounded twice: a time read
+    /// from 17 decimals (15473791666666667 / 10¹⁵) came out a digit off.
+    static func nearestDouble(_ numerator: UInt64, over denominator: UInt64) -> Double {
+        guard numerator != 0 else { return 0 }
+        // Both exact as Doubles: one division, rounded once.
+        if numerator <= 1 << 53 && denominator <= 1 << 53 { return Double(numerator) / Double(denominator) }
+        // The quotient to 55 or 56 bits, two or three more than a Double keeps; a remainder is
+        // folded into the last bit, so the one rounding to 53 bits goes the right way.
+        let shift = 55 + (64 - denominator.leadingZeroBitCount) - (64 - numerator.leadingZeroBitCount)
+        var (quotient, remainder) = shift >= 0
+            ? (UInt128(numerator) << shift).quotientAndRemainder(dividingBy: UInt128(denominator))
+            : UInt128(numerator).quotientAndRemainder(dividingBy: UInt128(denominator) << -shift)
+        if remainder != 0 { quotient |= 1 }
+        return Double(sign: .plus, exponent: -shift, significand: Double(quotient))
+    }
 
     /// True when the time is before zero.
     public var isNegative: Bool { value < 0 }
