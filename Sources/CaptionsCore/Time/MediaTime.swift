@@ -64,9 +64,7 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// `value / timescale` (timescale > 0) reduced, in 64 bits.
     private init(reducing value: Int64, over timescale: Int64) {
-        var (x, y) = (value.magnitude, UInt64(timescale))
-        while y != 0 { (x, y) = (y, x % y) }
-        let divisor = Int64(x)  // at most `timescale`, so it fits; 0 only when both are 0, and timescale > 0
+        let divisor = Int64(Self.gcd(value.magnitude, UInt64(timescale)))  // at most `timescale`, so it fits
         self.init(normalisedValue: value / divisor, timescale: timescale / divisor)
     }
 
@@ -181,7 +179,9 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
         return Int64(clamping: magnitude)
     }
 
-    static func gcd(_ a: UInt128, _ b: UInt128) -> UInt128 {
+    /// The greatest common divisor (1 when both are 0), in the width given: 64 bits where the
+    /// times allow, 128 where a product needs them.
+    static func gcd<Unsigned: UnsignedInteger & FixedWidthInteger>(_ a: Unsigned, _ b: Unsigned) -> Unsigned {
         var (x, y) = (a, b)
         while y != 0 { (x, y) = (y, x % y) }
         return x == 0 ? 1 : x

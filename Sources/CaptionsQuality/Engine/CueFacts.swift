@@ -13,9 +13,6 @@ struct CueFacts: Sendable {
     let readingCharacters: Int
     /// The words (runs of non-space characters).
     let words: Int
-    /// The characters that are not white space, whatever the counting rules: no way of breaking
-    /// the text into lines fits it in fewer characters.
-    let visibleCharacters: Int
     /// Whether the text is all ASCII.
     let isASCII: Bool
     /// Whether it is all printable ASCII and line breaks (in every repertoire but CEA-608's).
@@ -35,14 +32,11 @@ struct CueFacts: Sendable {
         end = cue.end.map(Self.nanoseconds) ?? .max
         let countSpaces = rules?.countSpaces ?? true
         let countPunctuation = rules?.countPunctuation ?? true
-        var counted = 0, wordCount = 0, lines = 1, longest = 0, line = 0, visible = 0
+        var counted = 0, wordCount = 0, lines = 1, longest = 0, line = 0
         var inWord = false, blank = true
         func visit(isSpace: Bool, isNewline: Bool, isPunctuation: Bool) {
             if isSpace, inWord { inWord = false } else if !isSpace, !inWord { inWord = true; wordCount += 1 }
-            if !isSpace {
-                blank = false
-                visible += 1
-            }
+            if !isSpace { blank = false }
             if isNewline {
                 longest = max(longest, line)
                 line = 0
@@ -60,13 +54,12 @@ struct CueFacts: Sendable {
         let skip = (countSpaces ? 0 : Self.space) | (countPunctuation ? 0 : Self.punctuation)
         let classes = text.withUTF8 { bytes -> UInt8? in
             var seen: UInt8 = 0
-            var (counted0, words0, lines0, longest0, line0, inWord0, visible0) = (0, 0, 1, 0, 0, false, 0)
+            var (counted0, words0, lines0, longest0, line0, inWord0) = (0, 0, 1, 0, 0, false)
             for byte in bytes {
                 let kind = table[Int(byte)]
                 seen |= kind
                 let isSpace = kind & Self.space != 0
                 if isSpace { inWord0 = false } else if !inWord0 { inWord0 = true; words0 &+= 1 }
-                if !isSpace { visible0 &+= 1 }
                 if byte == 0x0A {
                     longest0 = max(longest0, line0)
                     line0 = 0
@@ -77,7 +70,7 @@ struct CueFacts: Sendable {
                 if kind & skip == 0 { counted0 &+= 1 }
             }
             guard seen & Self.nonASCII == 0 else { return nil }
-            (counted, wordCount, lines, longest, line, inWord, visible) = (counted0, words0, lines0, longest0, line0, inWord0, visible0)
+            (counted, wordCount, lines, longest, line, inWord) = (counted0, words0, lines0, longest0, line0, inWord0)
             blank = words0 == 0
             return seen
         }
@@ -95,7 +88,6 @@ struct CueFacts: Sendable {
         longestLine = longest
         readingCharacters = counted
         words = wordCount
-        visibleCharacters = visible
         isASCII = ascii
         isPrintableASCII = classes.map { $0 & Self.unprintable == 0 } ?? false
         hasASCIIOutside608 = classes.map { $0 & Self.outside608 != 0 } ?? false

@@ -56,8 +56,7 @@ struct LineBalancer {
         best[0] = 0
         // Each line count's table extends the one before (the first j words in k lines do not
         // depend on how many lines there are in all), so one table serves every count.
-        for lineCount in 1...most {
-            let k = lineCount
+        for k in 1...most {
             for j in k...count {
                 // From the shortest line back: once a line is too wide, longer ones are too.
                 for i in Swift.stride(from: j - 1, through: k - 1, by: -1) {
@@ -73,11 +72,11 @@ struct LineBalancer {
                     }
                 }
             }
-            guard best[count * stride + lineCount] < .infinity else { continue }
+            guard best[count * stride + k] < .infinity else { continue }
             var lines: [String] = []
             var end = count
-            for k in Swift.stride(from: lineCount, through: 1, by: -1) {
-                let start = from[end * stride + k]
+            for line in Swift.stride(from: k, through: 1, by: -1) {
+                let start = from[end * stride + line]
                 lines.append(TextWords.join(words[start..<end]))
                 end = start
             }
