@@ -56,15 +56,15 @@ extension TTMLResolver {
         var previous: Cue?
         // What the paragraph inherits does not change with time (animations are read apart).
         let preserve = space(of: paragraph) == "preserve"
-        let paragraphStyle = inheritedStyleValue(of: paragraph)
-        let paragraphColor = paragraphStyle("color").flatMap(RGBAColor.init(parsing:)) ?? .white
+        let paragraphStyle = inheritedStyle(of: paragraph)
+        let paragraphColor = paragraphStyle["color"].flatMap(RGBAColor.init(parsing:)) ?? .white
         for (start, stop) in zip(boundaries, boundaries.dropFirst()) where start < stop {
             guard isShown(paragraph, at: start) else {
                 flush(&previous)
                 continue
             }
             let inner = inline(paragraph, at: start, preserve: preserve, region: region(of: paragraph), color: paragraphColor)
-            let styled = wrapped(inner, inheritedColor: .white, value: paragraphStyle)
+            let styled = wrapped(inner, inheritedColor: .white) { paragraphStyle[$0] }
             let (content, removed) = InlineNode.limitingDepth(preserve ? styled : Self.trimmed(styled))
             if removed > 0, !reportedDepth {
                 reportedDepth = true
@@ -288,19 +288,26 @@ extension TTMLResolver {
         wrapped(children, inheritedColor: inheritedColor) { styleValue($0, of: element) }
     }
 
-    /// A paragraph's inherited style: for each property, the value set by the nearest of the
-    /// paragraph, its ancestors and its region.
-    private func inheritedStyleValue(of paragraph: TimedElement) -> (String) -> String? {
+    /// A paragraph's inherited style: for each property ``wrapped(_:inheritedColor:value:)``
+    /// reads, the value set by the nearest of the paragraph, its ancestors and its region. Worked
+    /// out at once, as values: a closure holding the resolver held its list of cues as well, so
+    /// every cue added while it lived copied the whole list (a 100,000-cue file never finished).
+    private func inheritedStyle(of paragraph: TimedElement) -> [String: String] {
         let region = self.region(of: paragraph).flatMap { regions[$0] }?.element
-        return { property in
+        var values: [String: String] = [:]
+        for property in Self.wrappedProperties {
             var current: TimedElement? = paragraph
-            while let node = current {
-                if let value = self.styleValue(property, of: node.element) { return value }
+            while let node = current, values[property] == nil {
+                values[property] = styleValue(property, of: node.element)
                 current = node.parent
             }
-            return region.flatMap { self.styleValue(property, of: $0) }
+            if values[property] == nil { values[property] = region.flatMap { styleValue(property, of: $0) } }
         }
+        return values
     }
+
+    /// The style properties ``wrapped(_:inheritedColor:value:)`` reads.
+    private static let wrappedProperties = ["color", "textDecoration", "fontWeight", "fontStyle"]
 
     /// Wraps `children` in spans for the styles `value` gives; the colour only where it is not the
     /// one the text would have anyway (TTML's initial colour is white).
