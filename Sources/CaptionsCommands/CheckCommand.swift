@@ -117,10 +117,11 @@ public struct CheckCommand: BatchCommand {
             chosen.write(report, path: path, to: emit)
         }
         io.record("cues", .int(document.cues.count))
-        let (errors, warnings) = (report.count(.error), report.count(.warning))
+        let (errors, warnings) = report.severityCounts
         io.record("findingErrors", .int(errors))
         io.record("findingWarnings", .int(warnings))
         io.discard(document)
+        io.discard(report)
         let tooManyWarnings = (strict ? 0 : maxWarnings).map { warnings > $0 } ?? false
         if errors > 0 || tooManyWarnings { throw ExitCode(1) }
     }

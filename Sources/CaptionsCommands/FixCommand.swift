@@ -105,7 +105,7 @@ public struct FixCommand: IOCommand {
             left.message = "left for a person: " + left.message
             return left
         }, to: io)
-        let errors = fixed.remaining.count(.error), warnings = fixed.remaining.count(.warning)
+        let (errors, warnings) = fixed.remaining.severityCounts
         io.writeStandardError(
             "\(path): \(changes.count) change\(changes.count == 1 ? "" : "s"); left for a person: "
                 + "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s") (\(checker.profile.name))\n")
@@ -115,6 +115,6 @@ public struct FixCommand: IOCommand {
             try writer.write(output, io: io)
         }
         io.discard(document)
-        if fixed.remaining.count(.error) > 0 { throw ExitCode(1) }
+        if errors > 0 { throw ExitCode(1) }
     }
 }

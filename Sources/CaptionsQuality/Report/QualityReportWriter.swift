@@ -46,7 +46,7 @@ extension QualityReport {
     /// `netflix (en), 23.976 fps from the profile, 120 cues: 2 errors, 3 warnings`.
     func summary(path: String) -> String {
         let rate = frameRateText
-        let errors = count(.error), warnings = count(.warning)
+        let (errors, warnings) = severityCounts
         let shots = shotChanges.isEmpty ? "" : ", \(shotChanges.count) shot changes"
         return "\(path): \(cueCount) cue\(cueCount == 1 ? "" : "s") checked against \(profile)\(language.map { " (\($0))" } ?? "") at \(rate) fps (\(frameRateSource))\(shots): "
             + "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
@@ -173,8 +173,9 @@ enum QualityReportJSON {
             json.endObject()
         }
         json.endArray()
-        json.key("errors"); json.number(Double(report.count(.error)))
-        json.key("warnings"); json.number(Double(report.count(.warning)))
+        let (errors, warnings) = report.severityCounts
+        json.key("errors"); json.number(Double(errors))
+        json.key("warnings"); json.number(Double(warnings))
         json.endObject()
         return json.output + "\n"
     }
