@@ -234,6 +234,7 @@ void ccaptions_dim_yuv(
     const int chroma_width = (layout->width + (1 << layout->shift_x) - 1) >> layout->shift_x;
     const int chroma_height = (layout->height + (1 << layout->shift_y) - 1) >> layout->shift_y;
     const float s = dim->saturation;
+    const int step = layout->chroma_step > 0 ? layout->chroma_step : 1;
 #define SAMPLE(plane, stride, x, yy) \
     (wide ? (float)((uint16_t *)((uint8_t *)(plane) + (ptrdiff_t)(yy) * (stride)))[x] \
           : (float)((uint8_t *)(plane) + (ptrdiff_t)(yy) * (stride))[x])
@@ -242,10 +243,21 @@ void ccaptions_dim_yuv(
         if (wide) ((uint16_t *)((uint8_t *)(plane) + (ptrdiff_t)(yy) * (stride)))[x] = (uint16_t)(stored + 0.5f); \
         else ((uint8_t *)(plane) + (ptrdiff_t)(yy) * (stride))[x] = (uint8_t)(stored + 0.5f); \
     } while (0)
+    if (u == NULL || v == NULL) {
+        // Grey: R′ = G′ = B′ = luma, so the new luma is the curve's (and saturation moves nothing).
+        for (int py = 0; py < layout->height; py++) {
+            for (int px = 0; px < layout->width; px++) {
+                float luma = (SAMPLE(y, y_stride, px, py) - y_offset) / y_range;
+                float changed = curve_at(dim->curve, clamp01(luma));
+                STORE(y, y_stride, px, py, y_offset + changed * y_range);
+            }
+        }
+        return;
+    }
     for (int cy = 0; cy < chroma_height; cy++) {
         for (int cx = 0; cx < chroma_width; cx++) {
-            float cb = (SAMPLE(u, u_stride, cx, cy) - c_offset) / c_range;
-            float cr = (SAMPLE(v, v_stride, cx, cy) - c_offset) / c_range;
+            float cb = (SAMPLE(u, u_stride, cx * step, cy) - c_offset) / c_range;
+            float cr = (SAMPLE(v, v_stride, cx * step, cy) - c_offset) / c_range;
             float red = 0, green = 0, blue = 0;
             int pixels = 0;
             for (int py = cy << layout->shift_y; py < ((cy + 1) << layout->shift_y) && py < layout->height; py++) {
@@ -270,8 +282,8 @@ void ccaptions_dim_yuv(
             green /= (float)pixels;
             blue /= (float)pixels;
             float mean_luma = kr * red + kg * green + kb * blue;
-            STORE(u, u_stride, cx, cy, c_offset + (blue - mean_luma) / (2 * (1 - kb)) * c_range);
-            STORE(v, v_stride, cx, cy, c_offset + (red - mean_luma) / (2 * (1 - kr)) * c_range);
+            STORE(u, u_stride, cx * step, cy, c_offset + (blue - mean_luma) / (2 * (1 - kb)) * c_range);
+            STORE(v, v_stride, cx * step, cy, c_offset + (red - mean_luma) / (2 * (1 - kr)) * c_range);
         }
     }
 #undef SAMPLE

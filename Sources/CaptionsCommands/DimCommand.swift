@@ -98,14 +98,29 @@ public struct DimCommand: IOCommand {
             throw ExitCode(1)
         }
         var summary = DimSummary()
+        var written: FlashReport?
         do {
             try FileAccess.writeFile(to: output) { temporary in
-                let rewriter = try VideoRewriter(
-                    input: video, temporary: temporary, finalPath: output,
-                    settings: VideoRewriter.Settings(codec: codec, crf: crf, preset: preset))
-                summary = method == .dfl
-                    ? try dim(with: rewriter, display: display, io: io)
-                    : try dimToPass(with: rewriter, display: display, io: io)
+                let open = {
+                    try VideoRewriter.open(
+                        input: video, temporary: temporary, finalPath: output,
+                        settings: VideoRewriter.Settings(codec: codec, crf: crf, preset: preset))
+                }
+                if method == .dfl {
+                    summary = try dim(with: open(), display: display, io: io)
+                    return
+                }
+                // The least dimming, measured on the decoded pictures; the encoder's rounding can
+                // leave a stretch just over the limit, so the written file is scanned, and a
+                // stretch that still fails is dimmed a little more and the file written again.
+                var (plan, adaptation, input) = try planLeastDimming(display: display, io: io)
+                for attempt in 1...LeastDimming.attempts {
+                    summary = try dimToPass(with: open(), plan: plan, adaptation: adaptation, input: input, io: io)
+                    summary.attempts = attempt
+                    let check = try scan(temporary, criteria: FlashCriteria(standard: standard), display: display)
+                    written = check
+                    guard check.verdict != .pass, attempt < LeastDimming.attempts, plan.strengthen(failing: check.hazards) else { break }
+                }
             }
         } catch let error as MediaError {
             io.writeStandardError("\(video): error: \(error.message) [\(error.code)]\n")
@@ -114,8 +129,7 @@ public struct DimCommand: IOCommand {
             io.writeStandardError("\(output): error: \(error.message) [\(error.code)]\n")
             throw ExitCode(1)
         }
-        if method == .wcag {
-            let after = try scan(output, criteria: FlashCriteria(standard: standard), display: display)
+        if method == .wcag, let after = written {
             try FileAccess.writeText(summary.text(output: output, display: display, method: method, local: local), to: "-", io: io)
             try FileAccess.writeText("  output: \(Self.verdictLine(after))\n", to: "-", io: io)
             if after.verdict != .pass { throw ExitCode(2) }
@@ -131,6 +145,8 @@ public struct DimCommand: IOCommand {
         var dimmed = 0
         var deepest = 0.0
         var encoder = ""
+        /// Why the input's codec was not used (``VideoRewriter/codecFallback``).
+        var codecFallback: String?
         var dropped: [String] = []
         var partialReason: String?
         var verdict = ""
@@ -144,6 +160,8 @@ public struct DimCommand: IOCommand {
 
         /// With --method wcag: each stretch and its strength.
         var stretches: [LeastDimming.Stretch] = []
+        /// With --method wcag: how many times the file was written.
+        var attempts = 1
 
         func text(output: String, display: DimFlashingLights.Display, method: Method, local: Bool) -> String {
             let how = method == .dfl
@@ -153,6 +171,9 @@ public struct DimCommand: IOCommand {
             var lines = ["\(output): \(dimmed) of \(frames) frames dimmed (by up to \(Int((deepest * 100).rounded()))%), "
                 + "\(how); encoded with \(encoder)"]
             lines.append("  input: \(verdict)")
+            if attempts > 1 {
+                lines.append("  note: written \(attempts) times: the encoded pictures still flashed, so the failing stretches were dimmed more [dim.wcag.rewritten]")
+            }
             for stretch in stretches {
                 lines.append(
                     "  dimmed \(FlashReport.clockText(stretch.start))–\(FlashReport.clockText(stretch.end)) by "
@@ -164,6 +185,9 @@ public struct DimCommand: IOCommand {
                 lines.append(
                     "  note: GIF holds 256 colours a picture: each picture has its own palette, ordered-dithered; "
                         + "write .mp4, .webm or .apng for exact colours [dim.gif.palette]")
+            }
+            if let codecFallback {
+                lines.append("  note: written with \(encoder), the container's own codec: the input's failed (\(codecFallback)) [dim.codec.container]")
             }
             for stream in dropped { lines.append("  note: \(stream) not copied: the container cannot hold it") }
             if let partialReason { lines.append("  partial: \(partialReason)") }
@@ -177,7 +201,7 @@ public struct DimCommand: IOCommand {
         var analyzer = FlashAnalyzer(
             width: info.width, height: info.height, criteria: FlashCriteria(), display: display, frameRate: info.framesPerSecond)
         var previous: (mitigation: Double, adaptation: Double)?
-        var summary = DimSummary(encoder: rewriter.encoderName)
+        var summary = DimSummary(encoder: rewriter.encoderName, codecFallback: rewriter.codecFallback)
         var progress = ProgressBar(io: io, style: self.progress, duration: info.duration, file: video)
         let outcome = try rewriter.run { frame in
             // Frame n is drawn with frame n − 1's mitigation and adaptation (Apple's model).
@@ -227,9 +251,12 @@ public struct DimCommand: IOCommand {
         return analyzer.finish(partialReason: outcome.partialReason)
     }
 
-    /// `--method wcag`: scans, finds each failing stretch's least strength in rounds of dimmed
-    /// scans, then writes the video with it.
-    private func dimToPass(with rewriter: VideoRewriter, display: DimFlashingLights.Display, io: CommandIO) throws -> DimSummary {
+    /// `--method wcag`: scans the input, then finds each failing stretch's least strength in
+    /// rounds of dimmed scans. Returns the plan, the viewer's adaptation before each frame and the
+    /// input's report.
+    private func planLeastDimming(
+        display: DimFlashingLights.Display, io: CommandIO
+    ) throws -> (plan: LeastDimming, adaptation: [Double], input: FlashReport) {
         let criteria = FlashCriteria(standard: standard)
         // The first scan: the hazards, and the viewer's adaptation before each frame (the first
         // frame's own).
@@ -251,7 +278,14 @@ public struct DimCommand: IOCommand {
             }
             if progress == nil && io.standardErrorIsTerminal || progress == .bar { io.writeStandardError("\n") }
         }
-        var summary = DimSummary(encoder: rewriter.encoderName)
+        return (plan, adaptation, report)
+    }
+
+    /// `--method wcag`: writes the video dimmed as `plan` says.
+    private func dimToPass(
+        with rewriter: VideoRewriter, plan: LeastDimming, adaptation: [Double], input report: FlashReport, io: CommandIO
+    ) throws -> DimSummary {
+        var summary = DimSummary(encoder: rewriter.encoderName, codecFallback: rewriter.codecFallback)
         summary.verdict = Self.verdictLine(report)
         summary.stretches = plan.stretches
         var index = 0

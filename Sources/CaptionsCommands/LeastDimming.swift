@@ -27,6 +27,9 @@ struct LeastDimming {
     static let ramp = 0.5
     /// Bisection rounds.
     static let rounds = 6
+    /// Times the file is written at most: once, and again with more dimming while the encoded
+    /// pictures still fail (``strengthen(failing:)``).
+    static let attempts = 3
 
     var stretches: [Stretch]
     /// The display's peak in cd/m² (HDR light is changed as a share of it).
@@ -82,5 +85,19 @@ struct LeastDimming {
             let fails = hazards.contains { $0.end >= stretch.start - 1 && $0.start <= stretch.end + 1 }
             if fails { stretches[index].low = middle } else { stretches[index].high = middle }
         }
+    }
+
+    /// Dims more each stretch that the written file's scan still finds failing: its strength
+    /// goes an eighth of the way up (at least 1/32). Returns whether any stretch changed.
+    mutating func strengthen(failing hazards: [FlashReport.Hazard]) -> Bool {
+        var changed = false
+        for index in stretches.indices where stretches[index].high < 1 {
+            let stretch = stretches[index]
+            guard hazards.contains(where: { $0.end >= stretch.start - 1 && $0.start <= stretch.end + 1 }) else { continue }
+            stretches[index].low = stretch.high
+            stretches[index].high = min(1, stretch.high + max(1.0 / 32, (1 - stretch.high) / 8))
+            changed = true
+        }
+        return changed
     }
 }

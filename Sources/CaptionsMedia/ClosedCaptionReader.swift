@@ -37,7 +37,7 @@ public enum ClosedCaptionReader {
         let decoder = try VideoDecoder(path: path, deblocking: .none)
         var pictures: [ClosedCaptionData] = []
         var end = MediaTime.zero
-        let outcome = decoder.decode { video, frame in
+        let outcome = decoder.decode { video, frame, _ in
             end = video.time + (MediaTime(value: Int64(((video.duration ?? 0) * 1_000_000).rounded()), timescale: 1_000_000) ?? .zero)
             if let side = ccaptions_av_frame_get_side_data(frame, AV_FRAME_DATA_A53_CC), side.pointee.size >= 3 {
                 let bytes = UnsafeBufferPointer(start: side.pointee.data, count: Int(side.pointee.size) / 3 * 3)

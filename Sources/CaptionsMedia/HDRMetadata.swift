@@ -12,7 +12,7 @@ struct HDRMetadata {
         guard let decoder = try? VideoDecoder(path: path) else { return }
         var mastering: AVMasteringDisplayMetadata?
         var lightLevel: AVContentLightMetadata?
-        _ = decoder.decode { (_: VideoFrame, frame: UnsafeMutablePointer<AVFrame>) -> Bool in
+        _ = decoder.decode { (_: VideoFrame, frame: UnsafeMutablePointer<AVFrame>, _) -> Bool in
             if let data = ccaptions_av_frame_get_side_data(frame, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA) {
                 mastering = UnsafeRawPointer(data.pointee.data).load(as: AVMasteringDisplayMetadata.self)
             }

@@ -78,23 +78,32 @@ public struct LightChange: Sendable, Equatable {
 
 extension LightChange {
     /// Changes `frame`'s pixels in place (after making them its own, so that no picture the
-    /// decoder still refers to is touched).
+    /// decoder still refers to is touched). `frame` is the picture `view` reads: as decoded, or as
+    /// converted for the analysis (RGBA, RGBA64, GRAY16 or YUV 4:4:4 16-bit), so that every
+    /// format the analysis reads can be dimmed.
     func apply(to frame: UnsafeMutablePointer<AVFrame>, view: VideoFrame) throws(MediaError) {
         let descriptor = ccaptions_av_pix_fmt_desc_get(AVPixelFormat(rawValue: frame.pointee.format))
-        guard let descriptor, descriptor.pointee.nb_components >= 3, descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_BE) == 0,
-            descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_PAL) == 0,
-            descriptor.pointee.comp.0.step == (descriptor.pointee.comp.0.depth > 8 ? 2 : 1)
-                || descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
-        else {
+        let refused = UInt64(AV_PIX_FMT_FLAG_BE) | UInt64(AV_PIX_FMT_FLAG_PAL) | UInt64(AV_PIX_FMT_FLAG_BITSTREAM)
+            | UInt64(AV_PIX_FMT_FLAG_FLOAT) | UInt64(AV_PIX_FMT_FLAG_BAYER) | UInt64(AV_PIX_FMT_FLAG_HWACCEL)
+        guard let descriptor, descriptor.pointee.flags & refused == 0 else {
             let name = descriptor.map { String(cString: $0.pointee.name) } ?? "this"
-            throw MediaError("media.dim.format", "dimming \(name) pictures is not supported yet")
+            throw MediaError("media.dim.format", "dimming \(name) pictures is not supported")
         }
         if descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0 {
             try applyToRGB(frame, descriptor: descriptor, transfer: view.transfer)
             return
         }
-        guard descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) != 0 else {
-            throw MediaError("media.dim.format", "dimming packed YUV (\(String(cString: descriptor.pointee.name))) pictures is not supported yet")
+        let components = descriptor.pointee.comp
+        let luma = components.0
+        // P010's 10 bits sit at the top of 16: read as 16-bit samples, as the analysis reads them.
+        let depth = Int(luma.depth + luma.shift)
+        let bytes = depth > 8 ? 2 : 1
+        let grey = descriptor.pointee.nb_components == 1
+        let semiPlanar = !grey && components.1.plane == components.2.plane
+        guard Int(luma.step) == bytes, depth <= 16,
+            grey || Int(components.1.step) == (semiPlanar ? 2 * bytes : bytes) && Int(components.2.step) == Int(components.1.step)
+        else {
+            throw MediaError("media.dim.format", "dimming \(String(cString: descriptor.pointee.name)) pictures is not supported")
         }
         guard ccaptions_av_frame_make_writable(frame) >= 0 else { throw MediaError("media.memory", "out of memory") }
         let (kr, kb): (Float, Float)
@@ -105,13 +114,19 @@ extension LightChange {
         }
         var layout = ccaptions_yuv_layout(
             width: frame.pointee.width, height: frame.pointee.height, shift_x: Int32(descriptor.pointee.log2_chroma_w),
-            shift_y: Int32(descriptor.pointee.log2_chroma_h), bit_depth: Int32(descriptor.pointee.comp.0.depth),
-            limited: view.range == .limited ? 1 : 0, kr: kr, kb: kb)
+            shift_y: Int32(descriptor.pointee.log2_chroma_h), bit_depth: Int32(depth),
+            limited: view.range == .limited ? 1 : 0, kr: kr, kb: kb, chroma_step: semiPlanar ? 2 : 1)
         let curve = curve(transfer: view.transfer)
+        let data = frame.pointee.data, lines = frame.pointee.linesize
+        let planes = [data.0, data.1, data.2, data.3]
+        let strides = [lines.0, lines.1, lines.2, lines.3].map { Int($0) }
+        let u = grey ? nil : planes[Int(components.1.plane)].map { $0 + Int(components.1.offset) }
+        let v = grey ? nil : planes[Int(components.2.plane)].map { $0 + Int(components.2.offset) }
         curve.withUnsafeBufferPointer { values in
             var dim = ccaptions_dim_curve(curve: values.baseAddress, saturation: Float(saturation))
-            let data = frame.pointee.data, lines = frame.pointee.linesize
-            ccaptions_dim_yuv(data.0, Int(lines.0), data.1, Int(lines.1), data.2, Int(lines.2), &layout, &dim)
+            ccaptions_dim_yuv(
+                planes[Int(luma.plane)].map { $0 + Int(luma.offset) }, strides[Int(luma.plane)], u,
+                grey ? 0 : strides[Int(components.1.plane)], v, grey ? 0 : strides[Int(components.2.plane)], &layout, &dim)
         }
     }
 }
@@ -124,7 +139,7 @@ extension LightChange {
         let components = descriptor.pointee.comp
         let parts = [components.0, components.1, components.2]
         guard parts.allSatisfy({ $0.step == parts[0].step && $0.shift == 0 }), parts[0].depth == 8 || parts[0].depth > 8 && parts[0].step % 2 == 0
-        else { throw MediaError("media.dim.format", "dimming \(String(cString: descriptor.pointee.name)) pictures is not supported yet") }
+        else { throw MediaError("media.dim.format", "dimming \(String(cString: descriptor.pointee.name)) pictures is not supported") }
         guard ccaptions_av_frame_make_writable(frame) >= 0 else { throw MediaError("media.memory", "out of memory") }
         var data = frame.pointee.data
         var lines = frame.pointee.linesize
@@ -152,20 +167,17 @@ extension VideoDecoder {
         changing change: (VideoFrame) -> LightChange?, _ body: (VideoFrame) -> Bool
     ) throws(MediaError) -> DecodeOutcome {
         var failure: MediaError?
-        let outcome = decode { (view: VideoFrame, frame: UnsafeMutablePointer<AVFrame>) -> Bool in
+        let outcome = decode { (view: VideoFrame, _, picture: UnsafeMutablePointer<AVFrame>) -> Bool in
             guard let wanted = change(view), !wanted.isIdentity else { return body(view) }
-            guard view.planes.0.base == UnsafePointer(frame.pointee.data.0) else {
-                failure = MediaError("media.dim.format", "dimming pictures that are converted for the analysis is not supported yet")
-                return false
-            }
             do throws(MediaError) {
-                try wanted.apply(to: frame, view: view)
+                try wanted.apply(to: picture, view: view)
             } catch {
                 failure = error
                 return false
             }
+            // Making the picture its own may have moved its planes.
             var changed = view
-            let data = frame.pointee.data, lines = frame.pointee.linesize
+            let data = picture.pointee.data, lines = picture.pointee.linesize
             changed.planes = (
                 VideoFrame.Plane(base: UnsafePointer(data.0), stride: Int(lines.0)),
                 VideoFrame.Plane(base: UnsafePointer(data.1), stride: Int(lines.1)),

@@ -235,12 +235,14 @@ public final class VideoDecoder {
     /// Reading and decoding run on a thread of their own, a few frames ahead (``FrameRing``);
     /// `body` runs on the calling thread, one frame at a time, in presentation order.
     public func decode(_ body: (VideoFrame) -> Bool) -> DecodeOutcome {
-        decode { video, _ in body(video) }
+        decode { video, _, _ in body(video) }
     }
 
-    /// ``decode(_:)`` with each decoded `AVFrame` beside its view (they differ when the format
-    /// was converted for the analysis).
-    func decode(_ body: (VideoFrame, UnsafeMutablePointer<AVFrame>) -> Bool) -> DecodeOutcome {
+    /// ``decode(_:)`` with the decoded `AVFrame` (its side data) and the picture the view reads:
+    /// the same frame, or, when the format is converted for the analysis, the converted picture
+    /// with the decoded frame's times, field order and colour tags. The caller may change the
+    /// picture in place.
+    func decode(_ body: (VideoFrame, _ decoded: UnsafeMutablePointer<AVFrame>, _ picture: UnsafeMutablePointer<AVFrame>) -> Bool) -> DecodeOutcome {
         guard let format, let codec, let packet, let frame, let ring = FrameRing(depth: framesAhead) else {
             return DecodeOutcome(frameCount: 0, partialReason: "not open")
         }
@@ -255,10 +257,10 @@ public final class VideoDecoder {
         var stopped = false
         var lastEnd = 0.0
         while let decoded = ring.next() {
-            if !stopped, let video = view(of: decoded) {
+            if !stopped, let (video, picture) = view(of: decoded) {
                 outcome.frameCount += 1
                 lastEnd = video.time.seconds + (video.duration ?? timeline.frameDuration)
-                if !body(video, decoded) {
+                if !body(video, decoded, picture) {
                     stopped = true
                     ring.stop()
                 }
@@ -379,8 +381,9 @@ public final class VideoDecoder {
         }
     }
 
-    /// The frame as a ``VideoFrame``, converted first when its format needs it.
-    private func view(of frame: UnsafeMutablePointer<AVFrame>) -> VideoFrame? {
+    /// The frame as a ``VideoFrame``, converted first when its format needs it, and the picture
+    /// it reads.
+    private func view(of frame: UnsafeMutablePointer<AVFrame>) -> (VideoFrame, UnsafeMutablePointer<AVFrame>)? {
         let key = RawDescription(frame.pointee)
         if key != described?.key { described = describe(frame, key: key) }
         guard let description = described?.value else { return nil }
@@ -388,6 +391,7 @@ public final class VideoDecoder {
         let layout = description.layout
         if let target = description.conversion {
             guard let result = convert(frame, to: target) else { return nil }
+            Self.copyProperties(of: frame, to: result)
             source = result
         }
         let colour = description.colour
@@ -426,7 +430,7 @@ public final class VideoDecoder {
         func plane(_ base: UnsafeMutablePointer<UInt8>?, _ stride: Int32) -> VideoFrame.Plane {
             VideoFrame.Plane(base: UnsafePointer(base), stride: Int(stride))
         }
-        return VideoFrame(
+        let view = VideoFrame(
             width: Int(frame.pointee.width), height: Int(frame.pointee.height), layout: layout.layout,
             bitDepth: layout.bitDepth, matrix: colour.matrix, range: colour.range, transfer: colour.transfer,
             primaries: colour.primaries, fieldOrder: order, quarterTurns: turns,
@@ -434,6 +438,23 @@ public final class VideoDecoder {
             alpha: plane(data.3, lines.3),
             time: MediaTime(value: Int64((time * 1_000_000).rounded()), timescale: 1_000_000) ?? .zero,
             duration: duration ?? timeline.frameDuration)
+        return (view, source)
+    }
+
+    /// What a converted picture keeps of the decoded frame: its times, field order and colour
+    /// tags (not its side data, which stays with the decoded frame).
+    private static func copyProperties(of frame: UnsafeMutablePointer<AVFrame>, to picture: UnsafeMutablePointer<AVFrame>) {
+        picture.pointee.pts = frame.pointee.pts
+        picture.pointee.best_effort_timestamp = frame.pointee.best_effort_timestamp
+        picture.pointee.pkt_duration = frame.pointee.pkt_duration
+        picture.pointee.key_frame = frame.pointee.key_frame
+        picture.pointee.sample_aspect_ratio = frame.pointee.sample_aspect_ratio
+        picture.pointee.interlaced_frame = frame.pointee.interlaced_frame
+        picture.pointee.top_field_first = frame.pointee.top_field_first
+        picture.pointee.color_range = frame.pointee.color_range
+        picture.pointee.color_primaries = frame.pointee.color_primaries
+        picture.pointee.color_trc = frame.pointee.color_trc
+        picture.pointee.colorspace = frame.pointee.colorspace
     }
 
     /// The raw presentation time in seconds: the best-effort timestamp, or nil.
@@ -459,7 +480,8 @@ public final class VideoDecoder {
             output.pointee.format = target.rawValue
             guard ccaptions_av_frame_get_buffer(output, 0) >= 0 else { return nil }
         }
-        guard let output = converted else { return nil }
+        // An encoder may still hold the last picture (a dimmed video is encoded from it).
+        guard let output = converted, ccaptions_av_frame_make_writable(output) >= 0 else { return nil }
         scaler = ccaptions_sws_getCachedContext(
             scaler, width, height, AVPixelFormat(rawValue: frame.pointee.format), width, height, target,
             SWS_POINT, nil, nil, nil)

@@ -37,6 +37,9 @@ public final class VideoRewriter {
     public let encoderName: String
     /// Streams that could not be copied into the output's container.
     public private(set) var droppedStreams: [String] = []
+    /// Why the container's own codec was used instead of the input's, when it was
+    /// (``open(input:temporary:finalPath:settings:)``).
+    public private(set) var codecFallback: String?
 
     private let decoder: VideoDecoder
     private var output: UnsafeMutablePointer<AVFormatContext>?
@@ -60,8 +63,25 @@ public final class VideoRewriter {
     private var writeFailure: Int32 = 0
 
     /// Opens `input` and prepares to write `temporary` in the container that `finalPath`'s
-    /// extension names.
-    public init(input: String, temporary: String, finalPath: String, settings: Settings) throws(MediaError) {
+    /// extension names, in the input's codec family. When that family cannot be written there or
+    /// its encoder refuses the picture (VP9 or AV1 in QuickTime, raw RGB in Matroska, DNxHD at a
+    /// size it has no profile for) and no codec was asked for, the container's own codec is used
+    /// (H.264 in MP4, QuickTime and Matroska), and ``codecFallback`` says why.
+    public static func open(input: String, temporary: String, finalPath: String, settings: Settings) throws(MediaError) -> VideoRewriter {
+        do {
+            return try VideoRewriter(input: input, temporary: temporary, finalPath: finalPath, settings: settings, containerCodec: false)
+        } catch where settings.codec == nil && ["media.encoder", "media.write"].contains(error.code) {
+            guard let fallback = try? VideoRewriter(
+                input: input, temporary: temporary, finalPath: finalPath, settings: settings, containerCodec: true)
+            else { throw error }
+            fallback.codecFallback = error.message
+            return fallback
+        }
+    }
+
+    /// Opens `input` and prepares to write `temporary` in the container that `finalPath`'s
+    /// extension names, in the input's codec family (or, `containerCodec`, the container's).
+    private init(input: String, temporary: String, finalPath: String, settings: Settings, containerCodec: Bool) throws(MediaError) {
         decoder = try VideoDecoder(path: input)
         guard let source = decoder.format, let decoding = decoder.codec else { throw MediaError("media.open", "cannot open \(input)") }
         guard let container = ccaptions_av_guess_format(nil, finalPath, nil) else {
@@ -75,6 +95,10 @@ public final class VideoRewriter {
         output = context
         let inputStream = source.pointee.streams[Int(decoder.streamIndex)]!
         let parameters = inputStream.pointee.codecpar!
+        // The pictures handed over: as decoded, or as the analysis converts them (palettes,
+        // packed YUV, grey with alpha and other formats it does not read in place).
+        let decodedFormat = PixelFormatMapping.native(decoding.pointee.pix_fmt) != nil
+            ? decoding.pointee.pix_fmt : PixelFormatMapping.conversionTarget(for: decoding.pointee.pix_fmt).0
         // The encoder: the one asked for, or one of the input's family.
         let codec: UnsafePointer<AVCodec>?
         if let name = settings.codec {
@@ -90,10 +114,10 @@ public final class VideoRewriter {
             let fits = ccaptions_avformat_query_codec(container, family, FF_COMPLIANCE_NORMAL)
             let animation = [AV_CODEC_ID_GIF, AV_CODEC_ID_APNG, AV_CODEC_ID_PNG].contains(family)
             let ownCodecOnly = ["gif", "apng"].contains(String(cString: container.pointee.name))
-            if fits == 0 || (fits < 0 && (animation || ownCodecOnly)), container.pointee.video_codec != AV_CODEC_ID_NONE {
+            if containerCodec || fits == 0 || (fits < 0 && (animation || ownCodecOnly)), container.pointee.video_codec != AV_CODEC_ID_NONE {
                 family = container.pointee.video_codec
             }
-            let isRGB = ccaptions_av_pix_fmt_desc_get(decoding.pointee.pix_fmt).map {
+            let isRGB = ccaptions_av_pix_fmt_desc_get(decodedFormat).map {
                 $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
             } ?? false
             codec = (family == AV_CODEC_ID_H264 && isRGB ? ccaptions_avcodec_find_encoder_by_name("libx264rgb") : nil)
@@ -105,7 +129,6 @@ public final class VideoRewriter {
         encoderName = String(cString: codec.pointee.name)
         guard let encoder = ccaptions_avcodec_alloc_context3(codec) else { throw MediaError("media.memory", "out of memory") }
         self.encoder = encoder
-        let decodedFormat = decoding.pointee.pix_fmt
         var pixelFormat = decodedFormat
         var paletted = false
         if let supported = codec.pointee.pix_fmts {
@@ -127,7 +150,6 @@ public final class VideoRewriter {
                     let name = ccaptions_av_pix_fmt_desc_get(decodedFormat).map { String(cString: $0.pointee.name) } ?? "this"
                     throw MediaError("media.encoder", "\(encoderName) cannot write \(name) pictures; choose another encoder with --codec")
                 }
-                converted = ccaptions_av_frame_alloc()
             }
         }
         usesPalettes = paletted
@@ -223,7 +245,9 @@ public final class VideoRewriter {
         if Int32(container.pointee.flags) & AVFMT_NOFILE == 0 {
             try FFmpegCall.check(ccaptions_avio_open(&context.pointee.pb, temporary, AVIO_FLAG_WRITE), "media.write", "cannot write \(temporary)")
         }
-        try FFmpegCall.check(ccaptions_avformat_write_header(context, nil), "media.write", "cannot start writing \(finalPath)")
+        try FFmpegCall.check(
+            ccaptions_avformat_write_header(context, nil), "media.write",
+            "cannot start writing \(finalPath): \(String(cString: container.pointee.name)) refused \(encoderName) video")
         encoded = ccaptions_av_packet_alloc()
         decoder.packetSink = { [unowned self] packet in self.copy(packet) }
     }
@@ -283,7 +307,7 @@ public final class VideoRewriter {
     public func run(_ change: (VideoFrame) -> LightChange?) throws(MediaError) -> DecodeOutcome {
         guard let encoder, let encoded, let output else { throw MediaError("media.encoder", "not open") }
         var failure: MediaError?
-        let outcome = decoder.decode { (view: VideoFrame, frame: UnsafeMutablePointer<AVFrame>) -> Bool in
+        let outcome = decoder.decode { (view: VideoFrame, decoded: UnsafeMutablePointer<AVFrame>, frame: UnsafeMutablePointer<AVFrame>) -> Bool in
             if let wanted = change(view), !wanted.isIdentity {
                 do throws(MediaError) {
                     try wanted.apply(to: frame, view: view)
@@ -292,8 +316,8 @@ public final class VideoRewriter {
                     return false
                 }
             }
-            let stamp = frame.pointee.best_effort_timestamp != ccaptions_nopts_value()
-                ? frame.pointee.best_effort_timestamp : frame.pointee.pts
+            let stamp = decoded.pointee.best_effort_timestamp != ccaptions_nopts_value()
+                ? decoded.pointee.best_effort_timestamp : decoded.pointee.pts
             frame.pointee.pts = stamp == ccaptions_nopts_value()
                 ? stamp : ccaptions_av_rescale_q(stamp, streamTimeBase, encoder.pointee.time_base)
             frame.pointee.pict_type = AV_PICTURE_TYPE_NONE
@@ -307,7 +331,9 @@ public final class VideoRewriter {
                 return writeFailure == 0
             }
             var sent = frame
-            if converted != nil {
+            if frame.pointee.format != encoder.pointee.pix_fmt.rawValue {
+                // Into the encoder's format (a format change mid-stream included).
+                if converted == nil { converted = ccaptions_av_frame_alloc() }
                 guard let result = convert(frame) else {
                     failure = MediaError("media.encoder", "cannot convert a picture for the \(encoderName) encoder")
                     return false

@@ -51,11 +51,13 @@ typedef struct {
     int bit_depth;        // 8 (uint8_t samples) or 9–16 (uint16_t)
     int limited;          // 1: limited ("TV") range, 0: full
     float kr, kb;         // the matrix's luma weights of red and blue
+    int chroma_step;      // samples from one chroma sample to the next in a row: 1 planar, 2 NV12
 } ccaptions_yuv_layout;
 
-/// Rewrites a planar YUV picture in place: every pixel's R′G′B′ (its own luma, its chroma
-/// sample's colour) goes through the curve; each luma sample is the new luma of its pixel, each
-/// chroma sample the colour of the mean new R′G′B′ of the pixels it covers.
+/// Rewrites a planar or semi-planar (NV12, P010: `u` and `v` in one plane, `chroma_step` 2) YUV
+/// picture in place: every pixel's R′G′B′ (its own luma, its chroma sample's colour) goes through
+/// the curve; each luma sample is the new luma of its pixel, each chroma sample the colour of the
+/// mean new R′G′B′ of the pixels it covers. A grey picture has no chroma: `u` and `v` NULL.
 void ccaptions_dim_yuv(
     void *y, ptrdiff_t y_stride, void *u, ptrdiff_t u_stride, void *v, ptrdiff_t v_stride,
     const ccaptions_yuv_layout *layout, const ccaptions_dim_curve *curve);
