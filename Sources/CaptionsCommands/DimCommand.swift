@@ -107,7 +107,9 @@ public struct DimCommand: IOCommand {
                         settings: VideoRewriter.Settings(codec: codec, crf: crf, preset: preset))
                 }
                 if method == .dfl {
-                    summary = try dim(with: open(), display: display, io: io)
+                    let rewriter = try open()
+                    summary = try dim(with: rewriter, display: display, io: io)
+                    try Self.readBack(rewriter)
                     return
                 }
                 // The least dimming, measured on the decoded pictures; the encoder's rounding can
@@ -115,9 +117,16 @@ public struct DimCommand: IOCommand {
                 // stretch that still fails is dimmed a little more and the file written again.
                 var (plan, adaptation, input) = try planLeastDimming(display: display, io: io)
                 for attempt in 1...LeastDimming.attempts {
-                    summary = try dimToPass(with: open(), plan: plan, adaptation: adaptation, input: input, io: io)
+                    let rewriter = try open()
+                    summary = try dimToPass(with: rewriter, plan: plan, adaptation: adaptation, input: input, io: io)
+                    try Self.readBack(rewriter)
                     summary.attempts = attempt
-                    let check = try scan(temporary, criteria: FlashCriteria(standard: standard), display: display)
+                    let check: FlashReport
+                    do {
+                        check = try scan(temporary, criteria: FlashCriteria(standard: standard), display: display)
+                    } catch let error as MediaError {
+                        throw Self.unreadable(error)
+                    }
                     written = check
                     guard check.verdict != .pass, attempt < LeastDimming.attempts, plan.strengthen(failing: check.hazards) else { break }
                 }
@@ -193,6 +202,23 @@ public struct DimCommand: IOCommand {
             if let partialReason { lines.append("  partial: \(partialReason)") }
             return lines.joined(separator: "\n") + "\n"
         }
+    }
+
+    /// Reads back the file just written (``VideoRewriter/verifyWritten()``): a file that does not
+    /// read back as written is an error (`dim.output.unreadable`), never a result with exit 0.
+    private static func readBack(_ rewriter: VideoRewriter) throws {
+        do {
+            try rewriter.verifyWritten()
+        } catch {
+            throw unreadable(error)
+        }
+    }
+
+    /// A failure to read the written file, said of the output (not of the input).
+    private static func unreadable(_ error: MediaError) -> CaptionsError {
+        CaptionsError(
+            "dim.output.unreadable",
+            "the video written cannot be read back (\(error.message)); nothing was written. Try another container or --codec")
     }
 
     /// Runs the analysis and Apple's model frame by frame and dims as the model says.

@@ -4,8 +4,8 @@ import CaptionsCore
 /// How a decoded picture's pixel format is read: in place when the analysis reads its layout
 /// (8-bit and 9–16-bit little-endian planar and semi-planar YUV, grey, planar GBR and packed RGB
 /// with or without alpha), or converted once by libswscale into a format it reads without losing
-/// precision or changing the colour model: RGB (and palette) formats to RGBA or RGBA64, YUV
-/// formats to 16-bit 4:4:4.
+/// precision or changing the colour model: RGB, palette and grey-with-alpha formats to RGBA or
+/// RGBA64, grey to 16-bit grey, YUV formats to 16-bit 4:4:4.
 enum PixelFormatMapping {
     /// A format read in place.
     struct Native {
@@ -79,14 +79,31 @@ enum PixelFormatMapping {
         let flags = descriptor?.flags ?? 0
         let rgbLike = flags & (UInt64(AV_PIX_FMT_FLAG_RGB) | UInt64(AV_PIX_FMT_FLAG_PAL)) != 0
         let deep = (descriptor.map { Int($0.comp.0.depth) } ?? 8) > 8
-        if rgbLike {
+        // Grey with alpha goes to RGBA (grey is full range: R = G = B), so that its alpha is
+        // composited over black like any other, and a dimmed copy keeps it.
+        if rgbLike || descriptor?.nb_components == 2 {
             let alpha = VideoFrame.Layout.packedRGB(components: 4, red: 0, green: 1, blue: 2, alpha: 3)
             return deep ? (AV_PIX_FMT_RGBA64LE, Native(layout: alpha, bitDepth: 16)) : (AV_PIX_FMT_RGBA, Native(layout: alpha, bitDepth: 8))
         }
-        if descriptor?.nb_components == 1 || descriptor?.nb_components == 2 {
+        if descriptor?.nb_components == 1 {
             return (AV_PIX_FMT_GRAY16LE, Native(layout: .gray, bitDepth: 16))
         }
         return (AV_PIX_FMT_YUV444P16LE, Native(layout: .planarYUV(chromaShiftX: 0, chromaShiftY: 0), bitDepth: 16))
+    }
+
+    /// Whether a picture encoded as `encoded` and decoded as `decoded` kept its kind: as many
+    /// components, RGB or not, alpha or not, at the same depth. Decoders may hand over a
+    /// relative of what was encoded (RGB H.264 as planar GBR, YUVJ as YUV, grey H.264 as YUV); a palette is
+    /// decoded to whatever its decoder chooses (GIF: BGRA), so it always keeps its kind.
+    static func sameKind(_ decoded: AVPixelFormat, _ encoded: AVPixelFormat) -> Bool {
+        guard let a = ccaptions_av_pix_fmt_desc_get(decoded)?.pointee, let b = ccaptions_av_pix_fmt_desc_get(encoded)?.pointee else {
+            return false
+        }
+        if b.flags & UInt64(AV_PIX_FMT_FLAG_PAL) != 0 { return true }
+        let kind = UInt64(AV_PIX_FMT_FLAG_RGB) | UInt64(AV_PIX_FMT_FLAG_ALPHA)
+        // Grey decoded as YUV with neutral chroma (H.264 4:0:0) is grey.
+        let components = a.nb_components == b.nb_components || (b.nb_components == 1 && a.nb_components == 3)
+        return components && a.flags & kind == b.flags & kind && a.comp.0.depth == b.comp.0.depth
     }
 
     /// The name FFmpeg gives `format`.

@@ -40,6 +40,8 @@ public final class VideoRewriter {
     /// Why the container's own codec was used instead of the input's, when it was
     /// (``open(input:temporary:finalPath:settings:)``).
     public private(set) var codecFallback: String?
+    /// The file being written.
+    private let writtenPath: String
 
     private let decoder: VideoDecoder
     private var output: UnsafeMutablePointer<AVFormatContext>?
@@ -82,6 +84,7 @@ public final class VideoRewriter {
     /// Opens `input` and prepares to write `temporary` in the container that `finalPath`'s
     /// extension names, in the input's codec family (or, `containerCodec`, the container's).
     private init(input: String, temporary: String, finalPath: String, settings: Settings, containerCodec: Bool) throws(MediaError) {
+        writtenPath = temporary
         decoder = try VideoDecoder(path: input)
         guard let source = decoder.format, let decoding = decoder.codec else { throw MediaError("media.open", "cannot open \(input)") }
         guard let container = ccaptions_av_guess_format(nil, finalPath, nil) else {
@@ -129,8 +132,12 @@ public final class VideoRewriter {
         encoderName = String(cString: codec.pointee.name)
         guard let encoder = ccaptions_avcodec_alloc_context3(codec) else { throw MediaError("media.memory", "out of memory") }
         self.encoder = encoder
-        var pixelFormat = decodedFormat
-        var paletted = false
+        // The input's own pixel format where the encoder takes it (or takes anything, as raw video
+        // does): the picture dimmed as the analysis reads it is converted back to it. Encoding
+        // the analysis's format instead wrote 16-bit 4:4:4 for packed 4:2:2 and, as raw video, formats
+        // a QuickTime or AVI file cannot name (an unreadable file, exit 0).
+        let inputFormat = decoding.pointee.pix_fmt
+        var pixelFormat = inputFormat
         if let supported = codec.pointee.pix_fmts {
             var index = 0
             var found = false
@@ -140,19 +147,19 @@ public final class VideoRewriter {
             }
             if !found, codec.pointee.id == AV_CODEC_ID_GIF {
                 pixelFormat = AV_PIX_FMT_PAL8
-                paletted = true
             } else if !found {
                 // The nearest format the encoder takes (RGB H.264: packed RGB), each frame
                 // converted by libswscale after it is dimmed. (GIF: palettes above.)
-                let alpha = ccaptions_av_pix_fmt_desc_get(decodedFormat).map { $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0 } ?? false
-                pixelFormat = ccaptions_avcodec_find_best_pix_fmt_of_list(supported, decodedFormat, alpha ? 1 : 0, nil)
+                let alpha = ccaptions_av_pix_fmt_desc_get(inputFormat).map { $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0 } ?? false
+                pixelFormat = ccaptions_avcodec_find_best_pix_fmt_of_list(supported, inputFormat, alpha ? 1 : 0, nil)
                 guard pixelFormat != AV_PIX_FMT_NONE else {
-                    let name = ccaptions_av_pix_fmt_desc_get(decodedFormat).map { String(cString: $0.pointee.name) } ?? "this"
-                    throw MediaError("media.encoder", "\(encoderName) cannot write \(name) pictures; choose another encoder with --codec")
+                    throw MediaError(
+                        "media.encoder", "\(encoderName) cannot write \(PixelFormatMapping.name(inputFormat)) pictures; choose another encoder with --codec")
                 }
             }
         }
-        usesPalettes = paletted
+        // A palette is made for each dimmed picture (GIF, or a palette input kept as one).
+        usesPalettes = pixelFormat == AV_PIX_FMT_PAL8
         encoder.pointee.width = decoding.pointee.width
         encoder.pointee.height = decoding.pointee.height
         encoder.pointee.pix_fmt = pixelFormat
@@ -357,6 +364,29 @@ public final class VideoRewriter {
         if writeFailure < 0 { throw MediaError("media.write", "writing failed: \(FFmpegCall.message(writeFailure))") }
         try FFmpegCall.check(trailer, "media.write", "cannot finish the file")
         return outcome
+    }
+
+    /// Reads back the file ``run(_:)`` wrote: its video must decode, in the kind of pixel format
+    /// (``PixelFormatMapping/sameKind(_:_:)``) and the size it was encoded in. A muxer can write what it cannot label (raw grey with alpha in
+    /// QuickTime reads back as 5-5-5 RGB), and only reading the file shows it.
+    public func verifyWritten() throws(MediaError) {
+        guard let encoder else { return }
+        let reader = try VideoDecoder(path: writtenPath)
+        let written = reader.codec?.pointee.pix_fmt ?? AV_PIX_FMT_NONE
+        guard PixelFormatMapping.sameKind(written, encoder.pointee.pix_fmt), reader.info.width == Int(encoder.pointee.width),
+            reader.info.height == Int(encoder.pointee.height)
+        else {
+            throw MediaError(
+                "media.write.unreadable",
+                "\(PixelFormatMapping.name(encoder.pointee.pix_fmt)) \(encoderName) video reads back as "
+                    + "\(PixelFormatMapping.name(written)) \(reader.info.width)×\(reader.info.height) in this container")
+        }
+        var pictures = 0
+        _ = reader.decode { _ in
+            pictures += 1
+            return false
+        }
+        guard pictures > 0 else { throw MediaError("media.write.unreadable", "no picture of the written video could be decoded") }
     }
 
     /// `frame` in the encoder's pixel format (``converted``), stamped as it is.

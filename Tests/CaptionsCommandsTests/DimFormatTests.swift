@@ -33,6 +33,66 @@ struct DimFormatTests {
         #expect(level(after) < level(before) * 0.9 && level(after) > 0.01, "\(level(before)) → \(level(after))")
     }
 
+    /// Written in the input's own container and codec, a dimmed copy keeps the input's pixel
+    /// format: raw packed 4:2:2, NV21 and big-endian grey were written in the analysis's format
+    /// (16-bit 4:4:4, RGBA), which QuickTime and AVI cannot name: an unreadable file, exit 0.
+    @Test(arguments: [("uyvy422", "mov"), ("nv21", "avi"), ("yuyv422", "avi"), ("gray16be", "mov"), ("pal8", "mov")])
+    func aCopyInTheInputsContainerKeepsItsPixelFormat(pixelFormat: String, container: String) throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = folder.appendingPathComponent("flash.\(container)").path
+        try #require(FlashSamples.ffmpeg([
+            "-f", "lavfi", "-i", "color=c=white:s=160x120:r=25:d=2,geq=r='if(lt(mod(N\\,4)\\,2)\\,255\\,0)':g='if(lt(mod(N\\,4)\\,2)\\,255\\,0)':b='if(lt(mod(N\\,4)\\,2)\\,255\\,0)'",
+            "-c:v", "rawvideo", "-pix_fmt", pixelFormat, input,
+        ]))
+        let output = folder.appendingPathComponent("dimmed.\(container)").path
+        let io = MemoryIO()
+        #expect(run(["dim", input, "-o", output], io: io) == 0, "\(io.errors)")
+        #expect(try DimCommandTests.probe(output, ["-show_entries", "stream=pix_fmt"]).contains("pix_fmt=\(pixelFormat)"))
+        #expect(DimCommandTests.frames(output).count == 50)
+        #expect(run(["flashes", output, "-q"], io: MemoryIO()) == 0)
+    }
+
+    /// Grey with alpha is composited over black like any other alpha (it was read as grey alone:
+    /// a white picture whose alpha flickers passed), and a dimmed copy keeps its alpha.
+    @Test func greyWithAlphaIsCompositedAndKeepsItsAlpha() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let flicker = folder.appendingPathComponent("flicker.mov").path
+        try #require(FlashSamples.ffmpeg([
+            "-f", "lavfi", "-i", "color=c=white:s=160x120:r=25:d=2,format=ya8,geq=lum=255:a='if(lt(mod(N\\,4)\\,2)\\,255\\,0)'",
+            "-c:v", "png", "-pix_fmt", "ya8", flicker,
+        ]))
+        #expect(run(["flashes", flicker, "-q"], io: MemoryIO()) == 2)
+        // A flashing grey picture whose left half is transparent.
+        let input = folder.appendingPathComponent("half.mov").path
+        try #require(FlashSamples.ffmpeg([
+            "-f", "lavfi", "-i", "color=c=white:s=160x120:r=25:d=2,format=ya8,geq=lum='if(lt(mod(N\\,4)\\,2)\\,255\\,0)':a='if(lt(X\\,80)\\,0\\,255)'",
+            "-c:v", "png", "-pix_fmt", "ya8", input,
+        ]))
+        let output = folder.appendingPathComponent("dimmed.mov").path
+        let io = MemoryIO()
+        #expect(run(["dim", input, "-o", output], io: io) == 0, "\(io.errors)")
+        #expect(try DimCommandTests.probe(output, ["-show_entries", "stream=pix_fmt"]).contains("pix_fmt=ya8"))
+        // Every picture as RGBA: transparent on the left, opaque on the right, as in the input.
+        let pixels = folder.appendingPathComponent("dimmed.rgba").path
+        try #require(FlashSamples.ffmpeg(["-i", output, "-f", "rawvideo", "-pix_fmt", "rgba", pixels]))
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: pixels)))
+        let picture = 160 * 120 * 4
+        #expect(bytes.count == 50 * picture)
+        let (left, right): (Int, Int) = ((10 * 160 + 10) * 4 + 3, (10 * 160 + 100) * 4 + 3)
+        let alphas: [[UInt8]] = stride(from: 0, to: bytes.count, by: picture).map { start in [bytes[start + left], bytes[start + right]] }
+        #expect(alphas.allSatisfy { $0 == [0, 255] }, "\(alphas)")
+        // Raw grey with alpha is a format QuickTime cannot name: the file read back as 5-5-5 RGB
+        // with exit 0. What does not read back as written is an error, and nothing is left.
+        let raw = folder.appendingPathComponent("raw.mov").path
+        let refused = MemoryIO()
+        #expect(run(["dim", input, "-o", raw, "--codec", "rawvideo"], io: refused) == 1)
+        #expect(refused.errors.contains("[dim.output.unreadable]") && refused.errors.contains("rgb555be"), "\(refused.errors)")
+        #expect(!FileManager.default.fileExists(atPath: raw))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.hasPrefix(".") })
+    }
+
     /// VP9 cannot go in QuickTime: with no `--codec` the container's own (H.264) is used and the
     /// report says why; asked for by name, the refusal names the container and the encoder.
     @Test func theContainersOwnCodecIsUsedWhenTheInputsCannotGoInIt() throws {

@@ -108,6 +108,23 @@ import Testing
         #expect(abs((first.position ?? 50) - first.size / 2 - 10) < 0.01, "\(first)")
     }
 
+    /// A region reaching past the screen (an extent of 10^80 %, an origin below or above it)
+    /// places its text at the screen's edge: a WebVTT line outside 0–100 % is dropped by every
+    /// reader, so the cue went back to the bottom when its WebVTT was read (CI's fuzzer).
+    @Test func aRegionPastTheScreenPlacesItsTextAtTheEdge() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../CaptionsFuzzTests/Regressions/ttml/region-reaching-past-the-screen.ttml")
+        let document = try TTMLReader().read([UInt8](Data(contentsOf: file)))
+        let lines = document.cues.map { cue -> Double? in
+            if case .value(let line) = cue.settings.line { return line }
+            return nil
+        }
+        #expect(lines == [100, 100, 0], "\(document.cues.map(\.settings))")
+        let webVTT = WebVTTWriter().write(document)
+        let back = try WebVTTReader().read(webVTT)
+        #expect(back.cues.map(\.settings) == document.cues.map(\.settings))
+    }
+
     @Test func aParagraphInsideAnotherRegionIsLeftOutAndReported() throws {
         let document = try TTMLReader().read(ttml(
             #"<div region="bottom"><p begin="1s" end="2s">shown</p><p begin="3s" end="4s" region="top">hidden</p>"#

@@ -24,18 +24,21 @@ enum TTMLRegionMapping {
         default: break
         }
         guard let origin, let extent else { return settings }
+        // A line is a percentage of the video's height (WebVTT drops a cue's line outside 0–100 as
+        // it reads it): a region reaching past the screen places its text at the screen's edge.
+        func onScreen(_ value: Double) -> Double { min(max(value, 0), 100) }
         let bottom = origin.1 + extent.1
         switch displayAlign {
         case "before":
-            settings.line = .value(origin.1)
+            settings.line = .value(onScreen(origin.1))
             settings.snapToLines = false
         case "center":
-            settings.line = .value(origin.1 + extent.1 / 2)
+            settings.line = .value(onScreen(origin.1 + extent.1 / 2))
             settings.snapToLines = false
             settings.lineAlign = .center
         default:
             if bottom < 88 {
-                settings.line = .value(bottom)
+                settings.line = .value(onScreen(bottom))
                 settings.snapToLines = false
                 settings.lineAlign = .end
             }
