@@ -23,6 +23,8 @@ struct PictureAnalysis {
     private var movingGeneral: MovingFlashMeter
     private var movingRed: MovingFlashMeter
     private static let stillness: Float = 0.25
+    /// How many changed cells ahead a cell's state is fetched into cache.
+    private static let prefetchDistance = 12
 
     /// Everything kept per cell, in storage owned here (the loops over cells run without
     /// copy-on-write or exclusivity checks).
@@ -214,7 +216,11 @@ struct PictureAnalysis {
         model.withCellKernel(displayPeak: displayPeak) {
             ccaptions_cell_light($0, store.fed0, store.fed1, store.fed2, store.changed, changed, store.lights, store.count)
         }
+        let stateSize = MemoryLayout<CellState>.size
         for index in 0..<changed {
+            if index &+ Self.prefetchDistance < changed {
+                ccaptions_prefetch(store.states + Int(store.changed[index &+ Self.prefetchDistance]), stateSize)
+            }
             let cell = Int(store.changed[index])
             let light = store.lights + index
             let (r, g, b) = (light[0], light[store.count], light[2 &* store.count])
