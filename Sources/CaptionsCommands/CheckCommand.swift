@@ -107,7 +107,7 @@ public struct CheckCommand: BatchCommand {
         if let from { arguments += ["--from", from] }
         if let encoding { arguments += ["--encoding", encoding] }
         let document = try ConvertCommand.parse(arguments).readDocument(io: io, printing: false)
-        checker.timeStep = QualityOptions.timeStep(of: document.sourceFormat)
+        checker.timeStep = QualityOptions.timeStep(of: document)
         let report = checker.check(document)
         let path = input == "-" ? "<stdin>" : input
         let chosen = format ?? (output == "-" ? nil : QualityReportFormat(extension: String(output.split(separator: ".").last ?? ""))) ?? .text

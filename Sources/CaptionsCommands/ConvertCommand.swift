@@ -211,6 +211,13 @@ public struct ConvertCommand: BatchCommand {
     /// `document` as the output will hold it: reduced, fitted and written as ``write(_:io:)``
     /// writes it, then read back by the output format's reader (`captions fix` fixes what the
     /// format moved); nil when that format cannot be read, or its own output could not be.
+    /// The step the output's times are written in (a frame of SCC, STL, MicroDVD or iTT at the
+    /// rate written, a hundredth of ASS, else a millisecond).
+    func writtenTimeStep() throws -> MediaTime {
+        let plan = try makePlan()
+        return plan.outputFormat.timeStep(frameRate: plan.writerOptions.frameRate, ttmlProfile: plan.writerOptions.ttmlProfile)
+    }
+
     func readBack(_ document: TimedTextDocument) throws -> TimedTextDocument? {
         let plan = try makePlan()
         let options = CaptionFormat.ReaderOptions(frameRate: plan.writerOptions.frameRate)

@@ -69,18 +69,18 @@ public struct FixCommand: IOCommand {
         if target == nil, output == "-" || CaptionFormat(fileExtensionOf: output) == nil {
             target = document.sourceFormat.flatMap { CaptionFormat(name: $0) }?.rawValue ?? "vtt"
         }
+        var writing = arguments
+        if let target { writing += ["--to", target] }
+        let writer = try ConvertCommand.parse(writing)
         // The repairs are made, and checked, in the steps the output's format writes times in (a
-        // gap closed to 83.4 ms is 0.08 s in ASS, two frames of SCC at 29.97): within a step is met.
+        // gap closed to 83.4 ms is 0.08 s in ASS, two frames of SCC or iTT at 29.97): within a step is met.
         let format = (target ?? CaptionFormat(fileExtensionOf: output)?.rawValue).flatMap(CaptionFormat.init(name:))
-        checker.timeStep = QualityOptions.timeStep(of: format?.rawValue)
+        checker.timeStep = try writer.writtenTimeStep()
         checker.formatLineLength = format?.maximumLineLength(for: document)
         let fixer = QualityFixer(checker: checker)
         var failed = FailedRepairs()
         var fixed = fixer.fix(document, remembering: &failed)
         var changes = fixed.changes.map { Diagnostic(.note, $0.code, $0.message, at: $0.location) }
-        var writing = arguments
-        if let target { writing += ["--to", target] }
-        let writer = try ConvertCommand.parse(writing)
         // What the output's format moves as it writes (SCC shows a caption late when there is no
         // time to load it before; rows and frames are fitted) is fixed again as the output reads
         // back, at most four times, so that fixing the output changes nothing (so is what the

@@ -33,7 +33,13 @@ struct QualityOptions: ParsableArguments {
     /// The step times are written in by the format named `format` (a `sourceFormat`, or a name
     /// people give): limits are met within it.
     static func timeStep(of format: String?) -> MediaTime {
-        (format.flatMap(CaptionFormat.init(name:)) ?? .srt).timeStep()
+        (format.flatMap(CaptionFormat.init(name:)) ?? .srt).timeStep(ttmlProfile: format == "itt" ? .itt : nil)
+    }
+
+    /// The step the times of `document` are in: its source's own (an iTT file's frame), else its
+    /// format's.
+    static func timeStep(of document: TimedTextDocument) -> MediaTime {
+        document.sourceTimeStep ?? timeStep(of: document.sourceFormat)
     }
 
     /// The checker the options describe, the video's shot changes found (or taken from the cache).

@@ -123,14 +123,14 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
         }
     }
 
-    /// The step its times are written in: a frame for the formats timed in frames (SCC at 29.97,
-    /// EBU STL at 25, MicroDVD at 23.976, unless `frameRate` says otherwise), a hundredth of a
-    /// second for ASS, a millisecond for the others.
-    public func timeStep(frameRate: Double? = nil) -> MediaTime {
+    /// The step its times are written in: a frame for the formats timed in frames (SCC and iTT,
+    /// TTML written with `ttmlProfile` `.itt`, at 29.97, EBU STL at 25, MicroDVD at 23.976, unless
+    /// `frameRate` says otherwise), a hundredth of a second for ASS, a millisecond for the others.
+    public func timeStep(frameRate: Double? = nil, ttmlProfile: TTMLWriter.Profile? = nil) -> MediaTime {
         let millisecond = MediaTime(milliseconds: 1)
         switch self {
-        case .scc, .stl, .microdvd:
-            let fallback = self == .scc ? 30000.0 / 1001 : self == .stl ? 25 : MicroDVDReader.defaultFrameRate
+        case .scc, .stl, .microdvd, .ttml where ttmlProfile == .itt:
+            let fallback = self == .scc || self == .ttml ? 30000.0 / 1001 : self == .stl ? 25 : MicroDVDReader.defaultFrameRate
             let timecode = SMPTETimecode(frameRate: frameRate ?? fallback)
             return MediaTime(value: timecode.denominator, timescale: timecode.numerator) ?? millisecond
         case .ass: return MediaTime(milliseconds: 10)

@@ -35,6 +35,46 @@ import Testing
         return (once, firstStatus, again, secondStatus, same, first)
     }
 
+    /// Fixed into a format that writes times in its own steps (iTT: frames at 29.97 while the
+    /// profile counts at 23.976; ASS: hundredths), the output passes `check` and a second fix
+    /// changes nothing. iTT was repaired in milliseconds (every gap of 2 frames read back as 0.067 s:
+    /// 15 errors after "0 left", and 75 changes at every fix); ASS wrote an end extended to
+    /// 3.353 s as 3.35 s, which read 0.02 characters/s too fast.
+    @Test(arguments: ["itt", "ass"])
+    func aFixInAnotherFormatsStepsPassesCheckAndHolds(format: String) throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = """
+            WEBVTT
+
+            00:00:01.000 --> 00:00:03.000
+            This sentence has exactly thirty-eight c
+
+            00:00:03.040 --> 00:00:06.000
+            Two.
+
+            00:00:06.040 --> 00:00:09.000
+            Three.
+
+            """
+        let fixed = try fixTwice(input, named: "in.vtt", to: format, in: folder)
+        #expect(fixed.firstStatus == 0, "\(fixed.first.errors)")
+        let check = MemoryIO()
+        #expect(run(["check", fixed.output, "--language", "en"], io: check) == 0, "\(check.outputText)")
+        #expect(fixed.secondStatus == 0 && fixed.same, "\(fixed.second.errors)")
+        #expect(fixed.second.errors.contains("0 changes"), "\(fixed.second.errors)")
+    }
+
+    /// A file that holds no cues is not "1 change" at every fix: that it holds none is said once,
+    /// by its reader, and the output holds none either.
+    @Test func anEmptyFileNeedsNoChange() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let fixed = try fixTwice("", named: "empty.srt", to: "srt", in: folder)
+        #expect(fixed.first.errors.contains("[srt.empty]") && fixed.first.errors.contains("0 changes"), "\(fixed.first.errors)")
+        #expect(fixed.firstStatus == 0 && fixed.secondStatus == 0 && fixed.same)
+    }
+
     @Test func exitCodesFollowTheFindings() throws {
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }

@@ -39,6 +39,9 @@ public struct TimedTextDocument: Sendable, Hashable {
     /// by the format's names (EBU STL's GSI: `TPT`, `TN`, `PUB`, `DSC`…), so that re-saving keeps
     /// them; other writers ignore them.
     public var sourceHeader: [String: String] = [:]
+    /// The step the source counts its times in when that is not fixed by its format: one frame
+    /// of TTML timed in SMPTE frames (iTT) at the file's own rate; nil otherwise.
+    public var sourceTimeStep: MediaTime?
 
     /// An empty document of a kind.
     public init(

@@ -65,6 +65,7 @@ public struct TTMLReader: TimedTextReader {
                 || root.attribute("dropMode", namespace: TTMLNamespace.parameter) != nil
         {
             document.sourceFormat = "itt"
+            document.sourceTimeStep = resolver.timing.frameDuration
             let rate = root.attribute("frameRate", namespace: TTMLNamespace.parameter) ?? "30"
             document.diagnostics.append(Diagnostic(
                 .note, "ttml.profile.itt", "read as iTunes Timed Text (iTT): times in SMPTE frames at \(rate) a second", at: root.location))

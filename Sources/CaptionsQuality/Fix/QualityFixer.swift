@@ -89,7 +89,13 @@ public struct QualityFixer: Sendable {
         // The reader's warnings are about the input (a setting ignored, a stray line): the output
         // is written without what they ignored, so they are one change, not something left.
         // Its errors (a cue it could not read) stay left for a person.
-        let ignored = fixed.diagnostics.filter { $0.severity == .warning }
+        // That the file holds no cues is not one: the output holds none either (an empty file
+        // was "1 change" at every fix).
+        let empty = fixed.cues.isEmpty
+        let ignored = fixed.diagnostics.filter { diagnostic in
+            let code = diagnostic.code.rawValue
+            return diagnostic.severity == .warning && !(empty && (code.hasSuffix(".empty") || code.hasSuffix(".captions.none")))
+        }
         if let first = ignored.first {
             changes.append(FixChange(
                 code: "fix.input.rewritten",

@@ -104,7 +104,7 @@ enum QualityReportText {
                     out.append(findings[index].diagnostic.message)
                     out.append(" [")
                     out.append(findings[index].diagnostic.code.rawValue)
-                    out.append(findings[index].fixable ? "] (fix repairs this)\n" : "]\n")
+                    out.append(findings[index].fixable ? "] (fix may repair this)\n" : "]\n")
                 }
                 return out.count
             }
