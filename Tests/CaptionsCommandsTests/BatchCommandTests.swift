@@ -218,6 +218,24 @@ import Testing
         #expect(try lines(io.outputText).count == 2)
     }
 
+    /// A resumed run sums up the results it kept as they were: a check that failed is still
+    /// "failed", not an error (the kept line's status is used; its exit code alone cannot tell).
+    @Test func aResumedRunCountsWhatItKeptAsItWas() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = folder.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        try "1\n00:00:01,000 --> 00:00:01,200\nA line far too long to be read in a fifth of a second.\n"
+            .write(to: input.appendingPathComponent("fast.srt"), atomically: true, encoding: .utf8)
+        try "not captions\n".write(to: input.appendingPathComponent("bad.srt"), atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("out").path
+        let first = MemoryIO(), again = MemoryIO()
+        #expect(run(["check", input.path, "-o", out, "--resume"], io: first) == 1)
+        #expect(run(["check", input.path, "-o", out, "--resume"], io: again) == 1)
+        #expect(first.errors.contains("1 failed, 1 error"), "\(first.errors)")
+        #expect(again.errors.contains("1 failed, 1 error (2 already done, skipped)"), "\(again.errors)")
+    }
+
     /// A result stands only for the settings it was made with: another target format, a shift,
     /// or (in another process, as a real resume is) the same settings again.
     @Test func resumeRedoesWhatWasAskedDifferently() throws {

@@ -16,11 +16,14 @@ struct BatchResult {
     var settings: String?
     /// The line kept from an earlier run, for an input skipped by `--resume`.
     var storedLine: String?
+    /// That line's status (a resumed result has no facts to tell `fail` from `error` by).
+    var storedStatus: String?
 
     /// `ok` (exit 0); `fail` when the file was read and did not pass (2: a flash hazard; 1 from
     /// `check`, which then counted its findings); `usage` (64); else `error`.
     var status: String {
-        switch exit {
+        if let storedStatus { return storedStatus }
+        return switch exit {
         case 0: "ok"
         case 2: "fail"
         case 1 where facts.contains(where: { $0.0 == "findingErrors" }): "fail"
@@ -53,17 +56,18 @@ struct BatchResult {
         return json.output + "\n"
     }
 
-    private struct Stored: Decodable {
+    /// What a result line written earlier says (for `--resume`): the input's and the settings'
+    /// SHA-256, the status, the exit code and the output.
+    struct Stored: Decodable {
         var sha256: String?
         var settings: String?
+        var status: String?
         var exit: Int32
         var output: String?
     }
 
-    /// What a result line written earlier says: the input's and the settings' SHA-256, the exit
-    /// code and the output (for `--resume`); nil when it is not one of our lines.
-    static func stored(in bytes: [UInt8]) -> (sha256: String?, settings: String?, exit: Int32, output: String?)? {
-        guard let stored = try? JSONDecoder().decode(Stored.self, from: Data(bytes)) else { return nil }
-        return (stored.sha256, stored.settings, stored.exit, stored.output)
+    /// The result line written earlier in `bytes`; nil when it is not one of our lines.
+    static func stored(in bytes: [UInt8]) -> Stored? {
+        try? JSONDecoder().decode(Stored.self, from: Data(bytes))
     }
 }

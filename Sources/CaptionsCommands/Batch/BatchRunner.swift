@@ -180,6 +180,7 @@ enum BatchRunner {
             // Done before, for the same content and settings: its result as it was.
             var result = BatchResult(path: job.item.path, exit: stored.exit, seconds: 0, sha256: sha256, settings: settings)
             result.storedLine = String(decoding: line, as: UTF8.self)
+            result.storedStatus = stored.status
             return (([], "", result), true)
         }
         var one = command
