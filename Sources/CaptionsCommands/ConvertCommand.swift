@@ -305,7 +305,9 @@ public struct ConvertCommand: BatchCommand {
 
     /// `bytes` in `encoding` as UTF-8; throws naming the first byte that is not in it.
     static func converting(_ bytes: [UInt8], from encoding: String) throws(CaptionsError) -> [UInt8] {
-        switch Charset.convert(bytes, from: encoding) {
+        // iconv takes an empty name for the locale's own encoding (ASCII here): not a name given.
+        let known = encoding.allSatisfy(\.isWhitespace) ? .failure(.unknownEncoding) : Charset.convert(bytes, from: encoding)
+        switch known {
         case .success(let converted):
             return converted
         case .failure(.unknownEncoding):

@@ -149,7 +149,7 @@ import Testing
         let twice = MemoryIO()
         #expect(run(["convert", a, input.path + "/./a.srt", "-o", out, "--to", "vtt", "--results", "jsonl"], io: twice) == 0)
         #expect(try lines(twice.outputText).count == 1)
-        #expect(twice.errors.contains("is named more than once"))
+        #expect(twice.errors.contains("warning: named more than once; it is worked on once [input.duplicate]"))
     }
 
     /// An input named with `dir/..` keeps the layout it names (`in/sub/../sub/s.srt` is written

@@ -66,6 +66,10 @@ import Testing
         let unknown = MemoryIO()
         #expect(run(["convert", file.path, "--to", "vtt", "--encoding", "klingon"], io: unknown) == 1)
         #expect(unknown.errors.contains("[input.encoding.unknown]"))
+        // An empty name is none (iconv took it for the locale's ASCII: "byte 0xBF is not ").
+        let empty = MemoryIO()
+        #expect(run(["convert", file.path, "--to", "vtt", "--encoding", ""], io: empty) == 1)
+        #expect(empty.errors.contains("unknown encoding \"\"") && empty.errors.contains("[input.encoding.unknown]"), "\(empty.errors)")
         let wrong = MemoryIO()
         #expect(run(["convert", file.path, "--to", "vtt", "--encoding", "utf-8"], io: wrong) == 1)
         #expect(wrong.errors.contains("polish.srt:3:3: error: byte 0xBF is not utf-8 [input.encoding.invalid]"), "\(wrong.errors)")

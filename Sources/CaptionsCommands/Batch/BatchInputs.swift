@@ -103,7 +103,7 @@ enum BatchInputs {
         return items.filter { item in
             guard let identity = FileIdentity(item.path) else { return true }
             if seen.insert(identity).inserted { return true }
-            io.writeStandardError("captions: \(item.path) is named more than once; it is worked on once\n")
+            io.writeStandardError("\(item.path): warning: named more than once; it is worked on once [input.duplicate]\n")
             return false
         }
     }
