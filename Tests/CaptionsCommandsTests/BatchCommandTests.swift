@@ -176,6 +176,15 @@ import Testing
         #expect(run(["convert", input.path, "-o", folder.appendingPathComponent("out").path, "--to", "vtt"], io: io) == 1)
         #expect(io.errors.contains("caf\u{FFFD}.srt: error: the file name is not UTF-8"), "\(io.errors)")
         #expect(io.errors.contains("3 files") && io.errors.contains("2 ok, 1 error"), "\(io.errors)")
+        // A folder so named is said too (what it held was skipped without a word), and each has
+        // its result line.
+        var folderName = Array((input.path + "/d").utf8CString.dropLast()) + [CChar(bitPattern: 0xE9)] + [0]
+        try #require(mkdir(&folderName, 0o755) == 0)
+        let results = MemoryIO()
+        #expect(run(["check", input.path, "--recursive", "--results", "jsonl"], io: results) == 1)
+        #expect(results.errors.contains("d\u{FFFD}/: error: the folder name is not UTF-8"), "\(results.errors)")
+        let failed = try lines(results.outputText).filter { $0["status"] as? String == "error" }.compactMap { $0["path"] as? String }
+        #expect(failed.contains { $0.hasSuffix("d\u{FFFD}/") } && failed.contains { $0.hasSuffix("caf\u{FFFD}.srt") }, "\(failed)")
     }
 
     /// An output folder inside the input folder is not searched: a second run does not take the

@@ -68,7 +68,7 @@ enum BatchInputs {
     /// would take the first one's outputs for inputs.
     static func expand(
         _ inputs: [String], options: BatchOptions, kind: BatchInputKind, io: CommandIO, outputFolder: String? = nil,
-        unnamed: inout Int
+        unnamed: inout [String]
     ) throws -> [BatchItem] {
         let skipped = outputFolder.flatMap(FileIdentity.init)
         var named = inputs
@@ -89,9 +89,11 @@ enum BatchInputs {
                 let (found, undecodable) = walk(path, recursive: options.recursive, kind: kind, skipping: skipped)
                 // Each said by the shard it falls in.
                 for name in undecodable where try inShard(BatchItem(path: join(path, name), relative: name), options: options) {
-                    unnamed += 1
+                    unnamed.append(join(path, name))
                     io.writeStandardError(
-                        "\(join(path, name)): error: the file name is not UTF-8, so it cannot be opened by name; rename it [input.name.encoding]\n")
+                        name.hasSuffix("/")
+                            ? "\(join(path, name)): error: the folder name is not UTF-8, so what it holds cannot be opened by name; rename it [input.name.encoding]\n"
+                            : "\(join(path, name)): error: the file name is not UTF-8, so it cannot be opened by name; rename it [input.name.encoding]\n")
                 }
                 items += found.map { BatchItem(path: join(path, $0), relative: $0) }
             } else {
@@ -178,6 +180,10 @@ enum BatchInputs {
                 // Folders are entered only when they are real folders (no symbolic-link loops).
                 if lstat(full, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
                     if recursive, skipped != FileIdentity(full) { pending.append(relative) }
+                } else if !valid, entry.pointee.d_type == UInt8(DT_DIR) {
+                    // A folder whose name cannot be spelled back: what it holds is reported, not
+                    // skipped without a word.
+                    if recursive { undecodable.append(relative + "/") }
                 } else if !valid, kind.accepts(name) {
                     undecodable.append(relative)
                 } else if stat(full, &info) == 0, info.st_mode & S_IFMT == S_IFREG, kind.accepts(name) {

@@ -36,7 +36,7 @@ enum BatchRunner {
 
     static func run<Command: BatchCommand>(_ command: Command, io: CommandIO) throws {
         let options = command.batch
-        var unnamed = 0
+        var unnamed: [String] = []
         let items = try BatchInputs.expand(
             command.inputs, options: options, kind: Command.inputKind, io: io,
             outputFolder: FileAccess.isDirectory(command.output) ? command.output : nil, unnamed: &unnamed)
@@ -45,8 +45,11 @@ enum BatchRunner {
         let started = Clock.now()
         if jobs.isEmpty {
             let sharded = options.shard != nil
+            for path in unnamed {
+                emit(([], "", BatchResult(path: path, exit: 1, errors: 1, seconds: 0)), results: options.results != nil, io: io)
+            }
             io.writeStandardError("captions: no \(Command.inputKind.description) to work on\(sharded ? " in this shard" : "")\n")
-            if !sharded || unnamed > 0 { throw ExitCode(1) }
+            if !sharded || !unnamed.isEmpty { throw ExitCode(1) }
             return
         }
         let settings = Self.settings(of: command)
@@ -87,11 +90,15 @@ enum BatchRunner {
         group.wait()
         ticker.stop(done: state.withLock { $0.done })
         var (statuses, resumed, worst) = state.withLock { ($0.statuses, $0.resumed, $0.worstExit) }
-        if unnamed > 0 {
-            statuses["error", default: 0] += unnamed
+        if !unnamed.isEmpty {
+            // Each said on standard error as it was found; a result line each too.
+            for path in unnamed {
+                emit(([], "", BatchResult(path: path, exit: 1, errors: 1, seconds: 0)), results: options.results != nil, io: io)
+            }
+            statuses["error", default: 0] += unnamed.count
             worst = max(worst, 1)
         }
-        io.writeStandardError(summary(count: jobs.count + unnamed, statuses: statuses, resumed: resumed, seconds: Clock.now() - started))
+        io.writeStandardError(summary(count: jobs.count + unnamed.count, statuses: statuses, resumed: resumed, seconds: Clock.now() - started))
         if FileAccess.isDirectory(command.output), jobs.contains(where: { $0.output != nil }), (try? command.outputExtension()) == "html" {
             let taken = Set(jobs.compactMap(\.output))
             let name = Command.configuration.commandName ?? "captions"
