@@ -85,6 +85,11 @@ make q4-rgba64-faint-pass.mov -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=rg
 make q5-prores4444-alpha-fail.mov -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=rgba,geq=$rgbflash:a=255,format=yuva444p10le" -c:v prores_ks -profile:v 4444 -pix_fmt yuva444p10le
 make q6-prores4444-faint-pass.mov -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=rgba,geq=$rgbflash:a=25,format=yuva444p10le" -c:v prores_ks -profile:v 4444 -pix_fmt yuva444p10le
 make q7-yuva420p-ffv1-faint-pass.mkv -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=rgba,geq=$rgbflash:a=25,format=yuva420p" -c:v ffv1 -pix_fmt yuva420p
+# VP9 with alpha (WebM keeps the alpha beside each picture; FFmpeg's own decoder drops it, libvpx's
+# reads it): white whose alpha flickers at 5 Hz over black flashes (FAIL; read as steady white it
+# passed), and a flash that is wholly transparent is black (PASS; it failed).
+make q8-vp9-alpha-flicker-fail.webm -f lavfi -i "$(lavfi 320x240 30 3)" -vf "format=yuva420p,geq=lum=235:cb=128:cr=128:a='255*$flash3'" -c:v libvpx-vp9 -b:v 1M
+make q9-vp9-transparent-flash-pass.webm -f lavfi -i "$(lavfi 320x240 30 3)" -vf "format=yuva420p,geq=lum='if($flash3\,235\,16)':cb=128:cr=128:a=0" -c:v libvpx-vp9 -b:v 1M
 make r-h264rgb-fail.mkv -f lavfi -i "$(lavfi 320x240 10 3)" -vf "format=gbrp,geq=$rgbflash" -c:v libx264rgb -crf 0
 
 # --- Spatial accuracy at 960x540 (10° field: 320 x 240 pixels; 0.1°: 3.2 pixels).
@@ -179,5 +184,12 @@ make z-rotation-sei-fail.mp4 -i "$out/z-box-unturned.mp4" -c copy -bsf:v h264_me
 exrflash="if(lt(mod(T*10\,2)\,1)\,51\,5)"
 make z2-exr-linear-fail.mov -f lavfi -i "nullsrc=s=320x240:r=30:d=2,format=rgb24,geq=r='$exrflash':g='$exrflash':b='$exrflash'" \
   -pix_fmt gbrpf32le -c:v exr -compression zip1
+
+# --- A Matroska file whose clock starts at 5 s (FFmpeg writes its duration as 15 s, where it ends):
+# 10 s of steady pictures, whole (PASS; it was read as truncated at 10 s of 15, partial).
+make z3-offset-start-pass.mkv -i "$out/z-ntsc-square-pass.mp4" -c copy -output_ts_offset 5
+# --- A 1920x100 strip flashing at 5 Hz from edge to edge: 1.56° tall, a fifth of a 10° × 7.5°
+# field (PASS; the field was cut to the picture's height and the strip read as all of it).
+make z4-wide-strip-pass.mp4 -f lavfi -i "$(lavfi 1920x100 30 2)" -vf "format=gray,geq=lum='if($flash3\,235\,16)',format=yuv420p" -c:v libx264 -preset ultrafast
 
 echo "samples in $out"

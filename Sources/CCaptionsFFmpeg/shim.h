@@ -200,6 +200,8 @@ CCAPTIONS_FORWARD(int, avcodec_parameters_copy, (AVCodecParameters *target, cons
 CCAPTIONS_FORWARD(int, avcodec_parameters_from_context, (AVCodecParameters *parameters, const AVCodecContext *context), (parameters, context))
 CCAPTIONS_FORWARD(const AVCodec *, avcodec_find_encoder, (enum AVCodecID codec), (codec))
 CCAPTIONS_FORWARD(const AVCodec *, avcodec_find_encoder_by_name, (const char *name), (name))
+CCAPTIONS_FORWARD(const AVCodec *, avcodec_find_decoder_by_name, (const char *name), (name))
+CCAPTIONS_FORWARD(AVDictionaryEntry *, av_dict_get, (const AVDictionary *dictionary, const char *key, const AVDictionaryEntry *previous, int flags), (dictionary, key, previous, flags))
 CCAPTIONS_FORWARD(int, avcodec_send_frame, (AVCodecContext *context, const AVFrame *frame), (context, frame))
 CCAPTIONS_FORWARD(int, avcodec_receive_packet, (AVCodecContext *context, AVPacket *packet), (context, packet))
 CCAPTIONS_FORWARD(void, av_packet_rescale_ts, (AVPacket *packet, AVRational source, AVRational target), (packet, source, target))

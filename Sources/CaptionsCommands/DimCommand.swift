@@ -171,6 +171,8 @@ public struct DimCommand: IOCommand {
         var stretches: [LeastDimming.Stretch] = []
         /// With --method wcag: how many times the file was written.
         var attempts = 1
+        /// Whether the input fails WCAG 2.3.1 (with Apple's model, which does not aim at a pass).
+        var inputFails = false
 
         func text(output: String, display: DimFlashingLights.Display, method: Method, local: Bool) -> String {
             let how = method == .dfl
@@ -180,6 +182,14 @@ public struct DimCommand: IOCommand {
             var lines = ["\(output): \(dimmed) of \(frames) frames dimmed (by up to \(Int((deepest * 100).rounded()))%), "
                 + "\(how); encoded with \(encoder)"]
             lines.append("  input: \(verdict)")
+            if method == .dfl, inputFails {
+                // Apple's model dims the whole picture as a viewer of this display would need; a
+                // local or red flash, or HDR light clipped at the display's peak, can be left as it was.
+                lines.append(
+                    "  note: Apple's model dims what it finds risky on a \(NumberFormatting.shortest(display.peak)) cd/m² display, "
+                        + "not what fails WCAG 2.3.1 (a small or red flash, or HDR light above the display's peak, can stay): "
+                        + "--method wcag writes the least dimming that passes [dim.dfl.notWCAG]")
+            }
             if attempts > 1 {
                 lines.append("  note: written \(attempts) times: the encoded pictures still flashed, so the failing stretches were dimmed more [dim.wcag.rewritten]")
             }
@@ -248,6 +258,7 @@ public struct DimCommand: IOCommand {
         progress.finish()
         let report = analyzer.finish(partialReason: outcome.partialReason)
         summary.verdict = Self.verdictLine(report)
+        summary.inputFails = report.verdict == .fail
         summary.dropped = rewriter.droppedStreams
         summary.partialReason = outcome.partialReason
         return summary

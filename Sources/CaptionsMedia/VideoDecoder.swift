@@ -128,9 +128,10 @@ public final class VideoDecoder {
             try FFmpegCall.check(ccaptions_avformat_find_stream_info(format, nil), "media.open", "cannot read the streams of \(path)")
             var decoder: UnsafePointer<AVCodec>?
             let index = ccaptions_av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
-            guard index >= 0, let decoder, let stream = format?.pointee.streams[Int(index)] else {
+            guard index >= 0, var decoder, let stream = format?.pointee.streams[Int(index)] else {
                 throw MediaError("media.video.none", "\(path) has no video stream to scan (audio only?)")
             }
+            if let alphaDecoder = Self.alphaDecoder(for: stream) { decoder = alphaDecoder }
             context = ccaptions_avcodec_alloc_context3(decoder)
             guard let context else { throw MediaError("media.memory", "out of memory") }
             try FFmpegCall.check(
@@ -167,6 +168,13 @@ public final class VideoDecoder {
                 ? Double(stream.pointee.duration) * Double(base.num) / Double(base.den) : nil
             if streamDuration == nil, format?.pointee.nb_streams == 1, let total = format?.pointee.duration, total > 0 {
                 streamDuration = Double(total) / Double(AV_TIME_BASE)
+                // Matroska's duration, as FFmpeg writes it, is where the file ends on its own clock:
+                // 15 s for 10 s that start at 5 s (those read as truncated at 10 s of 15).
+                if let start = format?.pointee.start_time, start != FFmpegCall.noTimestamp, start > 0,
+                    let name = format?.pointee.iformat?.pointee.name, String(cString: name).hasPrefix("matroska")
+                {
+                    streamDuration = max(0, Double(total - start) / Double(AV_TIME_BASE))
+                }
             }
             // The container's pixel aspect (MOV `pasp`, Matroska's display size: all that anamorphic
             // ProRes has) before the codec's, as players and av_guess_sample_aspect_ratio take them.
@@ -228,6 +236,18 @@ public final class VideoDecoder {
 
     /// Frames decoded ahead of the one `body` is looking at (fewer for 4K, to bound memory).
     private var framesAhead: Int { info.width * info.height > 3_000_000 ? 2 : 4 }
+
+    /// libvpx's decoder for VP8 or VP9 with alpha: the alpha is carried beside each picture
+    /// (Matroska's BlockAdditional, `alpha_mode` 1), and FFmpeg's own decoders drop it, so a
+    /// flash made by the alpha over black was not seen (and transparent flashing was).
+    private static func alphaDecoder(for stream: UnsafeMutablePointer<AVStream>) -> UnsafePointer<AVCodec>? {
+        let id = stream.pointee.codecpar.pointee.codec_id
+        guard id == AV_CODEC_ID_VP9 || id == AV_CODEC_ID_VP8,
+            let mode = ccaptions_av_dict_get(stream.pointee.metadata, "alpha_mode", nil, 0)?.pointee.value,
+            String(cString: mode) == "1"
+        else { return nil }
+        return ccaptions_avcodec_find_decoder_by_name(id == AV_CODEC_ID_VP9 ? "libvpx-vp9" : "libvpx")
+    }
 
     /// Decodes every frame, calling `body` with each; stops early (returning a partial outcome)
     /// on unreadable data, and when `body` returns false.

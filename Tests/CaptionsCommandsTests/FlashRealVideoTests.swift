@@ -24,6 +24,7 @@ struct FlashRealVideoTests {
         ("o-gif-fail.gif", 2), ("p-apng-fail.apng", 2), ("q-apng-transparent-pass.apng", 0),
         ("q2-rgba64-png-fail.mov", 2), ("q3-gbrap10-ffv1-fail.mkv", 2), ("q4-rgba64-faint-pass.mov", 0),
         ("q5-prores4444-alpha-fail.mov", 2), ("q6-prores4444-faint-pass.mov", 0), ("q7-yuva420p-ffv1-faint-pass.mkv", 0),
+        ("q8-vp9-alpha-flicker-fail.webm", 2), ("q9-vp9-transparent-flash-pass.webm", 0),
         ("r-h264rgb-fail.mkv", 2),
         ("s-box-22pc-pass.mp4", 0), ("t-box-27pc-fail.mp4", 2), ("s2-hopping-thirds-fail.mp4", 2), ("u-checker-0.125deg-fail.mp4", 2),
         ("v-checker-0.03deg-pass.mp4", 0), ("w-joined-fail.ts", 2), ("w2-joined-grids-fail.ts", 2),
@@ -31,7 +32,7 @@ struct FlashRealVideoTests {
         ("w5-sdr-hdr-joined-fail.ts", 2), ("x-damaged-partial.ts", 1),
         ("x2-corrupt-packets-partial.ts", 1), ("y-repeated-timestamps-fail.mkv", 2),
         ("z-ntsc-square-pass.mp4", 0), ("z-ntsc-pasp-fail.mov", 2), ("z-box-unturned.mp4", 0), ("z-rotation-sei-fail.mp4", 2),
-        ("z2-exr-linear-fail.mov", 2),
+        ("z2-exr-linear-fail.mov", 2), ("z3-offset-start-pass.mkv", 0), ("z4-wide-strip-pass.mp4", 0),
     ]
 
     @Test(arguments: clips)

@@ -18,6 +18,10 @@ struct CellGrid: Hashable {
     /// The 10° × 7.5° field in cells, in stored orientation.
     let windowColumns: Int
     let windowRows: Int
+    /// The 10° field's area in cells, whole even where the picture is smaller than the field:
+    /// what a flashing share is measured against (a picture 1.5° tall flashing from edge to edge
+    /// fills a fifth of a 7.5° field, not all of it).
+    let windowArea: Int
 
     /// The most cells a grid has.
     static let maximumCells = 160_000
@@ -49,8 +53,10 @@ struct CellGrid: Hashable {
         let perDegreeX = degree / (displayWidth / Double(columns))  // cells per degree
         let perDegreeY = degree / (displayHeight / Double(rows))
         let (fieldX, fieldY) = turned ? (7.5 * perDegreeX, 10 * perDegreeY) : (10 * perDegreeX, 7.5 * perDegreeY)
-        windowColumns = min(columns, max(1, Int(fieldX.rounded())))
-        windowRows = min(rows, max(1, Int(fieldY.rounded())))
+        let (fullColumns, fullRows) = (max(1, Int(fieldX.rounded())), max(1, Int(fieldY.rounded())))
+        windowColumns = min(columns, fullColumns)
+        windowRows = min(rows, fullRows)
+        windowArea = fullColumns * fullRows
     }
 
     var count: Int { columns * rows }

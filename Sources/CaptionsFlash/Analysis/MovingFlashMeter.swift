@@ -26,6 +26,8 @@ final class MovingFlashMeter {
     private let rows: Int
     private let windowColumns: Int
     private let windowRows: Int
+    /// The field's whole area in cells (``CellGrid/windowArea``).
+    private let windowArea: Int
     /// Window positions across and down (a window starts at every cell that keeps it inside).
     private let positionsAcross: Int
     private let positionsDown: Int
@@ -68,6 +70,7 @@ final class MovingFlashMeter {
         (columns, rows) = (grid.columns, grid.rows)
         windowColumns = min(max(grid.windowColumns, 1), grid.columns)
         windowRows = min(max(grid.windowRows, 1), grid.rows)
+        windowArea = max(grid.windowArea, windowColumns * windowRows)
         positionsAcross = columns - windowColumns + 1
         positionsDown = rows - windowRows + 1
         positions = SlidingWindowCounter(blockCount: positionsAcross * positionsDown, weighted: true)
@@ -134,7 +137,7 @@ final class MovingFlashMeter {
     /// largest of the fields over it) and of the screen that each of those transitions moved,
     /// on average. Keeps the marks for the spread.
     func finish(above limit: Int32) -> (fieldCount: Int32, screenCount: Int32, window: Float, screen: Float) {
-        let windowCells = windowColumns * windowRows
+        let windowCells = windowArea
         let cells = columns * rows
         // This frame's own marks are the first listed (earlier frames' are added after them), and
         // are kept for the spread; a frame without marks costs nothing here.

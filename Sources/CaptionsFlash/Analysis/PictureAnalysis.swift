@@ -120,7 +120,8 @@ struct PictureAnalysis {
         general = SlidingWindowCounter(blockCount: cells)
         red = SlidingWindowCounter(blockCount: cells)
         areaMeter = AreaMeter(
-            columns: grid.columns, rows: grid.rows, windowColumns: grid.windowColumns, windowRows: grid.windowRows)
+            columns: grid.columns, rows: grid.rows, windowColumns: grid.windowColumns, windowRows: grid.windowRows,
+            windowArea: grid.windowArea)
         movingGeneral = MovingFlashMeter(grid: grid)
         movingRed = MovingFlashMeter(grid: grid)
     }

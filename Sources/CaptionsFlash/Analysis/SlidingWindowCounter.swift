@@ -212,13 +212,17 @@ struct AreaMeter {
     let rows: Int
     let windowColumns: Int
     let windowRows: Int
+    /// What a window's flashing cells are a share of: the whole field, even where the picture
+    /// is smaller (``CellGrid/windowArea``).
+    let windowArea: Int
     private var table: [Int32]
 
-    init(columns: Int, rows: Int, windowColumns: Int, windowRows: Int) {
+    init(columns: Int, rows: Int, windowColumns: Int, windowRows: Int, windowArea: Int? = nil) {
         self.columns = columns
         self.rows = rows
         self.windowColumns = min(max(windowColumns, 1), columns)
         self.windowRows = min(max(windowRows, 1), rows)
+        self.windowArea = max(windowArea ?? 0, self.windowColumns * self.windowRows)
         table = [Int32](repeating: 0, count: (columns + 1) * (rows + 1))
     }
 
@@ -236,7 +240,7 @@ struct AreaMeter {
         }
         let screen = Float(flagged.count) / Float(columns * rows)
         if right - left < windowColumns, bottom - top < windowRows {
-            return (min(1, Float(flagged.count) / Float(windowColumns * windowRows)), screen)
+            return (min(1, Float(flagged.count) / Float(windowArea)), screen)
         }
         return measure(counts, above: limit)
     }
@@ -244,7 +248,7 @@ struct AreaMeter {
     /// The largest share of any window whose cells count more than `limit`, and that share of
     /// the whole grid.
     mutating func measure(_ counts: UnsafeBufferPointer<Int32>, above limit: Int32) -> (window: Float, screen: Float) {
-        let (columns, rows, windowColumns, windowRows) = (columns, rows, windowColumns, windowRows)
+        let (columns, rows, windowColumns, windowRows, windowArea) = (columns, rows, windowColumns, windowRows, windowArea)
         let stride = columns + 1
         return table.withUnsafeMutableBufferPointer { table in
             for row in 0..<rows {
@@ -266,7 +270,7 @@ struct AreaMeter {
                     best = max(best, sum)
                 }
             }
-            return (Float(best) / Float(windowColumns * windowRows), Float(total) / Float(columns * rows))
+            return (Float(best) / Float(windowArea), Float(total) / Float(columns * rows))
         }
     }
 }
