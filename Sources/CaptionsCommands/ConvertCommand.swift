@@ -218,6 +218,12 @@ public struct ConvertCommand: BatchCommand {
         return plan.outputFormat.timeStep(frameRate: plan.writerOptions.frameRate, ttmlProfile: plan.writerOptions.ttmlProfile)
     }
 
+    /// The latest time the output can hold (``CaptionFormat/latestTime(frameRate:)``).
+    func writtenLatestTime() throws -> MediaTime? {
+        let plan = try makePlan()
+        return plan.outputFormat.latestTime(frameRate: plan.writerOptions.frameRate)
+    }
+
     func readBack(_ document: TimedTextDocument) throws -> TimedTextDocument? {
         let plan = try makePlan()
         let options = CaptionFormat.ReaderOptions(frameRate: plan.writerOptions.frameRate)

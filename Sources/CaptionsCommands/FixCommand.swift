@@ -76,6 +76,7 @@ public struct FixCommand: IOCommand {
         // gap closed to 83.4 ms is 0.08 s in ASS, two frames of SCC or iTT at 29.97): within a step is met.
         let format = (target ?? CaptionFormat(fileExtensionOf: output)?.rawValue).flatMap(CaptionFormat.init(name:))
         checker.timeStep = try writer.writtenTimeStep()
+        checker.latestTime = try writer.writtenLatestTime()
         checker.formatLineLength = format?.maximumLineLength(for: document)
         let fixer = QualityFixer(checker: checker)
         var failed = FailedRepairs()

@@ -138,6 +138,14 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// The latest time the format can write: the last frame of a day of timecode for SCC and EBU
+    /// STL (at `frameRate`, else 29.97 and 25), where their writers cut what runs later; nil for
+    /// the others.
+    public func latestTime(frameRate: Double? = nil) -> MediaTime? {
+        guard self == .scc || self == .stl else { return nil }
+        return SMPTETimecode(frameRate: frameRate ?? (self == .scc ? 30000.0 / 1001 : 25)).lastTimeOfDay
+    }
+
     /// The usual file extension.
     public var fileExtension: String {
         switch self {

@@ -65,6 +65,22 @@ import Testing
         #expect(fixed.second.errors.contains("0 changes"), "\(fixed.second.errors)")
     }
 
+    /// A cue that needs more time than a day of timecode has left (EBU STL and SCC end at
+    /// 23:59:59 and its last frame) is left for a person: it was extended past the end, cut back
+    /// by the writer, reported as fixed, found again by check, and "fixed" at every fix.
+    @Test func noRepairRunsPastTheLastTimeTheFormatHolds() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = "1\n23:59:59,600 --> 23:59:59,800\nA line that needs time.\n"
+        let fixed = try fixTwice(input, named: "late.srt", to: "stl", in: folder)
+        // What fix leaves is what check finds: the cue's duration (and so its reading speed).
+        #expect(fixed.firstStatus == 1 && fixed.first.errors.contains("left for a person: 2 errors, 0 warnings"), "\(fixed.first.errors)")
+        let check = MemoryIO()
+        #expect(run(["check", fixed.output, "--language", "en"], io: check) == 1)
+        #expect(check.outputText.contains(": 2 errors, 0 warnings") && check.outputText.contains("[check.duration.short]"), "\(check.outputText)")
+        #expect(fixed.same && fixed.second.errors.contains("0 changes"), "\(fixed.second.errors)")
+    }
+
     /// A file that holds no cues is not "1 change" at every fix: that it holds none is said once,
     /// by its reader, and the output holds none either.
     @Test func anEmptyFileNeedsNoChange() throws {

@@ -112,6 +112,11 @@ extension SMPTETimecode {
         var firstMoved: SourceLocation?, firstShort: SourceLocation?, firstOutside: SourceLocation?
     }
 
+    /// The time of the last frame of a day of timecode (23:59:59 and its last frame).
+    var lastTimeOfDay: MediaTime {
+        time(frame: frame(hours: 23, minutes: 59, seconds: 59, frames: Int64(framesPerSecondLabel - 1), dropFrame: canDropFrames))
+    }
+
     /// Moves every cue's times to the nearest frame. A cue shorter than a frame would start and end
     /// on the same frame and vanish: it lasts one frame instead, and a cue after it that started in
     /// that frame (without overlapping it) starts when it ends. With `withinADay`, times stay

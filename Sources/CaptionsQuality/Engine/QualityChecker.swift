@@ -19,6 +19,9 @@ public struct QualityChecker: Sendable {
     /// The longest row the format holds (SCC 32, EBU STL 40), when shorter than the profile's
     /// limit: lines are kept within it too, or the writer would break them again.
     public var formatLineLength: Int?
+    /// The latest time the output's format can hold (SCC and EBU STL: the last frame of a day of
+    /// timecode): repairs do not move an end past it, where the writer would cut it back.
+    public var latestTime: MediaTime?
 
     /// The rules, in the order their findings are listed for one cue.
     static let rules: [any QualityRule] = [
@@ -45,7 +48,7 @@ public struct QualityChecker: Sendable {
         QualityContext(
             profile: profile, language: language ?? document.language, frameRate: resolvedRate.0, shotChanges: shotChanges,
             cues: document.cues, readerDiagnostics: document.diagnostics, timeStep: timeStep,
-            formatLineLength: formatLineLength)
+            formatLineLength: formatLineLength, latestTime: latestTime)
     }
 
     /// Everything the rules find in `document`, and what the reader reported (warnings and errors;

@@ -29,6 +29,8 @@ public struct QualityContext: Sendable {
     /// so that 20 frames written as 00:00:00,833 meet "5/6 s", and a two-frame gap at 23.976
     /// (83.4 ms) written in ASS as 0.08 s or 0.09 s is neither short nor closable.
     let slack: MediaTime
+    /// The latest time the output can hold (``QualityChecker/latestTime``).
+    let latestTime: MediaTime?
     /// ``slack`` in nanoseconds.
     let slackNanoseconds: Int64
     /// The least slack: a millisecond.
@@ -39,8 +41,10 @@ public struct QualityContext: Sendable {
 
     init(
         profile: QualityProfile, language: String?, frameRate: FrameRate, shotChanges: [MediaTime], cues: [Cue],
-        readerDiagnostics: [Diagnostic] = [], timeStep: MediaTime = minimumSlack, formatLineLength: Int? = nil
+        readerDiagnostics: [Diagnostic] = [], timeStep: MediaTime = minimumSlack, formatLineLength: Int? = nil,
+        latestTime: MediaTime? = nil
     ) {
+        self.latestTime = latestTime
         slack = max(timeStep, Self.minimumSlack)
         slackNanoseconds = CueFacts.nanoseconds(slack)
         self.readerDiagnostics = readerDiagnostics

@@ -55,7 +55,8 @@ struct TimingRepair {
     /// The earliest cue `index` may start and the latest it may end, keeping the minimum gap.
     private func room(_ index: Int) -> (earliest: MediaTime, latest: MediaTime?) {
         let earliest = index > 0 ? (cues[index - 1].end.map { $0 + minGap } ?? cues[index - 1].start) : .zero
-        let latest = index + 1 < cues.count ? cues[index + 1].start - minGap : nil
+        var latest = index + 1 < cues.count ? cues[index + 1].start - minGap : nil
+        if let limit = context.latestTime { latest = min(latest ?? limit, limit) }
         return (max(earliest, .zero), latest)
     }
 
@@ -142,7 +143,7 @@ struct TimingRepair {
         let start = cues[index].start
         let maximum = context.time(context.limits.maxDuration).map { start + $0 }
         let next = cues[(index + 1)...].first(where: { $0.start - minGap > start }).map { $0.start - minGap }
-        guard let end = [maximum, next].compactMap({ $0 }).min() else { return }
+        guard let end = [maximum, next, context.latestTime].compactMap({ $0 }).min(), end > start else { return }
         cues[index].end = end
         record("fix.duration.shortened", index, "end → \(QualityContext.clock(end)) (it had none: shown until the end of the programme)")
     }
