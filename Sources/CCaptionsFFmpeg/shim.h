@@ -201,6 +201,7 @@ CCAPTIONS_FORWARD(int, avcodec_parameters_from_context, (AVCodecParameters *para
 CCAPTIONS_FORWARD(const AVCodec *, avcodec_find_encoder, (enum AVCodecID codec), (codec))
 CCAPTIONS_FORWARD(const AVCodec *, avcodec_find_encoder_by_name, (const char *name), (name))
 CCAPTIONS_FORWARD(const AVCodec *, avcodec_find_decoder_by_name, (const char *name), (name))
+CCAPTIONS_FORWARD(int, sws_isSupportedOutput, (enum AVPixelFormat format), (format))
 CCAPTIONS_FORWARD(AVDictionaryEntry *, av_dict_get, (const AVDictionary *dictionary, const char *key, const AVDictionaryEntry *previous, int flags), (dictionary, key, previous, flags))
 CCAPTIONS_FORWARD(int, avcodec_send_frame, (AVCodecContext *context, const AVFrame *frame), (context, frame))
 CCAPTIONS_FORWARD(int, avcodec_receive_packet, (AVCodecContext *context, AVPacket *packet), (context, packet))

@@ -208,9 +208,6 @@ public struct ConvertCommand: BatchCommand {
             printer: printer, io: io)
     }
 
-    /// `document` as the output will hold it: reduced, fitted and written as ``write(_:io:)``
-    /// writes it, then read back by the output format's reader (`captions fix` fixes what the
-    /// format moved); nil when that format cannot be read, or its own output could not be.
     /// The step the output's times are written in (a frame of SCC, STL, MicroDVD or iTT at the
     /// rate written, a hundredth of ASS, else a millisecond).
     func writtenTimeStep() throws -> MediaTime {
@@ -224,6 +221,9 @@ public struct ConvertCommand: BatchCommand {
         return plan.outputFormat.latestTime(frameRate: plan.writerOptions.frameRate)
     }
 
+    /// `document` as the output will hold it: reduced, fitted and written as ``write(_:io:)``
+    /// writes it, then read back by the output format's reader (`captions fix` fixes what the
+    /// format moved); nil when that format cannot be read, or its own output could not be.
     func readBack(_ document: TimedTextDocument) throws -> TimedTextDocument? {
         let plan = try makePlan()
         let options = CaptionFormat.ReaderOptions(frameRate: plan.writerOptions.frameRate)

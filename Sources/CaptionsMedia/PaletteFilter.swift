@@ -39,7 +39,7 @@ final class PaletteFilter {
         else {
             ccaptions_avfilter_graph_free(&self.graph)
             ccaptions_av_frame_free(&self.output)
-            throw MediaError("media.encoder", "cannot set up per-picture GIF palettes (libavfilter palettegen, paletteuse)")
+            throw MediaError("media.encoder", "cannot set up per-picture palettes (libavfilter palettegen, paletteuse)")
         }
         self.source = source
         self.sink = sink

@@ -94,12 +94,15 @@ enum PixelFormatMapping {
     /// Whether a picture encoded as `encoded` and decoded as `decoded` kept its kind: as many
     /// components, RGB or not, alpha or not, at the same depth. Decoders may hand over a
     /// relative of what was encoded (RGB H.264 as planar GBR, YUVJ as YUV, grey H.264 as YUV); a palette is
-    /// decoded to whatever its decoder chooses (GIF: BGRA), so it always keeps its kind.
+    /// decoded to whatever its decoder chooses (GIF: BGRA), so it always keeps its kind, and so
+    /// does 8-bit grey read back as a palette of greys (raw grey in QuickTime).
     static func sameKind(_ decoded: AVPixelFormat, _ encoded: AVPixelFormat) -> Bool {
         guard let a = ccaptions_av_pix_fmt_desc_get(decoded)?.pointee, let b = ccaptions_av_pix_fmt_desc_get(encoded)?.pointee else {
             return false
         }
         if b.flags & UInt64(AV_PIX_FMT_FLAG_PAL) != 0 { return true }
+        // Raw 8-bit grey in QuickTime is read back as a palette of greys: the same picture.
+        if a.flags & UInt64(AV_PIX_FMT_FLAG_PAL) != 0, b.nb_components == 1, b.comp.0.depth == 8 { return true }
         let kind = UInt64(AV_PIX_FMT_FLAG_RGB) | UInt64(AV_PIX_FMT_FLAG_ALPHA)
         // Grey decoded as YUV with neutral chroma (H.264 4:0:0) is grey.
         let components = a.nb_components == b.nb_components || (b.nb_components == 1 && a.nb_components == 3)

@@ -131,11 +131,17 @@ public final class VideoDecoder {
             guard index >= 0, var decoder, let stream = format?.pointee.streams[Int(index)] else {
                 throw MediaError("media.video.none", "\(path) has no video stream to scan (audio only?)")
             }
-            if let alphaDecoder = Self.alphaDecoder(for: stream) { decoder = alphaDecoder }
+            let alphaDecoder = Self.alphaDecoder(for: stream)
+            if let alphaDecoder { decoder = alphaDecoder }
             context = ccaptions_avcodec_alloc_context3(decoder)
             guard let context else { throw MediaError("media.memory", "out of memory") }
             try FFmpegCall.check(
                 ccaptions_avcodec_parameters_to_context(context, stream.pointee.codecpar), "media.decoder", "cannot set up the decoder")
+            if alphaDecoder != nil, context.pointee.pix_fmt == AV_PIX_FMT_YUV420P {
+                // What libvpx hands over (the stream's parameters say what FFmpeg's decoder gives):
+                // a rewriter takes its encoder's format from here, and would drop the alpha.
+                context.pointee.pix_fmt = AV_PIX_FMT_YUVA420P
+            }
             let pixels = Int(context.pointee.width) * Int(context.pointee.height)
             let cores = threads.map { max(1, min($0, Self.cores)) } ?? Self.cores
             // The extra thread only when the decoder has the machine to itself: scans that share
@@ -168,10 +174,13 @@ public final class VideoDecoder {
                 ? Double(stream.pointee.duration) * Double(base.num) / Double(base.den) : nil
             if streamDuration == nil, format?.pointee.nb_streams == 1, let total = format?.pointee.duration, total > 0 {
                 streamDuration = Double(total) / Double(AV_TIME_BASE)
-                // Matroska's duration, as FFmpeg writes it, is where the file ends on its own clock:
-                // 15 s for 10 s that start at 5 s (those read as truncated at 10 s of 15).
+                // Matroska's duration, as FFmpeg's muxer writes it, is where the file ends on its
+                // own clock: 15 s for 10 s that start at 5 s (those read as truncated at 10 s of
+                // 15). mkvmerge writes the length, so only files FFmpeg wrote are taken this way.
                 if let start = format?.pointee.start_time, start != FFmpegCall.noTimestamp, start > 0,
-                    let name = format?.pointee.iformat?.pointee.name, String(cString: name).hasPrefix("matroska")
+                    let name = format?.pointee.iformat?.pointee.name, String(cString: name).hasPrefix("matroska"),
+                    let encoder = ccaptions_av_dict_get(format?.pointee.metadata, "encoder", nil, 0)?.pointee.value,
+                    String(cString: encoder).hasPrefix("Lavf")
                 {
                     streamDuration = max(0, Double(total - start) / Double(AV_TIME_BASE))
                 }

@@ -54,8 +54,9 @@ public final class VideoRewriter {
     /// A frame in the encoder's pixel format, when it differs from the decoder's, and its converter.
     private var converted: UnsafeMutablePointer<AVFrame>?
     private var converter: OpaquePointer?
-    /// GIF output: each picture gets its own palette (``PaletteFilter``), made when the first
-    /// picture arrives, and made again if the pictures change size or format.
+    /// Palette output (GIF, or a palette input kept as one): each picture gets its own palette
+    /// (``PaletteFilter``), made when the first picture arrives, and made again if the pictures
+    /// change size or format.
     private let usesPalettes: Bool
     private var palettes: PaletteFilter?
     /// The video stream's time base, in which decoded frames are stamped.
@@ -136,7 +137,10 @@ public final class VideoRewriter {
         // does): the picture dimmed as the analysis reads it is converted back to it. Encoding
         // the analysis's format instead wrote 16-bit 4:4:4 for packed 4:2:2 and, as raw video, formats
         // a QuickTime or AVI file cannot name (an unreadable file, exit 0).
-        let inputFormat = decoding.pointee.pix_fmt
+        // (Formats libswscale cannot write, such as raw Bayer, go as the analysis reads them; a
+        // palette is made by libavfilter.)
+        let inputFormat = decoding.pointee.pix_fmt == AV_PIX_FMT_PAL8 || ccaptions_sws_isSupportedOutput(decoding.pointee.pix_fmt) > 0
+            ? decoding.pointee.pix_fmt : decodedFormat
         var pixelFormat = inputFormat
         if let supported = codec.pointee.pix_fmts {
             var index = 0
@@ -426,7 +430,7 @@ public final class VideoRewriter {
                 width: frame.pointee.width, height: frame.pointee.height, format: AVPixelFormat(rawValue: frame.pointee.format),
                 timeBase: encoder.pointee.time_base, aspect: frame.pointee.sample_aspect_ratio)
         }
-        guard let palettes, palettes.add(frame) else { throw MediaError("media.encoder", "cannot make a palette for a GIF picture") }
+        guard let palettes, palettes.add(frame) else { throw MediaError("media.encoder", "cannot make a palette for a picture") }
         try encodeReady(palettes)
     }
 

@@ -93,6 +93,33 @@ struct DimFormatTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.hasPrefix(".") })
     }
 
+    /// VP9 with alpha (WebM): a flash that is wholly transparent is black, and stays so when it
+    /// is copied (the dimmed copy took FFmpeg's decoder's format, without alpha: it FAILed).
+    /// Raw Bayer, which libswscale cannot write, is written as the analysis reads it.
+    @Test func alphaBesideThePictureAndFormatsNoConverterWritesAreCopied() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = folder.appendingPathComponent("clear.webm").path
+        try #require(FlashSamples.ffmpeg([
+            "-f", "lavfi", "-i", "color=c=black:s=160x120:r=30:d=2,format=yuva420p,geq=lum='if(lt(mod(N\\,6)\\,3)\\,235\\,16)':cb=128:cr=128:a=0",
+            "-c:v", "libvpx-vp9", "-b:v", "500k", input,
+        ]))
+        #expect(run(["flashes", input, "-q"], io: MemoryIO()) == 0)
+        let output = folder.appendingPathComponent("copy.webm").path
+        let io = MemoryIO()
+        #expect(run(["dim", input, "-o", output], io: io) == 0, "\(io.errors)")
+        #expect(run(["flashes", output, "-q"], io: MemoryIO()) == 0)
+        // Bayer samples can only be given as raw bytes (no filter makes them): a ramp, 10 frames.
+        let samples = folder.appendingPathComponent("bayer.raw")
+        try Data((0..<(64 * 48 * 10)).map { UInt8(truncatingIfNeeded: $0 % 64 * 4) }).write(to: samples)
+        let bayer = folder.appendingPathComponent("bayer.nut").path
+        try #require(FlashSamples.ffmpeg([
+            "-f", "rawvideo", "-pix_fmt", "bayer_rggb8", "-s", "64x48", "-r", "10", "-i", samples.path, "-c:v", "rawvideo", bayer,
+        ]))
+        let raw = MemoryIO()
+        #expect(run(["dim", bayer, "-o", folder.appendingPathComponent("bayer-out.nut").path], io: raw) == 0, "\(raw.errors)")
+    }
+
     /// VP9 cannot go in QuickTime: with no `--codec` the container's own (H.264) is used and the
     /// report says why; asked for by name, the refusal names the container and the encoder.
     @Test func theContainersOwnCodecIsUsedWhenTheInputsCannotGoInIt() throws {

@@ -94,7 +94,8 @@ public struct QualityFixer: Sendable {
         let empty = fixed.cues.isEmpty
         let ignored = fixed.diagnostics.filter { diagnostic in
             let code = diagnostic.code.rawValue
-            return diagnostic.severity == .warning && !(empty && (code.hasSuffix(".empty") || code.hasSuffix(".captions.none")))
+            let saysEmpty = code.hasSuffix(".empty") || code.hasSuffix(".captions.none") || code.hasSuffix(".tti.none")
+            return diagnostic.severity == .warning && !(empty && saysEmpty)
         }
         if let first = ignored.first {
             changes.append(FixChange(

@@ -143,7 +143,9 @@ struct TimingRepair {
         let start = cues[index].start
         let maximum = context.time(context.limits.maxDuration).map { start + $0 }
         let next = cues[(index + 1)...].first(where: { $0.start - minGap > start }).map { $0.start - minGap }
-        guard let end = [maximum, next, context.latestTime].compactMap({ $0 }).min(), end > start else { return }
+        guard var end = [maximum, next].compactMap({ $0 }).min() else { return }
+        if let limit = context.latestTime { end = min(end, limit) }
+        guard end > start else { return }
         cues[index].end = end
         record("fix.duration.shortened", index, "end → \(QualityContext.clock(end)) (it had none: shown until the end of the programme)")
     }
