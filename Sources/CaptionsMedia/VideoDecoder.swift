@@ -243,8 +243,13 @@ public final class VideoDecoder {
         ccaptions_avformat_close_input(&format)
     }
 
-    /// Frames decoded ahead of the one `body` is looking at (fewer for 4K, to bound memory).
-    private var framesAhead: Int { info.width * info.height > 3_000_000 ? 2 : 4 }
+    /// Frames decoded ahead of the one `body` is looking at (fewer for 4K, to bound memory: one
+    /// for 4K with samples wider than a byte, 25 MB a picture).
+    private var framesAhead: Int {
+        guard info.width * info.height > 3_000_000 else { return 4 }
+        let wide = codec.flatMap { ccaptions_av_pix_fmt_desc_get($0.pointee.pix_fmt) }.map { $0.pointee.comp.0.depth > 8 } ?? false
+        return wide ? 1 : 2
+    }
 
     /// libvpx's decoder for VP8 or VP9 with alpha: the alpha is carried beside each picture
     /// (Matroska's BlockAdditional, `alpha_mode` 1), and FFmpeg's own decoders drop it, so a
