@@ -208,11 +208,16 @@ public struct ConvertCommand: BatchCommand {
             printer: printer, io: io)
     }
 
-    /// The step the output's times are written in (a frame of SCC, STL, MicroDVD or iTT at the
-    /// rate written, a hundredth of ASS, else a millisecond).
-    func writtenTimeStep() throws -> MediaTime {
+    /// The step the output's times are written in when it is `document` (a frame of SCC, STL,
+    /// MicroDVD or iTT at the rate written: iTT keeps an iTT source's own; a hundredth of ASS,
+    /// else a millisecond).
+    func writtenTimeStep(of document: TimedTextDocument) throws -> MediaTime {
         let plan = try makePlan()
-        return plan.outputFormat.timeStep(frameRate: plan.writerOptions.frameRate, ttmlProfile: plan.writerOptions.ttmlProfile)
+        var rate = plan.writerOptions.frameRate
+        if plan.outputFormat == .ttml, plan.writerOptions.ttmlProfile == .itt {
+            rate = TTMLWriter(profile: .itt, frameRate: rate).rate(for: document)
+        }
+        return plan.outputFormat.timeStep(frameRate: rate, ttmlProfile: plan.writerOptions.ttmlProfile)
     }
 
     /// The latest time the output can hold (``CaptionFormat/latestTime(frameRate:)``).

@@ -110,6 +110,24 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == Data(contentsOf: URL(fileURLWithPath: second)))
     }
 
+    /// An iTT file at 25 frames a second is re-saved, converted or fixed at 25: it was written at
+    /// 29.97 whenever no `--fps` was given, every time moved to another frame.
+    @Test func anITTFileKeepsItsFrameRate() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let source = try write("WEBVTT\n\n00:00:01.040 --> 00:00:03.080\nHello there.\n", "in.vtt", in: folder)
+        let original = folder.appendingPathComponent("25.itt").path
+        #expect(run(["convert", source, "-o", original, "--fps", "25"], io: MemoryIO()) == 0)
+        let (again, fixed) = (folder.appendingPathComponent("again.itt").path, folder.appendingPathComponent("fixed.itt").path)
+        #expect(run(["convert", original, "-o", again], io: MemoryIO()) == 0)
+        let fix = MemoryIO()
+        #expect(run(["fix", original, "-o", fixed], io: fix) == 0, "\(fix.errors)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: original))
+        #expect(String(decoding: bytes, as: UTF8.self).contains("ttp:frameRate=\"25\""))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: again)) == bytes)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: fixed)) == bytes && fix.errors.contains("0 changes"), "\(fix.errors)")
+    }
+
     /// A file that holds no cues is not "1 change" at every fix: that it holds none is said once,
     /// by its reader, and the output holds none either.
     @Test func anEmptyFileNeedsNoChange() throws {

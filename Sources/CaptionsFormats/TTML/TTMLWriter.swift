@@ -37,17 +37,23 @@ public struct TTMLWriter: TimedTextWriter {
         self.frameRate = frameRate
     }
 
+    /// The frame rate iTT is written at: the one given, else the rate an iTT source counted in
+    /// (re-saving a 25 fps file kept its frames only at 29.97), else 29.97.
+    public func rate(for document: TimedTextDocument) -> Double? {
+        frameRate ?? document.sourceTimeStep.flatMap { $0 > .zero ? 1 / $0.seconds : nil }
+    }
+
     /// For iTT, moves every time to the nearest frame (as written) and says how many moved.
     public func fit(_ document: inout TimedTextDocument) -> [Diagnostic] {
         guard profile == .itt else { return [] }
-        let timecode = SMPTETimecode(frameRate: frameRate)
+        let timecode = SMPTETimecode(frameRate: rate(for: document))
         let fit = timecode.fitToFrames(&document, withinADay: false)
         return timecode.diagnostics(for: fit, codePrefix: "itt", formatName: "iTT", noteMoves: true)
     }
 
     /// Writes the document as TTML.
     public func write(_ document: TimedTextDocument, emit: (UnsafeRawBufferPointer) -> Void) {
-        let timecode = profile == .itt ? SMPTETimecode(frameRate: frameRate) : nil
+        let timecode = profile == .itt ? SMPTETimecode(frameRate: rate(for: document)) : nil
         var context = TTMLWriterContext(document: document, profile: profile, timecode: timecode)
         var output = context.render()
         output.withUTF8 { emit(UnsafeRawBufferPointer($0)) }
