@@ -209,13 +209,15 @@ public struct ConvertCommand: BatchCommand {
     }
 
     /// The step the output's times are written in when it is `document` (a frame of SCC, STL,
-    /// MicroDVD or iTT at the rate written: iTT keeps an iTT source's own; a hundredth of ASS,
-    /// else a millisecond).
+    /// MicroDVD or iTT at the rate written: iTT and EBU STL keep their source's own; a hundredth
+    /// of ASS, else a millisecond).
     func writtenTimeStep(of document: TimedTextDocument) throws -> MediaTime {
         let plan = try makePlan()
         var rate = plan.writerOptions.frameRate
         if plan.outputFormat == .ttml, plan.writerOptions.ttmlProfile == .itt {
             rate = TTMLWriter(profile: .itt, frameRate: rate).rate(for: document)
+        } else if plan.outputFormat == .stl {
+            rate = STLWriter(frameRate: rate).rate(for: document)
         }
         return plan.outputFormat.timeStep(frameRate: rate, ttmlProfile: plan.writerOptions.ttmlProfile)
     }

@@ -110,20 +110,22 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == Data(contentsOf: URL(fileURLWithPath: second)))
     }
 
-    /// An iTT file at 25 frames a second is re-saved, converted or fixed at 25: it was written at
-    /// 29.97 whenever no `--fps` was given, every time moved to another frame.
-    @Test func anITTFileKeepsItsFrameRate() throws {
+    /// An iTT file at 25 frames a second, or an EBU STL file at 29.97, is re-saved, converted or
+    /// fixed at its own rate: it was written at 29.97 (iTT) or 25 (STL25.01) whenever no `--fps`
+    /// was given, every time moved to another frame.
+    @Test(arguments: [("itt", "25", "ttp:frameRate=\"25\""), ("stl", "29.97", "STL30.01")])
+    func aFrameTimedFileKeepsItsFrameRate(format: String, rate: String, marker: String) throws {
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }
         let source = try write("WEBVTT\n\n00:00:01.040 --> 00:00:03.080\nHello there.\n", "in.vtt", in: folder)
-        let original = folder.appendingPathComponent("25.itt").path
-        #expect(run(["convert", source, "-o", original, "--fps", "25"], io: MemoryIO()) == 0)
-        let (again, fixed) = (folder.appendingPathComponent("again.itt").path, folder.appendingPathComponent("fixed.itt").path)
+        let original = folder.appendingPathComponent("source.\(format)").path
+        #expect(run(["convert", source, "-o", original, "--fps", rate], io: MemoryIO()) == 0)
+        let (again, fixed) = (folder.appendingPathComponent("again.\(format)").path, folder.appendingPathComponent("fixed.\(format)").path)
         #expect(run(["convert", original, "-o", again], io: MemoryIO()) == 0)
         let fix = MemoryIO()
         #expect(run(["fix", original, "-o", fixed], io: fix) == 0, "\(fix.errors)")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: original))
-        #expect(String(decoding: bytes, as: UTF8.self).contains("ttp:frameRate=\"25\""))
+        #expect(String(decoding: bytes, as: UTF8.self).contains(marker))
         #expect(try Data(contentsOf: URL(fileURLWithPath: again)) == bytes)
         #expect(try Data(contentsOf: URL(fileURLWithPath: fixed)) == bytes && fix.errors.contains("0 changes"), "\(fix.errors)")
     }

@@ -42,6 +42,7 @@ public struct STLReader: TimedTextReader {
         document.sourceHeader = gsi.header
         document.language = gsi.language
         let timecode = SMPTETimecode(frameRate: gsi.frameRate)
+        document.sourceTimeStep = MediaTime(value: timecode.denominator, timescale: timecode.numerator)
         if gsi.frameRate == nil {
             tally.add(.warning, "stl.gsi.frameRate", "unknown disk format code '\(gsi.diskFormat)'; 25 frames a second assumed", at: Self.location(byte: 3))
         }

@@ -39,11 +39,22 @@ public struct STLWriter: TimedTextWriter {
         self.kind = kind
     }
 
-    /// This writer with its kind settled for `document`.
+    /// Whether ``settled(for:)`` has made this writer's choices for the document.
+    private var isSettled = false
+
+    /// This writer with its kind settled for `document`, and its frame rate (``rate(for:)``).
     private func settled(for document: TimedTextDocument) -> STLWriter {
         var writer = self
         writer.kind = kind ?? (["1", "2"].contains(Self.keptHeader(of: document)["DSC"]) ? .teletext : .open)
+        writer.frameRate = rate(for: document)
+        writer.isSettled = true
         return writer
+    }
+
+    /// The frame rate written: the one given, else an EBU STL source's own (re-saving an
+    /// STL30.01 file wrote STL25.01, every time moved to another frame), else 25.
+    public func rate(for document: TimedTextDocument) -> Double? {
+        frameRate ?? (document.sourceFormat == "ebu-stl" ? document.sourceTimeStep.flatMap { $0 > .zero ? 1 / $0.seconds : nil } : nil)
     }
 
     private var width: Int { kind == .teletext ? 37 : 40 }
@@ -51,7 +62,7 @@ public struct STLWriter: TimedTextWriter {
 
     /// Fits rows to the width, the characters to one code table, the looks to the kind.
     public func fit(_ document: inout TimedTextDocument) -> [Diagnostic] {
-        guard kind != nil else { return settled(for: document).fit(&document) }
+        guard isSettled else { return settled(for: document).fit(&document) }
         let table = Self.table(for: document)
         let teletext = kind == .teletext
         let rules = CharacterGrid.Rules(
@@ -114,7 +125,7 @@ public struct STLWriter: TimedTextWriter {
 
     /// Writes the document as EBU STL bytes.
     public func write(_ document: TimedTextDocument, emit: (UnsafeRawBufferPointer) -> Void) {
-        guard kind != nil else { return settled(for: document).write(document, emit: emit) }
+        guard isSettled else { return settled(for: document).write(document, emit: emit) }
         var fitted = document
         _ = fit(&fitted)
         let table = Self.table(for: document)
