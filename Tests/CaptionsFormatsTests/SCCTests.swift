@@ -178,6 +178,21 @@ import Testing
         #expect(SCCWriter().write(back) == first)
     }
 
+    /// A row of 32 characters in colour and italics has no room for the mid-row code its text
+    /// needs at the left edge (a preamble sets the colour or italics, not both): it is broken at 31,
+    /// and no row of what we write runs past column 32 (the 32nd character was written in a 33rd
+    /// column, which a television draws over the last).
+    @Test func aFullRowInColourAndItalicsIsBrokenToFitItsCode() throws {
+        let text = "abcdefghijklmnopqrstuvwxyz abcde"
+        let vtt = "WEBVTT\n\n00:00:01.000 --> 00:00:04.000\n<c.yellow><i>\(text)</i></c>\n"
+        var document = try WebVTTReader().read(Array(vtt.utf8))
+        let diagnostics = CEA608Layout.fit(&document)
+        #expect(diagnostics.contains { $0.code.rawValue == "scc.row.wrapped" && $0.message.contains("31") })
+        let back = try SCCReader().read(SCCWriter().write(try WebVTTReader().read(Array(vtt.utf8))))
+        #expect(!back.diagnostics.contains { $0.code.rawValue == "scc.row.overflow" }, "\(back.diagnostics)")
+        #expect(back.cues.first?.plainText == "abcdefghijklmnopqrstuvwxyz\nabcde")
+    }
+
     /// Rows that end on one column and start on different ones are right-aligned (they read back
     /// as left-aligned at the longer row's edge, and the short row moved left when written again).
     @Test(arguments: ["right", "left", "center"])

@@ -21,7 +21,11 @@ enum CEA608Layout {
                         "a change of italics, underline or colour between two letters made at the next space (CEA-608 changes the look only where a space is shown)",
                         at: location)
                 }
-            })
+            },
+            // A row that starts coloured and in italics at the left edge takes a mid-row code's
+            // column before its text (``CEA608Encoder/rowItems(row:column:cells:)``): 32 such
+            // characters ran into a 33rd column, drawn over the last.
+            leadColumns: { row in row.first.map { $0.style.italic && $0.style.color != 0 ? 1 : 0 } ?? 0 })
     }
 
     /// The document fitted, and what changed.

@@ -189,6 +189,10 @@ enum CharacterGrid {
         /// Whether a run of spaces shows as one, and a row without its spaces at either end (EBU
         /// STL: spaces and style codes share cells, and readers show one space between words).
         var collapsesSpaces = false
+        /// The columns a row takes before its first character (CEA-608: one when it starts both
+        /// coloured and in italics, as a preamble sets only one of them), so that it is broken
+        /// to fit beside them.
+        var leadColumns: ([StyledCharacter]) -> Int = { _ in 0 }
     }
 
     /// `row` with one space for each run of spaces, and none at its ends.
@@ -231,9 +235,10 @@ enum CharacterGrid {
                     mapped = collapsed
                 }
                 rules.checkLooks(mapped, location, &tally)
-                let wrapped = wrap(mapped, limit: rules.width)
+                let limit = rules.width - rules.leadColumns(mapped)
+                let wrapped = wrap(mapped, limit: limit)
                 if wrapped.count > 1 {
-                    tally.add(.note, Diagnostic.Code(rawValue: rules.prefix + ".row.wrapped"), "a line longer than \(rules.width) characters re-wrapped", at: location)
+                    tally.add(.note, Diagnostic.Code(rawValue: rules.prefix + ".row.wrapped"), "a line longer than \(limit) characters re-wrapped", at: location)
                 }
                 rows += wrapped
             }
