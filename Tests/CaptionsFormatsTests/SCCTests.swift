@@ -178,6 +178,17 @@ import Testing
         #expect(SCCWriter().write(back) == first)
     }
 
+    /// Centred rows, one of them pushed in by the screen's left edge, read back at a centre that
+    /// puts every row where it is: the mean of their centres moved the other row a column when
+    /// written again (pycaption's `sample_webvtt_with_cue_settings.vtt`).
+    @Test func centredRowsPushedByTheEdgeStayWhereTheyAre() throws {
+        let vtt = "WEBVTT\n\n00:00:01.000 --> 00:00:06.000 align:center position:37% line:74%\n37% 74% - NARRATOR:\nThey built the largest,\n"
+        let first = SCCWriter().write(try WebVTTReader().read(Array(vtt.utf8)))
+        let back = try SCCReader().read(first)
+        #expect(back.cues.first?.settings.align == .center)
+        #expect(SCCWriter().write(back) == first)
+    }
+
     /// A row of 32 characters in colour and italics has no room for the mid-row code its text
     /// needs at the left edge (a preamble sets the colour or italics, not both): it is broken at 31,
     /// and no row of what we write runs past column 32 (the 32nd character was written in a 33rd

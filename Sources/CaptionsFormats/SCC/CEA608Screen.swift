@@ -141,7 +141,7 @@ extension CEA608Memory {
             settings.positionAlign = .lineLeft
             settings.size = rounded(90 - settings.position!)
         } else {
-            let centre = (centres.max()! + centres.min()!) / 2
+            let centre = Self.centre(of: rows, near: (centres.max()! + centres.min()!) / 2)
             let position = min(90, max(10, 10 + centre * columnWidth))
             settings.align = .center
             settings.position = rounded(position)
@@ -149,6 +149,29 @@ extension CEA608Memory {
             settings.size = rounded(2 * min(position, 100 - position))
         }
         return settings
+    }
+
+    /// The centre, in columns, that puts every row back where it is when centred rows are written
+    /// (each at the nearest column to the centre less half its width, kept on the screen), nearest
+    /// `estimate`: a row pushed in by the screen's edge is off the others' centre, and their mean
+    /// moved the others a column when written again.
+    static func centre(of rows: [(row: Int, column: Int, width: Int)], near estimate: Double) -> Double {
+        var (low, high) = (-Double.infinity, Double.infinity)
+        for row in rows {
+            let half = Double(row.width) / 2
+            let atLeft = row.column <= 0, atRight = row.column >= Self.columns - row.width
+            // round(c − half) == column for a row inside; at an edge, anything beyond it too.
+            if !atLeft { low = max(low, Double(row.column) + half - 0.5) }
+            if !atRight { high = min(high, Double(row.column) + half + 0.5) }
+        }
+        guard low < high else { return estimate }
+        if estimate >= low, estimate < high { return estimate }
+        switch (low.isFinite, high.isFinite) {
+        case (true, true): return (low + high) / 2
+        case (true, false): return low + 0.25
+        case (false, true): return high - 0.25
+        case (false, false): return estimate
+        }
     }
 
     /// A percentage to three decimals, as people write them.
