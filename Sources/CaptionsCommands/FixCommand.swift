@@ -102,7 +102,8 @@ public struct FixCommand: IOCommand {
         // time to load it before; rows and frames are fitted) is fixed again as the output reads
         // back, at most four times, so that fixing the output changes nothing (so is what the
         // fixer's own passes left undone on a long file). Those cues' places in the output are not
-        // yet known: their changes and findings carry no line.
+        // yet known: their changes carry no line (what is left carries the input's, cue by cue,
+        // when the output holds as many cues).
         var settled = false
         for _ in 0..<4 {
             guard var back = try writer.readBack(fixed.document) else {
