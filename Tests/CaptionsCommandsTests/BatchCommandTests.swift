@@ -176,15 +176,26 @@ import Testing
         #expect(run(["convert", input.path, "-o", folder.appendingPathComponent("out").path, "--to", "vtt"], io: io) == 1)
         #expect(io.errors.contains("caf\u{FFFD}.srt: error: the file name is not UTF-8"), "\(io.errors)")
         #expect(io.errors.contains("3 files") && io.errors.contains("2 ok, 1 error"), "\(io.errors)")
-        // A folder so named is said too (what it held was skipped without a word), and each has
-        // its result line.
+        // A folder so named that holds captions is said too (what it held was skipped without a
+        // word), and each has its result line; one that holds nothing to work on is not.
         var folderName = Array((input.path + "/d").utf8CString.dropLast()) + [CChar(bitPattern: 0xE9)] + [0]
         try #require(mkdir(&folderName, 0o755) == 0)
+        var inside = Array(folderName.dropLast()) + Array("/e.srt".utf8CString)
+        let file = open(&inside, O_CREAT | O_WRONLY, 0o644)
+        try #require(file >= 0)
+        close(file)
+        var otherName = Array((input.path + "/f").utf8CString.dropLast()) + [CChar(bitPattern: 0xE9)] + [0]
+        try #require(mkdir(&otherName, 0o755) == 0)
+        var picture = Array(otherName.dropLast()) + Array("/cover.jpg".utf8CString)
+        let other = open(&picture, O_CREAT | O_WRONLY, 0o644)
+        try #require(other >= 0)
+        close(other)
         let results = MemoryIO()
         #expect(run(["check", input.path, "--recursive", "--results", "jsonl"], io: results) == 1)
         #expect(results.errors.contains("d\u{FFFD}/: error: the folder name is not UTF-8"), "\(results.errors)")
         let failed = try lines(results.outputText).filter { $0["status"] as? String == "error" }.compactMap { $0["path"] as? String }
         #expect(failed.contains { $0.hasSuffix("d\u{FFFD}/") } && failed.contains { $0.hasSuffix("caf\u{FFFD}.srt") }, "\(failed)")
+        #expect(!results.errors.contains("f\u{FFFD}/") && failed.filter { $0.contains("\u{FFFD}") }.count == 2, "\(failed)")
     }
 
     /// An output folder inside the input folder is not searched: a second run does not take the

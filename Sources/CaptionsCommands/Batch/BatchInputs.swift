@@ -155,6 +155,30 @@ enum BatchInputs {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 
+    /// Whether the folder at `path` (bytes: a name that is not UTF-8 cannot be a Swift string)
+    /// holds a file of `kind`, at any depth, symbolic links not followed; nil when it is not a
+    /// folder.
+    private static func folderHoldsInputs(_ path: [UInt8], kind: BatchInputKind, depth: Int = 0) -> Bool? {
+        guard depth < 32, let handle = (path + [0]).withUnsafeBytes({ opendir($0.bindMemory(to: CChar.self).baseAddress!) }) else {
+            return nil
+        }
+        defer { closedir(handle) }
+        while let entry = readdir(handle) {
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if bytes.first == UInt8(ascii: ".") { continue }
+            let type = entry.pointee.d_type
+            if type == UInt8(DT_LNK) { continue }
+            if type == UInt8(DT_DIR) || type == UInt8(DT_UNKNOWN),
+                let holds = folderHoldsInputs(path + [0x2F] + bytes, kind: kind, depth: depth + 1)
+            {
+                if holds { return true }
+                continue
+            }
+            if kind.accepts(String(decoding: bytes, as: UTF8.self)) { return true }
+        }
+        return false
+    }
+
     /// The accepted files below `folder`, as paths relative to it, sorted byte-wise; and those
     /// whose names are not UTF-8 (shown with U+FFFD).
     private static func walk(
@@ -168,10 +192,10 @@ enum BatchInputs {
             guard let handle = opendir(directory) else { continue }
             defer { closedir(handle) }
             while let entry = readdir(handle) {
-                let (name, valid) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    let bytes = raw.prefix { $0 != 0 }
+                let (name, valid, bytes) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    let bytes = Array(raw.prefix { $0 != 0 })
                     let name = String(decoding: bytes, as: UTF8.self)
-                    return (name, name.utf8.elementsEqual(bytes))
+                    return (name, name.utf8.elementsEqual(bytes), bytes)
                 }
                 if name.hasPrefix(".") { continue }
                 let relative = prefix.isEmpty ? name : prefix + "/" + name
@@ -180,10 +204,10 @@ enum BatchInputs {
                 // Folders are entered only when they are real folders (no symbolic-link loops).
                 if lstat(full, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
                     if recursive, skipped != FileIdentity(full) { pending.append(relative) }
-                } else if !valid, entry.pointee.d_type == UInt8(DT_DIR) {
+                } else if !valid, let holds = folderHoldsInputs(Array(directory.utf8) + [0x2F] + bytes, kind: kind) {
                     // A folder whose name cannot be spelled back: what it holds is reported, not
-                    // skipped without a word.
-                    if recursive { undecodable.append(relative + "/") }
+                    // skipped without a word (when it holds anything to work on).
+                    if recursive, holds { undecodable.append(relative + "/") }
                 } else if !valid, kind.accepts(name) {
                     undecodable.append(relative)
                 } else if stat(full, &info) == 0, info.st_mode & S_IFMT == S_IFREG, kind.accepts(name) {
