@@ -134,7 +134,8 @@ public struct TranscriptCommand: BatchCommand {
         var headings: [Transcript.Chapter] = []
         if let chapters {
             headings = try JSONFiles.decode(ChapterFile.self, from: chapters, io: io, example: #"{"version": "1.2.0", "chapters": [{"startTime": 0, "title": "Intro"}]}"#).chapters.compactMap { entry in
-                guard entry.toc != false, let title = entry.title, entry.startTime >= 0 else { return nil }
+                // A title of nothing made an empty heading.
+                guard entry.toc != false, let title = entry.title, !title.allSatisfy(\.isWhitespace), entry.startTime >= 0 else { return nil }
                 let start = MediaTime(decimalSeconds: Substring(NumberFormatting.shortest(entry.startTime))) ?? .zero
                 return Transcript.Chapter(start: start, title: title)
             }
@@ -144,6 +145,17 @@ public struct TranscriptCommand: BatchCommand {
         let chosen = try format ?? Self.format(ofOutput: output)
         if media != nil, chosen != .html {
             io.writeStandardError("warning: --media is used by the HTML page only (--format html) [usage.media.ignored]\n")
+        }
+        if chosen == .podcastJSON {
+            // Podcasting 2.0 JSON holds what is said; nothing is dropped without a word.
+            if descriptions != nil {
+                io.writeStandardError(
+                    "warning: Podcasting 2.0 JSON has no place for descriptions of what is seen: --descriptions are written in html, md and txt only [usage.descriptions.ignored]\n")
+            }
+            if chapters != nil {
+                io.writeStandardError(
+                    "warning: Podcasting 2.0 JSON keeps chapters in a file of their own: --chapters headings are written in html, md and txt only [usage.chapters.ignored]\n")
+            }
         }
         let text = chosen.render(
             document, title: name, options: options, timestamps: !noTimestamps, chapters: headings, media: media, descriptions: seen)

@@ -146,6 +146,18 @@ import Testing
         #expect(!text.contains("Sponsor"))
     }
 
+    /// Podcasting 2.0 JSON holds what is said: chapters and descriptions asked for are not
+    /// written there, and a warning says so (the descriptions were dropped without a word).
+    @Test func podcastJSONSaysWhatItCannotHold() {
+        let io = MemoryIO()
+        #expect(run([
+            "transcript", sample("podcast.vtt"), "--format", "podcast-json", "--chapters", sample("podcast.chapters.json"),
+            "--descriptions", sample("dialogue.vtt"),
+        ], io: io) == 0)
+        #expect(io.errors.contains("[usage.descriptions.ignored]") && io.errors.contains("[usage.chapters.ignored]"), "\(io.errors)")
+        #expect(io.outputText.contains("\"segments\""))
+    }
+
     @Test func buzzsproutSegmentsMergeIntoCues() {
         let io = MemoryIO()
         #expect(run(["convert", sample("podcast-buzzsprout.json"), "--to", "vtt"], io: io) == 0)

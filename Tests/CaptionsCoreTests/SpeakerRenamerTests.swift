@@ -17,6 +17,14 @@ import Testing
         #expect(diagnostics.isEmpty)
     }
 
+    /// A label mapped to nothing is taken off, its text kept (it was written as an empty name).
+    @Test func aLabelMappedToNothingIsTakenOff() {
+        let (renamed, diagnostics) = SpeakerRenamer(names: ["Speaker 1": "", "Speaker 2": "  "]).apply(to: Self.document)
+        #expect(renamed.cues[0].content == [.text("Hi")])
+        #expect(renamed.cues[1].speaker == nil && renamed.cues[1].content == [.text("Hello")])
+        #expect(diagnostics.isEmpty)
+    }
+
     @Test func labelsThatMatchNothingAreReported() {
         let (renamed, diagnostics) = SpeakerRenamer(names: ["Bob": "Ben", "Speaker 2": "Cy"]).apply(to: Self.document)
         #expect(renamed.cues[1].speaker == "Cy")

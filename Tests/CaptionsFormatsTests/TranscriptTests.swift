@@ -183,4 +183,13 @@ import Testing
         #expect(TranscriptFormat(fileExtensionOf: "folder.md/ep") == nil)
         #expect(TranscriptFormat(name: "podcast") == .podcastJSON)
     }
+
+    /// A page in a language written right to left says so (`dir="rtl"`); others do not.
+    @Test func aRightToLeftTranscriptSaysItsDirection() throws {
+        for (language, direction) in [("ar", #" dir="rtl""#), ("he-IL", #" dir="rtl""#), ("en", "")] {
+            let vtt = "WEBVTT\nLanguage: \(language)\n\n00:00:01.000 --> 00:00:02.000\nمرحبا!\n"
+            let page = TranscriptFormat.html.render(try WebVTTReader().read(Array(vtt.utf8)), title: "t")
+            #expect(page.contains("<html lang=\"\(language)\"\(direction)>"), "\(language)")
+        }
+    }
 }

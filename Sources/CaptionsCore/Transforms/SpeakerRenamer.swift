@@ -4,7 +4,9 @@
 /// A label is matched exactly, or else ignoring case and with `_` or `-` as a space, so that a
 /// map written for one tool's `SPEAKER_1` names the `Speaker 1` of another. Labels of the map
 /// that name no speaker of the document are reported (`speakers.unmatched`), with the speakers
-/// it has, instead of leaving every cue unchanged without a word.
+/// it has, instead of leaving every cue unchanged without a word. A label mapped to nothing (`""`,
+/// or only spaces) is taken off: the text stays, without a speaker (it was written as an empty
+/// name: `****` in Markdown, `<cite></cite>` in HTML).
 public struct SpeakerRenamer: Sendable {
     /// Old label → new name.
     public var names: [String: String]
@@ -36,7 +38,9 @@ public struct SpeakerRenamer: Sendable {
         }
         var renamed = document
         for index in renamed.cues.indices {
-            if let speaker = renamed.cues[index].speaker, let name = resolved[speaker] { renamed.cues[index].speaker = name }
+            if let speaker = renamed.cues[index].speaker, let name = resolved[speaker] {
+                renamed.cues[index].speaker = Self.isNone(name) ? nil : name
+            }
             renamed.cues[index].content = rename(renamed.cues[index].content, resolved)
         }
         let unmatched = names.keys.filter { !used.contains($0) }.sorted()
@@ -56,12 +60,19 @@ public struct SpeakerRenamer: Sendable {
         String(label.lowercased().map { $0 == "_" || $0 == "-" ? " " : $0 })
     }
 
+    /// Whether a mapped name is none: empty or only spaces.
+    private static func isNone(_ name: String) -> Bool { name.allSatisfy(\.isWhitespace) }
+
     private func rename(_ nodes: [InlineNode], _ resolved: [String: String]) -> [InlineNode] {
-        nodes.map { node in
-            guard case .span(var span) = node else { return node }
-            if span.kind == .voice, let annotation = span.annotation, let name = resolved[annotation] { span.annotation = name }
+        nodes.flatMap { node -> [InlineNode] in
+            guard case .span(var span) = node else { return [node] }
             span.children = rename(span.children, resolved)
-            return .span(span)
+            if span.kind == .voice, let annotation = span.annotation, let name = resolved[annotation] {
+                // A voice taken off leaves its text.
+                if Self.isNone(name) { return span.children }
+                span.annotation = name
+            }
+            return [.span(span)]
         }
     }
 }

@@ -24,6 +24,13 @@ enum TranscriptPage {
     /// Media extensions shown in a video player (others get an audio player).
     static let videoExtensions: Set = ["mp4", "m4v", "mov", "webm", "mkv", "ogv"]
 
+    /// ` dir="rtl"` for a language written right to left (Arabic, Hebrew, Persian, Urdu…), so
+    /// that the page lays its text out that way (an Arabic line's final "!" was on the wrong side).
+    static func direction(of language: String) -> String {
+        let rightToLeft: Set<String> = ["ar", "he", "iw", "fa", "ur", "yi", "ji", "ps", "sd", "ug", "dv", "ckb", "syr", "arc", "nqo"]
+        return rightToLeft.contains(TranscriptWords.primarySubtag(of: language)) ? " dir=\"rtl\"" : ""
+    }
+
     static func render(
         _ sections: [Transcript.Section], title: String, language: String, timestamps: Bool, media: String?, note: String? = nil
     ) -> String {
@@ -52,7 +59,7 @@ enum TranscriptPage {
         let dark = colours.map { "--\($0.name): \($0.dark);" }.joined(separator: " ")
         return """
             <!doctype html>
-            <html lang="\(XMLText.escape(language))">
+            <html lang="\(XMLText.escape(language))"\(Self.direction(of: language))>
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
