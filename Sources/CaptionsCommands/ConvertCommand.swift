@@ -208,24 +208,14 @@ public struct ConvertCommand: BatchCommand {
             printer: printer, io: io)
     }
 
-    /// The step the output's times are written in when it is `document` (a frame of SCC, STL,
-    /// MicroDVD or iTT at the rate written: iTT and EBU STL keep their source's own; a hundredth
-    /// of ASS, else a millisecond).
-    func writtenTimeStep(of document: TimedTextDocument) throws -> MediaTime {
+    /// How the output holds times when it is `document`, at the frame rate its writer takes
+    /// (``CaptionFormat/frameRate(writing:options:)``): the step they are written in (a frame of
+    /// SCC, STL, MicroDVD or iTT, a hundredth of ASS, else a millisecond) and the latest it can
+    /// hold (``CaptionFormat/latestTime(frameRate:)``).
+    func writtenTimes(of document: TimedTextDocument) throws -> (step: MediaTime, latest: MediaTime?) {
         let plan = try makePlan()
-        var rate = plan.writerOptions.frameRate
-        if plan.outputFormat == .ttml, plan.writerOptions.ttmlProfile == .itt {
-            rate = TTMLWriter(profile: .itt, frameRate: rate).rate(for: document)
-        } else if plan.outputFormat == .stl {
-            rate = STLWriter(frameRate: rate).rate(for: document)
-        }
-        return plan.outputFormat.timeStep(frameRate: rate, ttmlProfile: plan.writerOptions.ttmlProfile)
-    }
-
-    /// The latest time the output can hold (``CaptionFormat/latestTime(frameRate:)``).
-    func writtenLatestTime() throws -> MediaTime? {
-        let plan = try makePlan()
-        return plan.outputFormat.latestTime(frameRate: plan.writerOptions.frameRate)
+        let rate = plan.outputFormat.frameRate(writing: document, options: plan.writerOptions)
+        return (plan.outputFormat.timeStep(frameRate: rate, ttmlProfile: plan.writerOptions.ttmlProfile), plan.outputFormat.latestTime(frameRate: rate))
     }
 
     /// `document` as the output will hold it: reduced, fitted and written as ``write(_:io:)``

@@ -91,8 +91,7 @@ public struct FixCommand: IOCommand {
         // The repairs are made, and checked, in the steps the output's format writes times in (a
         // gap closed to 83.4 ms is 0.08 s in ASS, two frames of SCC or iTT at 29.97): within a step is met.
         let format = (target ?? CaptionFormat(fileExtensionOf: output)?.rawValue).flatMap(CaptionFormat.init(name:))
-        checker.timeStep = try writer.writtenTimeStep(of: document)
-        checker.latestTime = try writer.writtenLatestTime()
+        (checker.timeStep, checker.latestTime) = try writer.writtenTimes(of: document)
         checker.formatLineLength = format?.maximumLineLength(for: document)
         let fixer = QualityFixer(checker: checker)
         var failed = FailedRepairs()

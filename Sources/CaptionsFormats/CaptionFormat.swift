@@ -138,6 +138,17 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// The frame rate this format's writer writes `document` at with `options`: the one given,
+    /// else, for iTT and EBU STL, the rate a source of the same kind counted in; nil for the
+    /// format's own default.
+    public func frameRate(writing document: TimedTextDocument, options: WriterOptions) -> Double? {
+        switch self {
+        case .ttml where options.ttmlProfile == .itt: TTMLWriter(profile: .itt, frameRate: options.frameRate).rate(for: document)
+        case .stl: STLWriter(frameRate: options.frameRate).rate(for: document)
+        default: options.frameRate
+        }
+    }
+
     /// The latest time the format can write: the last frame of a day of timecode for SCC and EBU
     /// STL (at `frameRate`, else 29.97 and 25), where their writers cut what runs later; nil for
     /// the others.

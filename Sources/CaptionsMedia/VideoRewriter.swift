@@ -371,8 +371,9 @@ public final class VideoRewriter {
     }
 
     /// Reads back the file ``run(_:)`` wrote: its video must decode, in the kind of pixel format
-    /// (``PixelFormatMapping/sameKind(_:_:)``) and the size it was encoded in. A muxer can write what it cannot label (raw grey with alpha in
-    /// QuickTime reads back as 5-5-5 RGB), and only reading the file shows it.
+    /// (``PixelFormatMapping/sameKind(_:_:)``) and the size it was encoded in. A muxer can write
+    /// what it cannot label (raw grey with alpha in QuickTime reads back as 5-5-5 RGB), and only
+    /// reading the file shows it.
     public func verifyWritten() throws(MediaError) {
         guard let encoder else { return }
         let reader = try VideoDecoder(path: writtenPath)

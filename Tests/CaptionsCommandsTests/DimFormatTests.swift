@@ -6,6 +6,16 @@ import Testing
 /// the input's codec.
 @Suite(.enabled(if: FlashSamples.available, "needs ffmpeg"), .serialized)
 struct DimFormatTests {
+    /// White and black at 6.25 Hz for 2 s at 160 × 120: a general flash over the whole picture.
+    static let whiteBlack = "color=c=white:s=160x120:r=25:d=2,geq=r='if(lt(mod(N\\,4)\\,2)\\,255\\,0)':g='if(lt(mod(N\\,4)\\,2)\\,255\\,0)':b='if(lt(mod(N\\,4)\\,2)\\,255\\,0)'"
+
+    /// `name` in `folder`, made by ffmpeg from the lavfi `source` with `options` (codec, pixel format).
+    static func clip(_ name: String, in folder: URL, _ source: String, _ options: [String]) throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        try #require(FlashSamples.ffmpeg(["-f", "lavfi", "-i", source] + options + [path]))
+        return path
+    }
+
     /// Pixel formats read in place (grey, NV12 with U and V in one plane) and formats the
     /// analysis converts (a palette, packed 4:2:2, grey with alpha, CIE XYZ, 5-6-5 RGB): dimming
     /// NV12 crashed, and the others were refused as "not supported yet".
@@ -16,7 +26,7 @@ struct DimFormatTests {
         let input = folder.appendingPathComponent("flash.nut").path
         // White and black at 6.25 Hz for 2 s: a general flash over the whole picture.
         try #require(FlashSamples.ffmpeg([
-            "-f", "lavfi", "-i", "color=c=white:s=160x120:r=25:d=2,geq=r='if(lt(mod(N\\,4)\\,2)\\,255\\,0)':g='if(lt(mod(N\\,4)\\,2)\\,255\\,0)':b='if(lt(mod(N\\,4)\\,2)\\,255\\,0)'",
+            "-f", "lavfi", "-i", Self.whiteBlack,
             "-c:v", "rawvideo", "-pix_fmt", pixelFormat, input,
         ]))
         let formats = try DimCommandTests.probe(input, ["-show_entries", "stream=pix_fmt"])
@@ -40,11 +50,7 @@ struct DimFormatTests {
     func aCopyInTheInputsContainerKeepsItsPixelFormat(pixelFormat: String, container: String) throws {
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }
-        let input = folder.appendingPathComponent("flash.\(container)").path
-        try #require(FlashSamples.ffmpeg([
-            "-f", "lavfi", "-i", "color=c=white:s=160x120:r=25:d=2,geq=r='if(lt(mod(N\\,4)\\,2)\\,255\\,0)':g='if(lt(mod(N\\,4)\\,2)\\,255\\,0)':b='if(lt(mod(N\\,4)\\,2)\\,255\\,0)'",
-            "-c:v", "rawvideo", "-pix_fmt", pixelFormat, input,
-        ]))
+        let input = try Self.clip("flash.\(container)", in: folder, Self.whiteBlack, ["-c:v", "rawvideo", "-pix_fmt", pixelFormat])
         let output = folder.appendingPathComponent("dimmed.\(container)").path
         let io = MemoryIO()
         #expect(run(["dim", input, "-o", output], io: io) == 0, "\(io.errors)")
@@ -58,18 +64,15 @@ struct DimFormatTests {
     @Test func greyWithAlphaIsCompositedAndKeepsItsAlpha() throws {
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }
-        let flicker = folder.appendingPathComponent("flicker.mov").path
-        try #require(FlashSamples.ffmpeg([
-            "-f", "lavfi", "-i", "color=c=white:s=160x120:r=25:d=2,format=ya8,geq=lum=255:a='if(lt(mod(N\\,4)\\,2)\\,255\\,0)'",
-            "-c:v", "png", "-pix_fmt", "ya8", flicker,
-        ]))
+        let flicker = try Self.clip(
+            "flicker.mov", in: folder, "color=c=white:s=160x120:r=25:d=2,format=ya8,geq=lum=255:a='if(lt(mod(N\\,4)\\,2)\\,255\\,0)'",
+            ["-c:v", "png", "-pix_fmt", "ya8"])
         #expect(run(["flashes", flicker, "-q"], io: MemoryIO()) == 2)
         // A flashing grey picture whose left half is transparent.
-        let input = folder.appendingPathComponent("half.mov").path
-        try #require(FlashSamples.ffmpeg([
-            "-f", "lavfi", "-i", "color=c=white:s=160x120:r=25:d=2,format=ya8,geq=lum='if(lt(mod(N\\,4)\\,2)\\,255\\,0)':a='if(lt(X\\,80)\\,0\\,255)'",
-            "-c:v", "png", "-pix_fmt", "ya8", input,
-        ]))
+        let input = try Self.clip(
+            "half.mov", in: folder,
+            "color=c=white:s=160x120:r=25:d=2,format=ya8,geq=lum='if(lt(mod(N\\,4)\\,2)\\,255\\,0)':a='if(lt(X\\,80)\\,0\\,255)'",
+            ["-c:v", "png", "-pix_fmt", "ya8"])
         let output = folder.appendingPathComponent("dimmed.mov").path
         let io = MemoryIO()
         #expect(run(["dim", input, "-o", output], io: io) == 0, "\(io.errors)")
@@ -99,11 +102,10 @@ struct DimFormatTests {
     @Test func alphaBesideThePictureAndFormatsNoConverterWritesAreCopied() throws {
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }
-        let input = folder.appendingPathComponent("clear.webm").path
-        try #require(FlashSamples.ffmpeg([
-            "-f", "lavfi", "-i", "color=c=black:s=160x120:r=30:d=2,format=yuva420p,geq=lum='if(lt(mod(N\\,6)\\,3)\\,235\\,16)':cb=128:cr=128:a=0",
-            "-c:v", "libvpx-vp9", "-b:v", "500k", input,
-        ]))
+        let input = try Self.clip(
+            "clear.webm", in: folder,
+            "color=c=black:s=160x120:r=30:d=2,format=yuva420p,geq=lum='if(lt(mod(N\\,6)\\,3)\\,235\\,16)':cb=128:cr=128:a=0",
+            ["-c:v", "libvpx-vp9", "-b:v", "500k"])
         #expect(run(["flashes", input, "-q"], io: MemoryIO()) == 0)
         let output = folder.appendingPathComponent("copy.webm").path
         let io = MemoryIO()
@@ -148,7 +150,7 @@ struct DimFormatTests {
         defer { removeTemporaryFolder(folder) }
         let input = folder.appendingPathComponent("flash.nut").path
         try #require(FlashSamples.ffmpeg([
-            "-f", "lavfi", "-i", "color=c=white:s=160x120:r=25:d=2,geq=r='if(lt(mod(N\\,4)\\,2)\\,255\\,0)':g='if(lt(mod(N\\,4)\\,2)\\,255\\,0)':b='if(lt(mod(N\\,4)\\,2)\\,255\\,0)'",
+            "-f", "lavfi", "-i", Self.whiteBlack,
             "-c:v", "rawvideo", "-pix_fmt", "pal8", input,
         ]))
         let output = folder.appendingPathComponent("dimmed.mp4").path

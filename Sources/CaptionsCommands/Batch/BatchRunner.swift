@@ -45,9 +45,7 @@ enum BatchRunner {
         let started = Clock.now()
         if jobs.isEmpty {
             let sharded = options.shard != nil
-            for path in unnamed {
-                emit(([], "", BatchResult(path: path, exit: 1, errors: 1, seconds: 0)), results: options.results != nil, io: io)
-            }
+            emitUnnamed(unnamed, results: options.results != nil, io: io)
             io.writeStandardError("captions: no \(Command.inputKind.description) to work on\(sharded ? " in this shard" : "")\n")
             if !sharded || !unnamed.isEmpty { throw ExitCode(1) }
             return
@@ -91,10 +89,7 @@ enum BatchRunner {
         ticker.stop(done: state.withLock { $0.done })
         var (statuses, resumed, worst) = state.withLock { ($0.statuses, $0.resumed, $0.worstExit) }
         if !unnamed.isEmpty {
-            // Each said on standard error as it was found; a result line each too.
-            for path in unnamed {
-                emit(([], "", BatchResult(path: path, exit: 1, errors: 1, seconds: 0)), results: options.results != nil, io: io)
-            }
+            emitUnnamed(unnamed, results: options.results != nil, io: io)
             statuses["error", default: 0] += unnamed.count
             worst = max(worst, 1)
         }
@@ -225,6 +220,12 @@ enum BatchRunner {
             }
         }
         return ((buffered.standardOutput, buffered.standardError, result), false)
+    }
+
+    /// The result of each input whose name is not UTF-8: said on standard error as it was found,
+    /// an error, with a result line each.
+    private static func emitUnnamed(_ paths: [String], results: Bool, io: CommandIO) {
+        for path in paths { emit(([], "", BatchResult(path: path, exit: 1, errors: 1, seconds: 0)), results: results, io: io) }
     }
 
     private static func emit(_ finished: (stdout: [UInt8], stderr: String, result: BatchResult), results: Bool, io: CommandIO) {

@@ -70,7 +70,7 @@ final class MovingFlashMeter {
         (columns, rows) = (grid.columns, grid.rows)
         windowColumns = min(max(grid.windowColumns, 1), grid.columns)
         windowRows = min(max(grid.windowRows, 1), grid.rows)
-        windowArea = max(grid.windowArea, windowColumns * windowRows)
+        windowArea = grid.windowArea
         positionsAcross = columns - windowColumns + 1
         positionsDown = rows - windowRows + 1
         positions = SlidingWindowCounter(blockCount: positionsAcross * positionsDown, weighted: true)

@@ -119,9 +119,7 @@ struct PictureAnalysis {
         fieldWindows = FieldWindows(grid: grid)
         general = SlidingWindowCounter(blockCount: cells)
         red = SlidingWindowCounter(blockCount: cells)
-        areaMeter = AreaMeter(
-            columns: grid.columns, rows: grid.rows, windowColumns: grid.windowColumns, windowRows: grid.windowRows,
-            windowArea: grid.windowArea)
+        areaMeter = AreaMeter(grid: grid)
         movingGeneral = MovingFlashMeter(grid: grid)
         movingRed = MovingFlashMeter(grid: grid)
     }

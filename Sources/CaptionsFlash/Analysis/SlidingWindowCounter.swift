@@ -217,12 +217,9 @@ struct AreaMeter {
     let windowArea: Int
     private var table: [Int32]
 
-    init(columns: Int, rows: Int, windowColumns: Int, windowRows: Int, windowArea: Int? = nil) {
-        self.columns = columns
-        self.rows = rows
-        self.windowColumns = min(max(windowColumns, 1), columns)
-        self.windowRows = min(max(windowRows, 1), rows)
-        self.windowArea = max(windowArea ?? 0, self.windowColumns * self.windowRows)
+    init(grid: CellGrid) {
+        (columns, rows) = (grid.columns, grid.rows)
+        (windowColumns, windowRows, windowArea) = (grid.windowColumns, grid.windowRows, grid.windowArea)
         table = [Int32](repeating: 0, count: (columns + 1) * (rows + 1))
     }
 
