@@ -216,6 +216,27 @@ import Testing
         #expect(SCCWriter().write(back) == first)
     }
 
+    /// The layouts whose SCC changed when written again (found by re-saving every real-world file
+    /// as SCC twice), each now the same bytes the second time, with the place it was read at:
+    /// - an underlined row at the left edge took an italics preamble and a mid-row code's column
+    ///   (pycaption's `sample_scc_multiple_positioning.scc`): an indent's preamble underlines;
+    /// - a re-wrapped long row pushed left alone (`sample_scc_with_line_too_long.scc`): the block
+    ///   moves together;
+    /// - right-aligned rows whose centres are a column apart read back centred (ExoPlayer's
+    ///   `ssa/positioning`).
+    @Test(arguments: [
+        ("00:00:01.000 --> 00:00:03.000 line:10% position:10%,line-left align:left\ncdcd\n<u>efef</u>\nabab\n", CueSettings.Align.left, 10.0),
+        ("00:00:01.000 --> 00:00:03.000 line:10% position:17.5%,line-left align:left\nwas Cal l l l l l l l l l l l l l l l l l l l l l l l l l l l l Denison,\nof ours\n", .left, 12.5),
+        ("00:00:01.000 --> 00:00:03.000 line:0 align:right\nSixth subtitle (multiple\noverrides in same braces).\n", .right, 90),
+    ])
+    func aLayoutWrittenAgainIsTheSame(cue: String, align: CueSettings.Align, position: Double) throws {
+        let first = SCCWriter().write(try WebVTTReader().read(Array(("WEBVTT\n\n" + cue).utf8)))
+        let back = try SCCReader().read(first)
+        #expect(back.cues.first?.settings.align == align)
+        #expect(back.cues.first?.settings.position == position)
+        #expect(SCCWriter().write(back) == first)
+    }
+
     @Test func rollUpOutputRollsEachRowIn() throws {
         var document = TimedTextDocument(cues: [
             Cue(start: MediaTime(seconds: 1), end: MediaTime(seconds: 4), content: [.text("first row\nsecond row")])

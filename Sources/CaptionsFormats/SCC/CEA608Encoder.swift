@@ -60,19 +60,27 @@ enum CEA608Encoder {
             }
         }
         top = min(max(top, 1), lastTop)
-        return rows.enumerated().map { index, cells in
+        let columns = rows.map { cells -> Int in
             let width = cells.count
-            let column: Int
             switch settings.align {
             case .center:
                 let centre = settings.position.map { ($0 - 10) / 2.5 } ?? 16
-                column = Int((centre - Double(width) / 2).rounded())
+                return Int((centre - Double(width) / 2).rounded())
             case .left, .start:
-                column = Int(((settings.position ?? 10) - 10) / 2.5)
+                return Int(((settings.position ?? 10) - 10) / 2.5)
             case .right, .end:
-                column = Int(((settings.position ?? 90) - 10) / 2.5) - width
+                return Int(((settings.position ?? 90) - 10) / 2.5) - width
             }
-            return (top + index, min(max(column, 0), CEA608Memory.columns - width), cells)
+        }
+        // A row that would leave the screen moves the whole block, as a player moves a cue's box,
+        // so that the rows keep the edge or centre they share (moved one by one, a re-wrapped long
+        // row read back at another left edge than the rows after it).
+        let pastLeft = columns.map { -$0 }.max() ?? 0
+        let pastRight = zip(columns, rows).map { column, cells in column + cells.count - CEA608Memory.columns }.max() ?? 0
+        let shift = pastLeft > 0 ? pastLeft : pastRight > 0 ? -pastRight : 0
+        return rows.indices.map { index in
+            let cells = rows[index]
+            return (top + index, min(max(columns[index] + shift, 0), CEA608Memory.columns - cells.count), cells)
         }
     }
 
@@ -94,14 +102,16 @@ enum CEA608Encoder {
             flushCharacters()
             items.append(doubled(word))
         }
-        // Where the row starts, and the look of its first character.
-        // The mid-row codes (each a column) that set it before the row's text: a colour, italics,
-        // or both (a colour, then italics).
+        // Where the row starts, and the look of its first character. An indent's preamble
+        // address code sets white, underlined or not; other looks take mid-row codes (each a
+        // column) before the row's text: a colour, italics, or both (a colour, then italics).
         let first = cells.first?.style ?? .plain
-        let lead = first == .plain ? 0 : first.italic && first.color != 0 ? 2 : 1
+        let whiteUpright = first.color == 0 && !first.italic
+        let lead = whiteUpright ? 0 : first.italic && first.color != 0 ? 2 : 1
         if column >= lead {
             let start = column - lead
-            code(preambleAddress(row: row, indentOf: start - start % 4))
+            code(preambleAddress(row: row, indentOf: start - start % 4, underline: whiteUpright && first.underline))
+            if whiteUpright { style = first }
             if start % 4 > 0 { code(0x1720 | UInt16(start % 4)) }
         } else {
             // Too near column 0: the preamble carries the look (a colour, or italics; italics
@@ -148,8 +158,8 @@ enum CEA608Encoder {
     }
 
     /// A preamble address code placing the cursor at `row`, white, at column `indent` (0, 4 … 28).
-    static func preambleAddress(row: Int, indentOf indent: Int) -> UInt16 {
-        preambleAddress(row: row, attribute: 0x10 | UInt8(indent / 4) << 1, underline: false)
+    static func preambleAddress(row: Int, indentOf indent: Int, underline: Bool = false) -> UInt16 {
+        preambleAddress(row: row, attribute: 0x10 | UInt8(indent / 4) << 1, underline: underline)
     }
 
     static func preambleAddress(row: Int, attribute: UInt8, underline: Bool) -> UInt16 {

@@ -112,8 +112,9 @@ extension CEA608Memory {
 
     /// Settings for rows at (row, first column, width): the top row sets the line; rows that share
     /// a left edge are left-aligned there, rows that share a centre are centred on it, rows that
-    /// share only a right edge are right-aligned on it, others are left-aligned at the leftmost
-    /// column; one row is centred only near the middle.
+    /// share only a right edge are right-aligned on it (also when their centres are a column
+    /// apart: a centring writer puts them less than one apart), others are left-aligned at the
+    /// leftmost column; one row is centred only near the middle.
     static func placement(_ rows: [(row: Int, column: Int, width: Int)]) -> CueSettings {
         let rowHeight = 80.0 / Double(Self.rows), columnWidth = 80.0 / Double(Self.columns)
         var settings = CueSettings()
@@ -126,8 +127,11 @@ extension CEA608Memory {
             ? lefts.allSatisfy({ $0 == lefts[0] }) || centres.max()! - centres.min()! > 1
             : abs(centres[0] - Double(Self.columns) / 2) > 1.5
         let rights = rows.map { $0.column + $0.width }
-        if leftAligned, rows.count > 1, !lefts.allSatisfy({ $0 == lefts[0] }), rights.allSatisfy({ $0 == rights[0] }),
-            rights[0] <= Self.columns
+        // Rows centred on one centre are within a column of it, less than one apart; a whole
+        // column apart and sharing a right edge, they are right-aligned.
+        let offCentre = rows.count > 1 && centres.max()! - centres.min()! >= 1
+        if leftAligned || offCentre, rows.count > 1, !lefts.allSatisfy({ $0 == lefts[0] }),
+            rights.allSatisfy({ $0 == rights[0] }), rights[0] <= Self.columns
         {
             settings.align = .right
             settings.position = rounded(10 + Double(rights[0]) * columnWidth)
