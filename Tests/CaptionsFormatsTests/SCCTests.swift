@@ -228,12 +228,32 @@ import Testing
         ("00:00:01.000 --> 00:00:03.000 line:10% position:10%,line-left align:left\ncdcd\n<u>efef</u>\nabab\n", CueSettings.Align.left, 10.0),
         ("00:00:01.000 --> 00:00:03.000 line:10% position:17.5%,line-left align:left\nwas Cal l l l l l l l l l l l l l l l l l l l l l l l l l l l l Denison,\nof ours\n", .left, 12.5),
         ("00:00:01.000 --> 00:00:03.000 line:0 align:right\nSixth subtitle (multiple\noverrides in same braces).\n", .right, 90),
+        // Left-aligned in a box centred at 50 %, 80 % wide: at its left edge, 10 % (the rows were
+        // put at 50 %, then pushed back one by one: IMSC's `cumulative-rows-001` came out right-aligned).
+        ("00:00:01.000 --> 00:00:03.000 position:50%,center size:80% align:left\nThese lines appear\nstep by step.\n", .left, 10),
     ])
     func aLayoutWrittenAgainIsTheSame(cue: String, align: CueSettings.Align, position: Double) throws {
         let first = SCCWriter().write(try WebVTTReader().read(Array(("WEBVTT\n\n" + cue).utf8)))
         let back = try SCCReader().read(first)
         #expect(back.cues.first?.settings.align == align)
         #expect(back.cues.first?.settings.position == position)
+        #expect(SCCWriter().write(back) == first)
+    }
+
+    /// A look that changes at the one space between two words changes where the second word
+    /// starts, however many mid-row codes it takes (a colour, then italics): the space's own
+    /// look took the code back to plain and the change waited for the next space ("Where" lost
+    /// its italics); two codes read back as one space; and a row with them still fits 32 columns.
+    @Test(arguments: [
+        "<c.yellow>JOHN:</c> <i>Where are you?</i>", "<c.red>red</c> <c.cyan>cyan</c> <c.yellow>yellow</c> <i>italic</i>",
+        "<i>italic</i> <c.yellow>yellow</c> <u>under</u> <c.lime>lime</c> <c.blue>blue</c>",
+        "<c.yellow>JOHN:</c> <i>Where are you going now?!</i>",
+    ])
+    func aChangeOfLookAtASpaceIsMadeThere(text: String) throws {
+        let first = SCCWriter().write(try WebVTTReader().read(Array("WEBVTT\n\n00:00:01.000 --> 00:00:04.000\n\(text)\n".utf8)))
+        let back = try SCCReader().read(first)
+        #expect(String(decoding: WebVTTWriter().write(back), as: UTF8.self).contains("\n\(text)\n"))
+        #expect(!back.diagnostics.contains { $0.code.rawValue == "scc.row.overflow" }, "\(back.diagnostics)")
         #expect(SCCWriter().write(back) == first)
     }
 

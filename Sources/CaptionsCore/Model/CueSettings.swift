@@ -84,3 +84,22 @@ public struct CueSettings: Sendable, Hashable {
             && vertical == .horizontal && snapToLines && lineAlign == .start && positionAlign == .auto
     }
 }
+
+extension CueSettings {
+    /// The cue box across the picture, in percent of its width, as WebVTT computes it: the
+    /// position (when automatic: 0, 100 or 50 by the text alignment), the size, and the box's
+    /// alignment to the position (when automatic: by the text alignment).
+    public var horizontalBox: (left: Double, right: Double) {
+        let leftward = align == .left || align == .start, rightward = align == .right || align == .end
+        var boxAlign = positionAlign
+        if boxAlign == .auto { boxAlign = leftward ? .lineLeft : rightward ? .lineRight : .center }
+        let anchor = position ?? (leftward ? 0 : rightward ? 100 : 50)
+        let left: Double
+        switch boxAlign {
+        case .lineLeft, .auto: left = anchor
+        case .center: left = anchor - size / 2
+        case .lineRight: left = anchor - size
+        }
+        return (left, left + size)
+    }
+}

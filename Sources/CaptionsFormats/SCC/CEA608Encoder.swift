@@ -60,27 +60,29 @@ enum CEA608Encoder {
             }
         }
         top = min(max(top, 1), lastTop)
+        // The rows are aligned in the cue's box (the grid's 32 columns span 10 % to 90 %).
+        let box = settings.horizontalBox
+        func column(_ percent: Double) -> Double { percent.isFinite ? (min(max(percent, -100), 200) - 10) / 2.5 : 0 }
         let columns = rows.map { cells -> Int in
             let width = cells.count
             switch settings.align {
             case .center:
-                let centre = settings.position.map { ($0 - 10) / 2.5 } ?? 16
-                return Int((centre - Double(width) / 2).rounded())
+                return Int((column((box.left + box.right) / 2) - Double(width) / 2).rounded())
             case .left, .start:
-                return Int(((settings.position ?? 10) - 10) / 2.5)
+                return Int(column(box.left))
             case .right, .end:
-                return Int(((settings.position ?? 90) - 10) / 2.5) - width
+                return Int(column(box.right)) - width
             }
         }
         // A row that would leave the screen moves the whole block, as a player moves a cue's box,
         // so that the rows keep the edge or centre they share (moved one by one, a re-wrapped long
         // row read back at another left edge than the rows after it).
+        let widths = rows.map { $0.count + extraColumns(of: $0) }
         let pastLeft = columns.map { -$0 }.max() ?? 0
-        let pastRight = zip(columns, rows).map { column, cells in column + cells.count - CEA608Memory.columns }.max() ?? 0
+        let pastRight = zip(columns, widths).map { column, width in column + width - CEA608Memory.columns }.max() ?? 0
         let shift = pastLeft > 0 ? pastLeft : pastRight > 0 ? -pastRight : 0
         return rows.indices.map { index in
-            let cells = rows[index]
-            return (top + index, min(max(columns[index] + shift, 0), CEA608Memory.columns - cells.count), cells)
+            (top + index, min(max(columns[index] + shift, 0), CEA608Memory.columns - widths[index]), rows[index])
         }
     }
 
@@ -120,8 +122,17 @@ enum CEA608Encoder {
             code(preambleAddress(row: row, attribute: coloured ? first.color << 1 : 0x0E, underline: first.underline))
             style = CellStyle(color: first.color, italic: !coloured, underline: first.underline)
         }
-        for (position, cell) in cells.enumerated() {
+        for (position, var cell) in cells.enumerated() {
             var replacesSpace = false
+            // A lone space between two words that look different takes the look of the word after
+            // it: the mid-row code in its place then changes the look where that word starts (kept
+            // in its own look, the space took the code back to plain, and the change waited for the
+            // next space: "JOHN: <i>Where are</i>" lost the italics of "Where").
+            if cell.character == " ", position > 0, position + 1 < cells.count, cells[position - 1].character != " ",
+                cells[position + 1].character != " "
+            {
+                cell.style = cells[position + 1].style
+            }
             if cell.style != style {
                 // A mid-row code shows as a space: it takes the place of one, before the change or
                 // at it. Between two letters ("coming</u>.") there is none to take, and an added
@@ -155,6 +166,22 @@ enum CEA608Encoder {
         }
         flushCharacters()
         return items
+    }
+
+    /// The columns a row takes beside its characters at the left edge: mid-row codes that take no
+    /// space's place (italics over a colour at the start; a change to both a colour and italics
+    /// at one space; a change after two spaces or more, which all stay).
+    static func extraColumns(of cells: [StyledCharacter]) -> Int {
+        var columns = 0
+        for item in rowItems(row: 1, column: 0, cells: cells) {
+            guard let word = item.first else { continue }
+            switch word {
+            case 0x1120...0x113F: columns += 1  // a mid-row code or a special character
+            case 0x1000...0x1FFF: break  // a preamble, a tab offset, or an extended character over its fallback
+            default: columns += (word >> 8 != 0 ? 1 : 0) + (word & 0xFF != 0 ? 1 : 0)
+            }
+        }
+        return columns - cells.count
     }
 
     /// A preamble address code placing the cursor at `row`, white, at column `indent` (0, 4 … 28).

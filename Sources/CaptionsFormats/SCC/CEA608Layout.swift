@@ -22,10 +22,10 @@ enum CEA608Layout {
                         at: location)
                 }
             },
-            // A row that starts coloured and in italics at the left edge takes a mid-row code's
-            // column before its text (``CEA608Encoder/rowItems(row:column:cells:)``): 32 such
-            // characters ran into a 33rd column, drawn over the last.
-            leadColumns: { row in row.first.map { $0.style.italic && $0.style.color != 0 ? 1 : 0 } ?? 0 })
+            // Mid-row codes that take no space's place take columns of their own
+            // (``CEA608Encoder/extraColumns(of:)``): 32 characters starting coloured and in italics
+            // ran into a 33rd column, drawn over the last.
+            extraColumns: CEA608Encoder.extraColumns(of:))
     }
 
     /// The document fitted, and what changed.

@@ -87,11 +87,16 @@ extension CEA608Memory {
             guard let first = line.firstIndex(where: { $0.character.map { $0 != " " } ?? false }),
                 let last = line.lastIndex(where: { $0.character.map { $0 != " " } ?? false })
             else { continue }
-            // A mid-row code's space beside another space is the same gap.
+            // A mid-row code's space beside another space is the same gap: a run of blank cells
+            // shows as its real spaces, or, made only of codes' spaces (a colour then italics), as
+            // one space, the last code's.
+            func isBlank(_ index: Int) -> Bool { (line[index].character ?? " ") == " " }
             let shown = line[first...last].indices.filter { index in
                 guard line[index].isCodeSpace else { return true }
-                let before = line[index - 1].character ?? " ", after = line[index + 1].character ?? " "
-                return before != " " && after != " "
+                var (start, end) = (index, index)
+                while isBlank(start - 1) { start -= 1 }
+                while isBlank(end + 1) { end += 1 }
+                return index == end && line[start...end].allSatisfy(\.isCodeSpace)
             }
             rows.append((row, first - line.startIndex, shown.map { line[$0] }))
         }

@@ -189,10 +189,9 @@ enum CharacterGrid {
         /// Whether a run of spaces shows as one, and a row without its spaces at either end (EBU
         /// STL: spaces and style codes share cells, and readers show one space between words).
         var collapsesSpaces = false
-        /// The columns a row takes before its first character (CEA-608: one when it starts both
-        /// coloured and in italics, as a preamble sets only one of them), so that it is broken
-        /// to fit beside them.
-        var leadColumns: ([StyledCharacter]) -> Int = { _ in 0 }
+        /// The columns a row takes beside its characters (CEA-608: style codes that take no space's
+        /// place), so that it is broken to fit beside them.
+        var extraColumns: ([StyledCharacter]) -> Int = { _ in 0 }
     }
 
     /// `row` with one space for each run of spaces, and none at its ends.
@@ -235,8 +234,13 @@ enum CharacterGrid {
                     mapped = collapsed
                 }
                 rules.checkLooks(mapped, location, &tally)
-                let limit = rules.width - rules.leadColumns(mapped)
-                let wrapped = wrap(mapped, limit: limit)
+                // Each row the wrap makes has its own codes: narrower until every one fits.
+                var limit = rules.width - rules.extraColumns(mapped)
+                var wrapped = wrap(mapped, limit: limit)
+                while limit > 1, wrapped.contains(where: { $0.count + rules.extraColumns($0) > rules.width }) {
+                    limit -= 1
+                    wrapped = wrap(mapped, limit: limit)
+                }
                 if wrapped.count > 1 {
                     tally.add(.note, Diagnostic.Code(rawValue: rules.prefix + ".row.wrapped"), "a line longer than \(limit) characters re-wrapped", at: location)
                 }
