@@ -150,6 +150,7 @@ enum FileAccess {
             case S_IFDIR:
                 throw CaptionsError("output.unwritable", "cannot write \(path): it is a folder")
             case S_IFREG:
+                try refuseUnwritable(path)
                 let target = try followLinks(path)
                 var resolved = stat()
                 if stat(target, &resolved) == 0, resolved.st_dev == info.st_dev, resolved.st_ino == info.st_ino {
@@ -166,6 +167,15 @@ enum FileAccess {
         } else if errno == ENOENT {
             try replace(try followLinks(path), shownAs: path, existing: nil, producing: produce)
         } else {
+            throw CaptionsError("output.unwritable", "cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Throws `output.unwritable` for an existing file this user may not write: renaming over
+    /// it needs only the folder's permission, and replaced a read-only file, or someone else's in
+    /// a folder all may write to, which the shell and `cp` refuse.
+    private static func refuseUnwritable(_ path: String) throws(CaptionsError) {
+        if access(path, W_OK) != 0, errno == EACCES || errno == EROFS {
             throw CaptionsError("output.unwritable", "cannot write \(path): \(String(cString: strerror(errno)))")
         }
     }
@@ -201,6 +211,7 @@ enum FileAccess {
             guard info.st_mode & S_IFMT == S_IFREG else {
                 throw CaptionsError("output.unwritable", "cannot write \(path): not a regular file (devices, FIFOs and sockets are refused)")
             }
+            try refuseUnwritable(path)
             existing = info
         }
         let target = try followLinks(path)

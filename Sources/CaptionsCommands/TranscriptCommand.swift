@@ -80,7 +80,7 @@ public struct TranscriptCommand: BatchCommand {
     static let keepsInputExtensionOnClash = true
 
     /// The files named by options that are read.
-    public var filesRead: [String] { [media, descriptions, speakers].compactMap { $0 } }
+    public var filesRead: [String] { [media, descriptions, speakers, chapters].compactMap { $0 } }
 
     /// Used by ArgumentParser.
     public init() {}

@@ -149,6 +149,35 @@ import Darwin
         #expect(Self.kind(link, link: true) == S_IFLNK)
     }
 
+    /// Renaming over a file needs only its folder's permission: a user who may not write a file
+    /// (someone else's, or read-only) in a folder all may write to replaced it, where the shell
+    /// and `cp` refuse. Run as `nobody` through `setpriv`, with the release CLI.
+    @Test(.enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+        && FileManager.default.isExecutableFile(atPath: BatchCommandTests.executable.path)))
+    func aFileTheUserMayNotWriteIsNotReplaced() throws {
+        let (folder, input) = try Self.folderWithInput()
+        defer { removeTemporaryFolder(folder) }
+        try #require(chmod(folder.path, 0o777) == 0 && chmod(input, 0o644) == 0)
+        let victim = folder.appendingPathComponent("root.vtt").path
+        try "precious".write(toFile: victim, atomically: true, encoding: .utf8)
+        try #require(chmod(victim, 0o644) == 0)
+        // A copy of the CLI that `nobody` may run wherever the checkout is.
+        let cli = folder.appendingPathComponent("captions").path
+        try FileManager.default.copyItem(atPath: BatchCommandTests.executable.path, toPath: cli)
+        try #require(chmod(cli, 0o755) == 0)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=nobody", "--regid=nogroup", "--clear-groups", cli, "convert", input, "-o", victim]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(message.contains("output.unwritable"), "\(message)")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious")
+    }
+
     @Test func aLinkToTheInputIsRefused() throws {
         let (folder, input) = try Self.folderWithInput()
         defer { removeTemporaryFolder(folder) }
