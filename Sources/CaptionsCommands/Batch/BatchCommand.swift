@@ -9,6 +9,8 @@ protocol BatchCommand: IOCommand {
     var output: String { get set }
     /// The batch options.
     var batch: BatchOptions { get set }
+    /// `-q` and `-v`: what is printed, not what is done.
+    var verbosity: Verbosity { get set }
     /// The files a folder given as input contributes.
     static var inputKind: BatchInputKind { get }
     /// Whether each input's output is a report that may go to standard output one after the

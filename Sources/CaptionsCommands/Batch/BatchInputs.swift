@@ -77,7 +77,9 @@ enum BatchInputs {
             do { bytes = try FileAccess.read(manifest, io: io) } catch {
                 throw ValidationError("--manifest \(manifest): \(error.message)")
             }
-            for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline) {
+            // A byte order mark (Windows Notepad writes one) is not part of the first path.
+            let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+            for line in String(decoding: text, as: UTF8.self).split(whereSeparator: \.isNewline) {
                 let path = line.trimmingCharacters(in: " \t\r")
                 if !path.isEmpty, !path.hasPrefix("#") { named.append(path) }
             }

@@ -151,14 +151,18 @@ enum BatchRunner {
 
     /// What a run was asked to do besides which files and how many at once: the command's
     /// options as the argument parser holds them (inputs, `-o` and the batch options set aside),
-    /// hashed. `--resume` takes only results of the same settings: a result kept from `--to vtt`
-    /// or `--standard wcag` does not stand for `--to srt` or `--standard wcag-aaa`.
+    /// hashed with the versions of the measures (``VersionInfo``). `--resume` takes only results
+    /// of the same settings: a result kept from `--to vtt` or `--standard wcag` does not stand for
+    /// `--to srt` or `--standard wcag-aaa`, nor one of an earlier flash analysis for this one;
+    /// `-q` and `-v` change what is printed only, and are set aside too.
     static func settings<Command: BatchCommand>(of command: Command) -> String? {
         var key = command
         key.inputs = []
         key.output = ""
         key.batch = BatchOptions()
-        return try? ContentHash.sha256(of: String(reflecting: key))
+        key.verbosity = Verbosity()
+        let measures = VersionInfo.algorithms.map { "\($0.0): \($0.1)" }.joined(separator: "\n")
+        return try? ContentHash.sha256(of: String(reflecting: key) + "\n" + measures)
     }
 
     /// Runs one input (or takes its earlier result under `--resume`).
@@ -177,8 +181,9 @@ enum BatchRunner {
         }
         if options.resume, let resultFile = job.resultFile, let line = try? FileAccess.read(resultFile, io: buffered),
             let stored = BatchResult.stored(in: line), stored.sha256 == sha256, stored.settings == settings,
-            stored.output.map(FileAccess.exists) ?? true
+            stored.output.map(FileAccess.exists) ?? true, stored.status != "error"
         {
+            // (A file that could not be done is tried again: a full disk or a lost mount passes.)
             // Done before, for the same content and settings: its result as it was.
             var result = BatchResult(path: job.item.path, exit: stored.exit, seconds: 0, sha256: sha256, settings: settings)
             result.storedLine = String(decoding: line, as: UTF8.self)
