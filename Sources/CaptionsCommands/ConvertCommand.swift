@@ -261,7 +261,19 @@ public struct ConvertCommand: BatchCommand {
             throw ValidationError("\(inputFormat.rawValue) can be written but not read")
         }
         if let encoding {
-            return try reader.read(Self.converting(file.takeBytes(), from: encoding))
+            let bytes = file.takeBytes()
+            // Binary EBU STL names its code table in its header: iconv over its blocks scrambled
+            // them (no cue, exit 0).
+            if inputFormat == .stl, STLReader.recognises(bytes[...]) {
+                var document = try reader.read(bytes)
+                document.diagnostics.insert(
+                    Diagnostic(
+                        .warning, "stl.encoding.ignored",
+                        "--encoding \(encoding) does not apply to EBU STL: its header names its character code table, and the text is read in it",
+                        at: .start), at: 0)
+                return document
+            }
+            return try reader.read(Self.converting(bytes, from: encoding))
         }
         if let inPlace = reader as? any InPlaceTimedTextReader {
             return try file.withBytes { bytes throws(CaptionsError) in try inPlace.read(borrowing: bytes) }

@@ -107,6 +107,21 @@ let sampleSRT = "1\n00:00:01,000 --> 00:00:02,000\n<i>Hello</i>\n\n2\n00:00:03,0
         #expect(leftovers.isEmpty)
     }
 
+    /// `--encoding` on binary EBU STL (its header names its code table) ran iconv over its
+    /// blocks: no cue, exit 0. It is set aside with a warning, and the text read as the header says.
+    @Test func anEncodingDoesNotScrambleBinarySTL() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = folder.appendingPathComponent("talk.srt")
+        try "1\n00:00:01,000 --> 00:00:02,000\nПривет\n".write(to: input, atomically: true, encoding: .utf8)
+        let stl = folder.appendingPathComponent("talk.stl").path
+        #expect(run(["convert", input.path, "-o", stl], io: MemoryIO()) == 0)
+        let io = MemoryIO()
+        #expect(run(["convert", stl, "--encoding", "iso-8859-5", "--to", "vtt"], io: io) == 0)
+        #expect(io.outputText.contains("\nПривет\n"), "\(io.outputText)")
+        #expect(io.errors.contains("stl.encoding.ignored"))
+    }
+
     @Test func readsStandardInputAndWritesStandardOutput() {
         let io = MemoryIO(input: sampleSRT)
         #expect(run(["convert", "-", "--to", "vtt"], io: io) == 0)

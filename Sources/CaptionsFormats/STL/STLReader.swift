@@ -19,7 +19,7 @@ public struct STLReader: TimedTextReader {
     public init() {}
 
     /// Whether content is an EBU STL file: the GSI's disk format code at byte 3.
-    static func recognises(_ bytes: ArraySlice<UInt8>) -> Bool {
+    public static func recognises(_ bytes: ArraySlice<UInt8>) -> Bool {
         bytes.count >= 11 && bytes.dropFirst(3).prefix(3).elementsEqual("STL".utf8) && bytes.dropFirst(8).prefix(3).elementsEqual(".01".utf8)
     }
 
