@@ -101,6 +101,11 @@ spatial s-box-22pc-pass "if(between(X\,400\,549)*between(Y\,200\,312)\,255*$flas
 spatial t-box-27pc-fail "if(between(X\,400\,549)*between(Y\,200\,337)\,255*$flash3\,128)"   # 150 x 138: 27.0 %
 spatial u-checker-0.125deg-fail "255*mod(floor(X/4)+floor(Y/4)+floor(N/3)\,2)"                 # 4-pixel squares reversing
 spatial v-checker-0.03deg-pass "255*mod(X+Y+floor(N/3)\,2)"                                     # 1-pixel squares: below 0.1°
+# 0.125° squares (8 pixels at 1080p) with every edge through the middle of a 4-pixel cell: each
+# cell half black, half white keeps its mean as the squares reverse (it read 25 % and passed).
+make u2-checker-halfcell-fail.mp4 -f lavfi -i "$(lavfi 1920x1080 30 1)" \
+  -vf "format=gray,geq=lum='255*mod(floor((X+2)/8)+floor((Y+2)/8)+floor(N/3)\,2)',format=yuv420p" \
+  -c:v libx264 -preset ultrafast -qp 0 -colorspace bt709 -color_primaries bt709 -color_trc bt709 -color_range tv
 # A white bar hopping between the thirds of the screen, two frames on and two off: each third flashes 2.5
 # times a second, but a flash a third of the screen wide passes 7.5 times a second (was a false PASS).
 spatial s2-hopping-thirds-fail "255*eq(mod(floor(N/2)\,2)\,0)*eq(floor(X*3/960)\,floor(mod(floor(N/2)\,6)/2))"

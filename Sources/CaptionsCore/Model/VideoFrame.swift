@@ -147,6 +147,36 @@ public struct VideoFrame {
     /// Bytes per sample: 1 or 2.
     public var bytesPerSample: Int { bitDepth > 8 ? 2 : 1 }
 
+    /// The `width` × `height` pixels from (`x`, `y`) as a picture of their own (the same samples,
+    /// borrowed); nil where a plane's subsampling cannot start there (`x` or `y` not on a chroma
+    /// sample).
+    public func cropped(x: Int, y: Int, width: Int, height: Int) -> VideoFrame? {
+        guard x >= 0, y >= 0, width > 0, height > 0, x + width <= self.width, y + height <= self.height else { return nil }
+        let bytes = bytesPerSample
+        var (shiftX, shiftY, chromaStep) = (0, 0, 1)
+        var step = 1  // samples a pixel in the first plane
+        switch layout {
+        case .planarYUV(let chromaShiftX, let chromaShiftY): (shiftX, shiftY) = (chromaShiftX, chromaShiftY)
+        case .nv12: (shiftX, shiftY, chromaStep) = (1, 1, 2)
+        case .gray, .planarGBR: break
+        case .packedRGB(let components, _, _, _, _): step = components
+        }
+        guard x % (1 << shiftX) == 0, y % (1 << shiftY) == 0 else { return nil }
+        func moved(_ plane: Plane, column: Int, row: Int) -> Plane {
+            guard let base = plane.base else { return plane }
+            return Plane(base: base + row * plane.stride + column * bytes, stride: plane.stride)
+        }
+        var picture = self
+        picture.width = width
+        picture.height = height
+        let chroma = (column: (x >> shiftX) * chromaStep, row: y >> shiftY)
+        picture.planes = (
+            moved(planes.0, column: x * step, row: y), moved(planes.1, column: chroma.column, row: chroma.row),
+            moved(planes.2, column: chroma.column, row: chroma.row), moved(planes.3, column: x, row: y)
+        )
+        return picture
+    }
+
     /// One field of an interlaced frame as a picture of its own: every other line (`bottom`: the
     /// odd ones), with chroma lines of the same field. A progressive frame is returned as it is.
     public func field(bottom: Bool) -> VideoFrame {

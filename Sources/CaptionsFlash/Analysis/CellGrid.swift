@@ -6,8 +6,9 @@
 /// 10° field is 10° × 7.5° (WCAG's 341 × 256 shape) at any aspect ratio: 640 × 480 of a 1920 × 1080
 /// picture. Cells are squares of 1/16° (1/480 of the displayed width: 4 × 4 pixels at 1080p, 8 × 8
 /// at 2160p), so a pattern of 0.1° (WCAG's smallest) spans more than one and a half cells and is
-/// never averaged away; pictures too tall for that (portrait video) get larger cells, at most
-/// 160,000 in all. A cell's value is the mean of every pixel in it (every line, both fields).
+/// averaged away only in cells an edge splits into equal halves, which a second grid offset by
+/// half a cell covers (``halfCellShifted(width:height:)``); pictures too tall for that (portrait
+/// video) get larger cells, at most 160,000 in all. A cell's value is the mean of every pixel in it (every line, both fields).
 ///
 /// Pictures of different sizes with the same shape get the same grid (1080p and 720p are both
 /// 480 × 270 cells), so a resolution change mid-stream does not restart the analysis.
@@ -60,4 +61,25 @@ struct CellGrid: Hashable {
     }
 
     var count: Int { columns * rows }
+
+    /// A grid of `columns` × `rows` cells measured against the same 10° field as `field`.
+    private init(columns: Int, rows: Int, field: CellGrid) {
+        (self.columns, self.rows) = (columns, rows)
+        (windowColumns, windowRows) = (min(columns, field.windowColumns), min(rows, field.windowRows))
+        windowArea = field.windowArea
+    }
+
+    /// Where the cells between this grid's fall, for a picture of `width` × `height` stored
+    /// pixels: a crop of it starting half a cell in (`x`, `y`), and the grid of its one cell fewer
+    /// each way, the same size and field. A pattern whose edges split this grid's cells into
+    /// equal halves (which keep their mean when it reverses) falls whole in the cells of the
+    /// other. Nil unless the cells are a whole, even number of pixels each way (1080p: 4, 2160p:
+    /// 8), and the grid has room for it.
+    func halfCellShifted(width: Int, height: Int) -> (x: Int, y: Int, width: Int, height: Int, grid: CellGrid)? {
+        guard columns > 1, rows > 1, width % columns == 0, height % rows == 0 else { return nil }
+        let (cellWidth, cellHeight) = (width / columns, height / rows)
+        guard cellWidth >= 2, cellHeight >= 2, cellWidth % 2 == 0, cellHeight % 2 == 0 else { return nil }
+        let inner = CellGrid(columns: columns - 1, rows: rows - 1, field: self)
+        return (cellWidth / 2, cellHeight / 2, (columns - 1) * cellWidth, (rows - 1) * cellHeight, inner)
+    }
 }

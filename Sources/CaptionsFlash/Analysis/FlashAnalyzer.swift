@@ -38,6 +38,10 @@ public struct FlashAnalyzer {
     /// first frame waits for the second when the frame rate is not known).
     public private(set) var lastDimFlashingLights: DimFlashingLightsRun.Figures?
     private var pictures: [PictureAnalysis] = []
+    /// A progressive picture's second grid, offset by half a cell, and the crop it reads
+    /// (``CellGrid/halfCellShifted(width:height:)``): flashing found on either grid counts.
+    private var shifted: PictureAnalysis?
+    private var shiftedCrop: (x: Int, y: Int, width: Int, height: Int)?
     private var model: ColorModel?
     private var lastKey: FrameKey?
     private var format: PictureFormat?
@@ -104,6 +108,12 @@ public struct FlashAnalyzer {
         var measure = PictureAnalysis.Measure()
         if frame.fieldOrder == .progressive {
             measure = pictures[0].analyze(frame, frameHeight: frame.height, parity: 0, time: time, model: model, criteria: criteria, displayPeak: Float(display.peak))
+            if let crop = shiftedCrop, let part = frame.cropped(x: crop.x, y: crop.y, width: crop.width, height: crop.height),
+                let other = shifted?.analyze(
+                    part, frameHeight: part.height, parity: 0, time: time, model: model, criteria: criteria, displayPeak: Float(display.peak))
+            {
+                measure = Self.either(measure, other)
+            }
         } else {
             let bottomFirst = frame.fieldOrder == .bottomFirst
             for index in 0..<2 {
@@ -154,6 +164,7 @@ public struct FlashAnalyzer {
                     previousModel.isAbsolute == frameModel.isAbsolute ? 1
                     : frameModel.isAbsolute ? Self.sdrWhite : 1 / Self.sdrWhite
                 for index in pictures.indices { pictures[index].relight(scale: factor) }
+                shifted?.relight(scale: factor)
             }
         }
         let grid = CellGrid(
@@ -165,12 +176,20 @@ public struct FlashAnalyzer {
         if newFormat != format { change(to: newFormat, at: time) }
     }
 
-    /// The field measures combined: the larger of each.
+    /// The field measures combined: the larger of each flashing figure, the mean of the light.
     private static func larger(_ a: PictureAnalysis.Measure, _ b: PictureAnalysis.Measure) -> PictureAnalysis.Measure {
-        var result = a
+        var result = either(a, b)
         result.meanLuminance = (a.meanLuminance + b.meanLuminance) / 2
         result.averagePictureLevel = (a.averagePictureLevel + b.averagePictureLevel) / 2
         result.fieldLevels = zip(a.fieldLevels, b.fieldLevels).map { ($0 + $1) / 2 }
+        return result
+    }
+
+    /// Flashing found in either measure of one picture (its own grid's, `a`, and the grid offset
+    /// by half a cell's): the larger area, count and swing, the earlier window; the light and
+    /// picture levels are `a`'s.
+    private static func either(_ a: PictureAnalysis.Measure, _ b: PictureAnalysis.Measure) -> PictureAnalysis.Measure {
+        var result = a
         result.generalArea = (max(a.generalArea.window, b.generalArea.window), max(a.generalArea.screen, b.generalArea.screen))
         result.redArea = (max(a.redArea.window, b.redArea.window), max(a.redArea.screen, b.redArea.screen))
         result.maxCount = max(a.maxCount, b.maxCount)
@@ -201,6 +220,17 @@ public struct FlashAnalyzer {
             pictures = (0..<fieldCount).map {
                 PictureAnalysis(continuing: pictures[pictures.count == fieldCount ? $0 : lastShown], grid: newFormat.grid)
             }
+        }
+        // The half-cell-shifted grid of a progressive picture goes on as the main one does.
+        if fieldCount == 1, let half = newFormat.grid.halfCellShifted(width: newFormat.width, height: newFormat.height) {
+            if let old = shifted {
+                if old.grid != half.grid { shifted = PictureAnalysis(continuing: old, grid: half.grid) }
+            } else {
+                shifted = PictureAnalysis(grid: half.grid)
+            }
+            shiftedCrop = (half.x, half.y, half.width, half.height)
+        } else {
+            (shifted, shiftedCrop) = (nil, nil)
         }
         if format == nil {
             firstFormat = newFormat.description

@@ -48,7 +48,8 @@ struct PictureAnalysis {
         let count: Int
         let fed0, fed1, fed2: UnsafeMutablePointer<Float>
         let states: UnsafeMutablePointer<CellState>
-        let hardingTrackers: UnsafeMutablePointer<TransitionTracker>
+        /// Harding's red measure's trackers, made when that measure is first asked for.
+        private(set) var hardingStorage: UnsafeMutablePointer<TransitionTracker>?
         /// The cells that changed in the current picture.
         let changed: UnsafeMutablePointer<Int32>
         /// Linear R, G, B, luminance and Dim Flashing Lights level of each changed cell, in the
@@ -64,15 +65,23 @@ struct PictureAnalysis {
             }
             (fed0, fed1, fed2) = (make(-1000), make(-1000), make(-1000))
             states = make(CellState())
-            hardingTrackers = make(TransitionTracker())
-            changed = make(0)
+            changed = .allocate(capacity: max(count, 1))  // written before it is read
             lights = .allocate(capacity: 5 * max(count, 1))
+        }
+
+        /// Harding's trackers, made (each at its start) on first use.
+        var hardingTrackers: UnsafeMutablePointer<TransitionTracker> {
+            if let hardingStorage { return hardingStorage }
+            let trackers = UnsafeMutablePointer<TransitionTracker>.allocate(capacity: max(count, 1))
+            trackers.initialize(repeating: TransitionTracker(), count: max(count, 1))
+            hardingStorage = trackers
+            return trackers
         }
 
         deinit {
             for pointer in [fed0, fed1, fed2] { pointer.deallocate() }
             states.deallocate()
-            hardingTrackers.deallocate()
+            hardingStorage?.deallocate()
             changed.deallocate()
             lights.deallocate()
         }
@@ -142,7 +151,7 @@ struct PictureAnalysis {
             let source = Int(source)
             (to.fed0[cell], to.fed1[cell], to.fed2[cell]) = (from.fed0[source], from.fed1[source], from.fed2[source])
             to.states[cell] = from.states[source]
-            to.hardingTrackers[cell] = from.hardingTrackers[source]
+            if let trackers = from.hardingStorage { to.hardingTrackers[cell] = trackers[source] }
             luminanceTotal += Double(to.states[cell].luminance)
         }
         general = previous.general.remapped(to: sources)
@@ -181,6 +190,7 @@ struct PictureAnalysis {
         var measure = Measure()
         let rule = LuminanceRule(absolute: model.isAbsolute)
         let harding = criteria.redRule == .harding
+        let hardingTrackers = harding ? store.hardingTrackers : nil
         let black: Float = model.isAbsolute ? 0.6 : 0.003
         let hardingScale: Float = model.isAbsolute ? 320 / 200 : 320
         let limit = Int32(FlashCriteria.maximumTransitionsPerSecond)
@@ -237,8 +247,8 @@ struct PictureAnalysis {
             }
             // A red transition, and whether it is toward red.
             let redTransition: Bool?
-            if harding {
-                let tracker = store.hardingTrackers + cell
+            if let hardingTrackers {
+                let tracker = hardingTrackers + cell
                 redTransition = tracker.pointee.update(
                     (r - g - b) * hardingScale, significant: { abs($0 - $1) >= 20 }, qualifies: { max($0, $1) > 20 })
                     ? tracker.pointee.rising : nil
