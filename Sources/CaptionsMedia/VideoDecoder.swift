@@ -127,9 +127,19 @@ public final class VideoDecoder {
         do throws(MediaError) {
             try FFmpegCall.check(ccaptions_avformat_find_stream_info(format, nil), "media.open", "cannot read the streams of \(path)")
             var decoder: UnsafePointer<AVCodec>?
-            let index = ccaptions_av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
+            var index = ccaptions_av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
+            if index >= 0, let best = format?.pointee.streams[Int(index)], best.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 {
+                // Cover art is one picture beside the audio, not video: another video stream, or none
+                // (an episode with its artwork read as video that "stops at 0.0 s", truncated).
+                let moving = (0..<Int(format?.pointee.nb_streams ?? 0)).first { other in
+                    guard let candidate = format?.pointee.streams[other] else { return false }
+                    return candidate.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+                        && candidate.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
+                }
+                index = moving.map { ccaptions_av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, Int32($0), -1, &decoder, 0) } ?? -1
+            }
             guard index >= 0, var decoder, let stream = format?.pointee.streams[Int(index)] else {
-                throw MediaError("media.video.none", "\(path) has no video stream to scan (audio only?)")
+                throw MediaError("media.video.none", "\(path) has no video stream to scan (audio only, or audio with cover art?)")
             }
             let alphaDecoder = Self.alphaDecoder(for: stream)
             if let alphaDecoder { decoder = alphaDecoder }

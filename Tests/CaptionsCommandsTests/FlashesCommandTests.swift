@@ -132,11 +132,20 @@ struct FlashesCommandTests {
         _ = FileManager.default.createFile(atPath: garbage.path, contents: Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ $0 >> 3) }))
         let audio = folder.appendingPathComponent("audio.m4a")
         #expect(FlashSamples.ffmpeg(["-f", "lavfi", "-i", "sine=d=1", audio.path]))
+        // An episode with its artwork: the picture is not video (it was scanned as video that
+        // "stops at 0.0 s", a partial PASS).
+        let cover = folder.appendingPathComponent("cover.png").path, withCover = folder.appendingPathComponent("episode.m4a").path
+        #expect(FlashSamples.ffmpeg(["-f", "lavfi", "-i", "color=red:s=64x64:d=0.04", "-frames:v", "1", cover]))
+        #expect(FlashSamples.ffmpeg([
+            "-f", "lavfi", "-i", "sine=d=3", "-i", cover, "-map", "0", "-map", "1", "-c:a", "aac", "-c:v", "png",
+            "-disposition:v", "attached_pic", withCover,
+        ]))
         // Each failure says why in a user's terms, not FFmpeg's "Invalid argument".
         for (path, code, why) in [(folder.appendingPathComponent("missing.mp4").path, "media.open", "No such file"),
                                   (empty.path, "media.open", "the file is empty (0 bytes)"),
                                   (garbage.path, "media.open", "recognises no audio or video format"),
-                                  (audio.path, "media.video.none", "no video stream")] {
+                                  (audio.path, "media.video.none", "no video stream"),
+                                  (withCover, "media.video.none", "no video stream")] {
             let io = MemoryIO()
             #expect(run(["flashes", path], io: io) == 1)
             #expect(io.errors.contains("[\(code)]"), "\(io.errors)")

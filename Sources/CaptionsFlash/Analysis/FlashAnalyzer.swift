@@ -226,7 +226,7 @@ public struct FlashAnalyzer {
             if let old = shifted {
                 if old.grid != half.grid { shifted = PictureAnalysis(continuing: old, grid: half.grid) }
             } else {
-                shifted = PictureAnalysis(grid: half.grid)
+                shifted = PictureAnalysis(grid: half.grid, secondGrid: true)
             }
             shiftedCrop = (half.x, half.y, half.width, half.height)
         } else {

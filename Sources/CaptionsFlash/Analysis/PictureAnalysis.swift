@@ -120,8 +120,14 @@ struct PictureAnalysis {
         var redWindowStart: Double?
     }
 
-    init(grid: CellGrid) {
+    /// A second grid's analysis (``CellGrid/halfCellShifted(width:height:)``) measures only
+    /// what a shifted grid can add, general flashes in place: no red transitions, no flashes
+    /// that move about (larger than a cell), no picture levels (the main grid's are Apple's).
+    let isSecondGrid: Bool
+
+    init(grid: CellGrid, secondGrid: Bool = false) {
         self.grid = grid
+        isSecondGrid = secondGrid
         sampler = CellSampler(grid: grid)
         let cells = grid.count
         store = CellStore(count: cells)
@@ -138,7 +144,7 @@ struct PictureAnalysis {
     /// its trackers and its transitions in the last second, so that a flash that straddles the
     /// change is counted whole.
     init(continuing previous: PictureAnalysis, grid: CellGrid) {
-        self.init(grid: grid)
+        self.init(grid: grid, secondGrid: previous.isSecondGrid)
         let old = previous.grid
         let sources = (0..<grid.count).map { cell -> Int32 in
             let (row, column) = (cell / grid.columns, cell % grid.columns)
@@ -185,8 +191,11 @@ struct PictureAnalysis {
         sampler.sample(picture, frameHeight: frameHeight, parity: parity)
         general.begin(frameAt: time)
         red.begin(frameAt: time)
-        movingGeneral.begin(frameAt: time)
-        movingRed.begin(frameAt: time)
+        let whole = !isSecondGrid
+        if whole {
+            movingGeneral.begin(frameAt: time)
+            movingRed.begin(frameAt: time)
+        }
         var measure = Measure()
         let rule = LuminanceRule(absolute: model.isAbsolute)
         let harding = criteria.redRule == .harding
@@ -237,15 +246,16 @@ struct PictureAnalysis {
             let state = store.states + cell
             let weightedChange = Double((level - state.pointee.level) * pixels[cell])
             levelChange += weightedChange
-            fieldWindows.add(cell: cell, weightedChange: weightedChange)
+            if whole { fieldWindows.add(cell: cell, weightedChange: weightedChange) }
             state.pointee.level = level
             luminanceChange += Double(y - state.pointee.luminance)
             state.pointee.luminance = y
             if state.pointee.luminanceTracker.update(y, rule: rule) {
                 general.record(cell)
-                movingGeneral.mark(cell, rising: state.pointee.luminanceTracker.rising)
+                if whole { movingGeneral.mark(cell, rising: state.pointee.luminanceTracker.rising) }
             }
             // A red transition, and whether it is toward red.
+            guard whole else { continue }
             let redTransition: Bool?
             if let hardingTrackers {
                 let tracker = hardingTrackers + cell
@@ -275,6 +285,11 @@ struct PictureAnalysis {
         measure.meanLuminance = luminanceTotal / Double(max(grid.count, 1))
         if generalMax > limit { measure.generalArea = areaMeter.measure(flagged: general.flagged, counts: general.counts, above: limit) }
         if redMax > limit { measure.redArea = areaMeter.measure(flagged: red.flagged, counts: red.counts, above: limit) }
+        guard whole else {
+            measure.maxCount = generalMax
+            measure.generalWindowStart = general.windowStart
+            return measure
+        }
         let movingGeneral = movingGeneral.finish(above: limit)
         let movingRed = movingRed.finish(above: limit)
         measure.generalMoving = (movingGeneral.window, movingGeneral.screen)
