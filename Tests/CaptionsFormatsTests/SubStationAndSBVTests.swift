@@ -41,6 +41,19 @@ import Testing
         let dropped = document.diagnostics.first { $0.code.rawValue == "ass.override.dropped" }
         #expect(dropped?.message.contains("\\fad") == true && dropped?.message.contains("\\pos") == true)
         #expect(dropped?.location?.line == 14)
+        // A position dropped is a warning, as in SRT (it was a note, shown only with -v).
+        #expect(dropped?.severity == .warning)
+    }
+
+    /// Override tags named with a leading digit are listed by name (a bare "\\" before), and
+    /// those of the font alone are a note.
+    @Test func droppedOverridesAreNamed() throws {
+        let ass = "[Script Info]\nScriptType: v4.00+\n\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
+            + "Dialogue: 0,0:00:01.00,0:00:02.00,Default,,0,0,0,,{\\3c&H0000FF&\\fs40}Big\n"
+        let document = try ASSReader().read(Array(ass.utf8))
+        let dropped = document.diagnostics.first { $0.code.rawValue == "ass.override.dropped" }
+        #expect(dropped?.message.contains("\\3c") == true && dropped?.message.contains("\\fs") == true, "\(String(describing: dropped))")
+        #expect(dropped?.severity == .note)
     }
 
     /// SSA: `[V4 Styles]`, legacy `\a` numbering (6 is top centre) and `\n` as a line break.

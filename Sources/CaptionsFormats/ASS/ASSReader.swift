@@ -110,8 +110,11 @@ public struct ASSReader: TimedTextReader {
                 at: colonFraction))
         }
         if let firstDrop {
+            // Where the text is, and whether it is seen at all, matter more than its font: a
+            // position or a transparency dropped is a warning, as SRT's `srt.tag.override` is.
+            let seen: Set<String> = ["pos", "move", "org", "clip", "iclip", "alpha", "1a", "2a", "3a", "4a", "fad", "fade"]
             document.diagnostics.append(Diagnostic(
-                .note, "ass.override.dropped",
+                dropped.isDisjoint(with: seen) ? .note : .warning, "ass.override.dropped",
                 "override tags with no equivalent left out: \(dropped.sorted().map { "\\" + $0 }.joined(separator: ", "))",
                 at: firstDrop))
         }

@@ -109,7 +109,9 @@ struct ASSTextParser {
             } else if tag.hasPrefix("r") {
                 state = base
             } else {
-                dropped.insert(String(tag.prefix { $0.isLetter }))
+                // Its name: `3c`, `1a` lead with a digit (a bare "\\" was listed for them).
+                let digits = tag.prefix { $0.isNumber }
+                dropped.insert(String(digits + tag.dropFirst(digits.count).prefix { $0.isLetter }))
             }
         }
     }

@@ -140,12 +140,12 @@ struct TTMLResolver {
     /// TTML styling attributes the reader turns into the model.
     static let usedStyles: Set<String> = [
         "display", "color", "fontStyle", "fontWeight", "textDecoration", "textAlign", "origin", "extent", "displayAlign",
-        "writingMode", "ruby",
+        "writingMode", "ruby", "visibility", "opacity",
     ]
     /// TTML styling attributes that exist but have no equivalent in the model (reported as notes).
     static let ignoredStyles: Set<String> = [
-        "backgroundColor", "direction", "fontFamily", "fontSize", "lineHeight", "opacity", "overflow", "padding",
-        "showBackground", "textOutline", "unicodeBidi", "visibility", "wrapOption", "zIndex", "fontVariant", "linePadding",
+        "backgroundColor", "direction", "fontFamily", "fontSize", "lineHeight", "overflow", "padding",
+        "showBackground", "textOutline", "unicodeBidi", "wrapOption", "zIndex", "fontVariant", "linePadding",
         "multiRowAlign", "textCombine", "textEmphasis", "textShadow", "rubyAlign", "rubyPosition", "rubyReserve",
         "shear", "fillLineGap", "luminanceGain", "position", "disparity", "backgroundImage",
     ]
@@ -156,6 +156,11 @@ struct TTMLResolver {
         var first: [String: (line: Int, count: Int)] = [:]
         func scan(_ element: XMLElement) {
             for attribute in element.attributes where attribute.namespace == TTMLNamespace.styling {
+                if attribute.name == "textDecoration", attribute.value.contains("lineThrough") {
+                    // Struck-out text means something (a correction, a price no longer asked).
+                    let entry = first["lineThrough"]
+                    first["lineThrough"] = (entry?.line ?? element.line, (entry?.count ?? 0) + 1)
+                }
                 guard !Self.usedStyles.contains(attribute.name) else { continue }
                 let entry = first[attribute.name]
                 first[attribute.name] = (entry?.line ?? element.line, (entry?.count ?? 0) + 1)
@@ -164,6 +169,13 @@ struct TTMLResolver {
         }
         scan(element)
         for (name, entry) in first.sorted(by: { ($0.value.line, $0.key) < ($1.value.line, $1.key) }) {
+            if name == "lineThrough" {
+                diagnostics.append(Diagnostic(
+                    .warning, "ttml.style.lineThrough",
+                    "struck-out text (tts:textDecoration lineThrough) has no equivalent here: kept as plain text (\(entry.count) use(s))",
+                    at: SourceLocation(line: entry.line, column: 1)))
+                continue
+            }
             let known = Self.ignoredStyles.contains(name)
             diagnostics.append(Diagnostic(
                 known ? .note : .warning, known ? "ttml.style.ignored" : "ttml.style.unknown",
