@@ -21,10 +21,10 @@ public struct AlignCommand: IOCommand {
             """
     )
 
-    @Argument(help: "The recording (any audio or video file).")
+    @Argument(help: "The recording (any audio or video file).", completion: .file())
     var input: String
 
-    @Option(help: ArgumentHelp("The script: plain text (a blank line between paragraphs), Markdown, or HTML.", valueName: "file"))
+    @Option(help: ArgumentHelp("The script: plain text (a blank line between paragraphs), Markdown, or HTML.", valueName: "file"), completion: .file())
     var text: String
 
     @OptionGroup var speech: SpeechOptions

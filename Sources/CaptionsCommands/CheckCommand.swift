@@ -27,7 +27,7 @@ public struct CheckCommand: BatchCommand {
             """
     )
 
-    @Argument(help: "The captions (any format convert reads), or '-'; several files or folders are checked one by one.")
+    @Argument(help: "The captions (any format convert reads), or '-'; several files or folders are checked one by one.", completion: .file())
     var inputs: [String] = []
 
     @OptionGroup var quality: QualityOptions
@@ -41,7 +41,7 @@ public struct CheckCommand: BatchCommand {
     @Option(name: [.customLong("format"), .customLong("to")], help: "text, json or html (default: from the -o extension, else text).")
     var format: QualityReportFormat?
 
-    @Option(name: .shortAndLong, help: "Where the report goes, or '-' for standard output (the default); with several inputs, the folder for the reports.")
+    @Option(name: .shortAndLong, help: "Where the report goes, or '-' for standard output (the default); with several inputs, the folder for the reports.", completion: .file())
     var output: String = "-"
 
     @Option(help: ArgumentHelp("Fail (exit 1) when there are more warnings than this.", valueName: "n"))
@@ -86,6 +86,9 @@ public struct CheckCommand: BatchCommand {
             }
             try FileAccess.writeText(text, to: output, io: io)
             return
+        }
+        if format == nil, !batch.isBatch(inputs) {
+            try OutputName.refuseOtherKind(output, writes: ["txt", "log", "json", "html", "htm"], command: "check")
         }
         try executeOneOrMany(io: io)
     }

@@ -25,13 +25,13 @@ public struct ConvertCommand: BatchCommand {
             """
     )
 
-    @Argument(help: "The input file, or '-' for standard input; several files or folders convert each into the -o folder.")
+    @Argument(help: "The input file, or '-' for standard input; several files or folders convert each into the -o folder.", completion: .file())
     var inputs: [String] = []
 
     /// The one input (the first of several).
     var input: String { inputs.first ?? "-" }
 
-    @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default); with several inputs, the folder to write into.")
+    @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default); with several inputs, the folder to write into.", completion: .file())
     var output: String = "-"
 
     @Option(help: ArgumentHelp("The input format: \(CaptionFormat.acceptedNames), media (default: from the extension, else from the content)."))
@@ -61,7 +61,7 @@ public struct ConvertCommand: BatchCommand {
     @Flag(help: "Write speakers into SRT text as 'Name: ' (SRT has no voices).")
     var speakerPrefix = false
 
-    @Option(help: ArgumentHelp("Rename speakers with a JSON map such as {\"SPEAKER_1\": \"Ann\"}.", valueName: "map.json"))
+    @Option(help: ArgumentHelp("Rename speakers with a JSON map such as {\"SPEAKER_1\": \"Ann\"}.", valueName: "map.json"), completion: .file())
     var speakers: String?
 
     @Option(help: ArgumentHelp("Re-break plain cues into lines of N characters, at most L lines a cue (split in time beyond), such as 32x2 (default for podcast JSON: 65 for WebVTT, 32x2 for SRT).", valueName: "NxL"))

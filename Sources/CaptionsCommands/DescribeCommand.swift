@@ -22,13 +22,13 @@ public struct DescribeCommand: IOCommand {
         case vtt, dapt
     }
 
-    @Option(help: ArgumentHelp("The description script (.csv, .json or text).", valueName: "file"))
+    @Option(help: ArgumentHelp("The description script (.csv, .json or text).", valueName: "file"), completion: .file())
     var script: String?
 
-    @Option(help: ArgumentHelp("The dialogue captions (any format `convert` reads).", valueName: "file"))
+    @Option(help: ArgumentHelp("The dialogue captions (any format `convert` reads).", valueName: "file"), completion: .file())
     var dialogue: String
 
-    @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default).")
+    @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default).", completion: .file())
     var output: String = "-"
 
     @Option(name: [.customLong("format"), .customLong("to")], help: "vtt or dapt (default: dapt for .ttml/.xml/.dapt outputs, else vtt).")
@@ -43,7 +43,7 @@ public struct DescribeCommand: IOCommand {
     @Option(help: ArgumentHelp("The media's length (default: the end of the last dialogue cue).", valueName: "duration"))
     var duration: String?
 
-    @Option(help: ArgumentHelp("The video, to take the timeline's length from (instead of --duration).", valueName: "file"))
+    @Option(help: ArgumentHelp("The video, to take the timeline's length from (instead of --duration).", valueName: "file"), completion: .file())
     var media: String?
 
     @Option(help: "The language of the descriptions (default: the dialogue's, else en).")
@@ -58,7 +58,7 @@ public struct DescribeCommand: IOCommand {
     @Flag(help: "DAPT: mark texts to be spoken by text-to-speech (tta:speak).")
     var speakTag = false
 
-    @Option(help: ArgumentHelp("Also render an audio preview of the descriptions (needs espeak-ng and ffmpeg).", valueName: "out.wav"))
+    @Option(help: ArgumentHelp("Also render an audio preview of the descriptions (needs espeak-ng and ffmpeg).", valueName: "out.wav"), completion: .file())
     var speak: String?
 
     @Flag(help: "Estimate spoken length from --wpm only, even when espeak-ng is installed.")
@@ -86,6 +86,7 @@ public struct DescribeCommand: IOCommand {
     public func execute(io: CommandIO) throws {
         let io = verbosity.filtered(io)
         try refuseToReplace([dialogue], with: output)
+        if format == nil { try OutputName.refuseOtherKind(output, writes: ["vtt", "webvtt", "ttml", "xml", "dapt"], command: "describe") }
         if let speak {
             try refuseToReplace([dialogue], with: speak)
             if speak == output || FileAccess.isSameFile(speak, output) {

@@ -43,7 +43,7 @@ public struct DimCommand: IOCommand {
     @Argument(help: "The video file (any container FFmpeg reads).")
     var video: String
 
-    @Option(name: .shortAndLong, help: "The video to write (its extension names the container: .mp4, .mkv, .mov, .ts…).")
+    @Option(name: .shortAndLong, help: "The video to write (its extension names the container: .mp4, .mkv, .mov, .ts…).", completion: .file())
     var output: String
 
     @Option(help: "How to dim: dfl (Apple's Dim Flashing Lights, frame by frame) or wcag (the least change that passes).")

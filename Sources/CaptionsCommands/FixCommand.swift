@@ -24,10 +24,10 @@ public struct FixCommand: IOCommand {
             """
     )
 
-    @Argument(help: "The captions (any format convert reads), or '-'.")
+    @Argument(help: "The captions (any format convert reads), or '-'.", completion: .file())
     var input: String
 
-    @Option(name: .shortAndLong, help: "The repaired captions, or '-' for standard output.")
+    @Option(name: .shortAndLong, help: "The repaired captions, or '-' for standard output.", completion: .file())
     var output: String
 
     @OptionGroup var quality: QualityOptions
@@ -54,6 +54,10 @@ public struct FixCommand: IOCommand {
 
     /// Runs against `io`.
     public func execute(io: CommandIO) throws {
+        // Any caption format's extension is written as that format; another kind of file is refused.
+        if to == nil, CaptionFormat(fileExtensionOf: output) == nil {
+            try OutputName.refuseOtherKind(output, writes: [], command: "fix (captions)")
+        }
         try fix(io: verbosity.filtered(io))
     }
 

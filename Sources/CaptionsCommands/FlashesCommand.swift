@@ -32,18 +32,18 @@ public struct FlashesCommand: BatchCommand {
             """
     )
 
-    @Argument(help: "The video file (any container FFmpeg reads); several files or folders are scanned one by one.")
+    @Argument(help: "The video file (any container FFmpeg reads); several files or folders are scanned one by one.", completion: .file())
     var inputs: [String] = []
 
     private var video: String { inputs.first ?? "-" }
 
-    @Option(name: .shortAndLong, help: "Write the report here instead of standard output (its format from the extension); with several inputs, the folder for the reports.")
+    @Option(name: .shortAndLong, help: "Write the report here instead of standard output (its format from the extension); with several inputs, the folder for the reports.", completion: .file())
     var output: String = "-"
 
     @Option(name: [.customLong("format"), .customLong("to")], help: "Report format (default: from the -o extension, else text).")
     var format: FlashReportFormat?
 
-    @Option(help: ArgumentHelp("Also write a report: FORMAT:FILE (such as json:a.json), or with several inputs FORMAT alone (into the -o folder); repeat for more, all from one scan.", valueName: "format[:file]"))
+    @Option(help: ArgumentHelp("Also write a report: FORMAT:FILE (such as json:a.json), or with several inputs FORMAT alone (into the -o folder); repeat for more, all from one scan.", valueName: "format[:file]"), completion: .file())
     var report: [String] = []
 
     @Option(help: "wcag (2.3.1, default), wcag-aaa (2.3.2: any area), itu (BT.1702: 25 % of the screen).")
@@ -91,6 +91,9 @@ public struct FlashesCommand: BatchCommand {
             let named = report.first(where: { $0.contains(":") })
         {
             throw ValidationError("--report '\(named)': with several videos, give the format alone (--report html), and each report goes into the -o folder")
+        }
+        if format == nil, !batch.isBatch(inputs) {
+            try OutputName.refuseOtherKind(output, writes: ["txt", "text", "log", "json", "csv", "vtt", "webvtt", "html", "htm"], command: "flashes")
         }
         try executeOneOrMany(io: verbosity.filtered(io))
     }

@@ -9,7 +9,7 @@ extension QualityReportFormat: ExpressibleByArgument {}
 /// The options `check` and `fix` share: the profile, the language, the frame rate and the video
 /// shot changes come from.
 struct QualityOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The delivery profile: \(ProfileCatalog.names), or a profile JSON file (start from --print-profile).", valueName: "name|file"))
+    @Option(help: ArgumentHelp("The delivery profile: \(ProfileCatalog.names), or a profile JSON file (start from --print-profile).", valueName: "name|file"), completion: .file())
     var profile: String = "netflix"
 
     @Option(help: ArgumentHelp("The language whose limits apply (BCP 47, such as en, ja, pt-BR; default: the file's, when it says).", valueName: "tag"))
@@ -18,7 +18,7 @@ struct QualityOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The frame rate frame counts are measured in (default: the video's with --media, else the profile's), such as 25 or 23.976.", valueName: "rate"))
     var fps: String?
 
-    @Option(help: ArgumentHelp("The video the captions belong to: cue edges are checked against its shot changes.", valueName: "video"))
+    @Option(help: ArgumentHelp("The video the captions belong to: cue edges are checked against its shot changes.", valueName: "video"), completion: .file())
     var media: String?
 
     @Option(help: ArgumentHelp("The score (0–100) a picture change must reach to be a shot change.", valueName: "score"))

@@ -123,7 +123,7 @@ struct SpeechOptions: ParsableArguments {
 
 /// Where `transcribe` and `align` write, in which format, and how strictly.
 struct SpeechOutputOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default: WebVTT).")
+    @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default: WebVTT).", completion: .file())
     var output: String = "-"
 
     @Option(name: [.customLong("to"), .customLong("format")], help: ArgumentHelp("The output format: \(CaptionFormat.writableNames), or a transcript: txt, md, html (default: from the output's extension, else vtt).", valueName: "format"))
@@ -135,7 +135,7 @@ struct SpeechOutputOptions: ParsableArguments {
     @Flag(help: "Treat warnings (text over silence, repeats removed, words not heard, lost formatting) as errors: write nothing.")
     var strict = false
 
-    @Option(help: ArgumentHelp("For an HTML page: the audio or video it plays and follows, linked (not embedded) as given, relative to the page (default: the recording, linked from the page's folder).", valueName: "file"))
+    @Option(help: ArgumentHelp("For an HTML page: the audio or video it plays and follows, linked (not embedded) as given, relative to the page (default: the recording, linked from the page's folder).", valueName: "file"), completion: .file())
     var media: String?
 
     /// What the HTML page written from `recording` plays: `--media`, else the recording as the

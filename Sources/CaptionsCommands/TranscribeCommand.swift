@@ -23,7 +23,7 @@ public struct TranscribeCommand: BatchCommand {
             """
     )
 
-    @Argument(help: "The audio or video file; several files or folders are transcribed one by one into the -o folder.")
+    @Argument(help: "The audio or video file; several files or folders are transcribed one by one into the -o folder.", completion: .file())
     var inputs: [String] = []
 
     @OptionGroup var speech: SpeechOptions
@@ -33,7 +33,7 @@ public struct TranscribeCommand: BatchCommand {
     @Flag(help: "Each voice was recorded on its own channel (stereo podcast recording): each channel is transcribed on its own (so voices talking at once are both kept; it takes as long per channel) and its speaker named after it (Speaker 1, Speaker 2…).")
     var speakerPerChannel = false
 
-    @Option(help: ArgumentHelp("Rename speakers with a JSON map such as {\"Speaker 1\": \"Ann\"}.", valueName: "map.json"))
+    @Option(help: ArgumentHelp("Rename speakers with a JSON map such as {\"Speaker 1\": \"Ann\"}.", valueName: "map.json"), completion: .file())
     var speakers: String?
 
     @OptionGroup var verbosity: Verbosity

@@ -19,10 +19,10 @@ public struct TranscriptCommand: BatchCommand {
             """
     )
 
-    @Argument(help: "The captions (any format convert reads, or a media file with a subtitle stream), or '-'; several files or folders are turned into transcripts one by one, into the -o folder.")
+    @Argument(help: "The captions (any format convert reads, or a media file with a subtitle stream), or '-'; several files or folders are turned into transcripts one by one, into the -o folder.", completion: .file())
     var inputs: [String] = []
 
-    @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default); with several inputs, the folder to write into.")
+    @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default); with several inputs, the folder to write into.", completion: .file())
     var output: String = "-"
 
     @Option(help: ArgumentHelp("The input format: \(CaptionFormat.acceptedNames), media (default: from the extension, else from the content).", valueName: "format"))
@@ -34,10 +34,10 @@ public struct TranscriptCommand: BatchCommand {
     @Option(name: [.customLong("format"), .customLong("to")], help: "txt, md, html, podcast-json (default: from the output's extension, else txt).")
     var format: TranscriptFormat?
 
-    @Option(help: ArgumentHelp("For --format html: the episode's audio or video, linked (not embedded) as given, relative to the page; the page plays it and follows along.", valueName: "file"))
+    @Option(help: ArgumentHelp("For --format html: the episode's audio or video, linked (not embedded) as given, relative to the page; the page plays it and follows along.", valueName: "file"), completion: .file())
     var media: String?
 
-    @Option(help: ArgumentHelp("Audio descriptions (WebVTT, SRT, TTML…) to merge in as marked passages of what is seen.", valueName: "file"))
+    @Option(help: ArgumentHelp("Audio descriptions (WebVTT, SRT, TTML…) to merge in as marked passages of what is seen.", valueName: "file"), completion: .file())
     var descriptions: String?
 
     @Option(help: ArgumentHelp("A silence this long starts a new paragraph, such as 2s.", valueName: "duration"))
@@ -55,10 +55,10 @@ public struct TranscriptCommand: BatchCommand {
     @Option(help: "The title (default: the input's file name).")
     var title: String?
 
-    @Option(help: ArgumentHelp("Rename speakers with a JSON map such as {\"SPEAKER_1\": \"Ann\"}.", valueName: "map.json"))
+    @Option(help: ArgumentHelp("Rename speakers with a JSON map such as {\"SPEAKER_1\": \"Ann\"}.", valueName: "map.json"), completion: .file())
     var speakers: String?
 
-    @Option(help: ArgumentHelp("Podcasting 2.0 chapters: a heading at each (entries with \"toc\": false are skipped).", valueName: "chapters.json"))
+    @Option(help: ArgumentHelp("Podcasting 2.0 chapters: a heading at each (entries with \"toc\": false are skipped).", valueName: "chapters.json"), completion: .file())
     var chapters: String?
 
     private struct ChapterFile: Decodable {

@@ -14,9 +14,13 @@ struct Verbosity: ParsableArguments {
     }
 }
 
-/// Standard error without warnings, notes or progress; everything else goes through.
+/// Standard error with errors only: no warnings, notes, summaries or progress (`fix`'s "0
+/// changes", `describe`'s "4 of 5 placed" and a batch's tally went through before). An error's
+/// lines that follow it, indented, stay with it.
 final class QuietIO: CommandIO {
     private let base: CommandIO
+    /// Whether the last line kept was an error's, so that its indented lines go with it.
+    private var inError = false
 
     init(_ base: CommandIO) { self.base = base }
 
@@ -27,10 +31,16 @@ final class QuietIO: CommandIO {
     func record(_ field: String, _ value: ResultValue) { base.record(field, value) }
 
     func writeStandardError(_ text: String) {
-        let kept = text.split(separator: "\n", omittingEmptySubsequences: false).filter {
-            !$0.contains(": warning: ") && !$0.contains(": note: ")
+        let kept = text.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
+            guard !line.isEmpty else { return true }
+            if line.contains(": error: ") || line.hasPrefix("error: ") || line.hasPrefix("Error: ") {
+                inError = true
+            } else if !(inError && (line.hasPrefix(" ") || line.hasPrefix("\t"))) {
+                inError = false
+            }
+            return inError
         }
         let joined = kept.joined(separator: "\n")
-        if !joined.isEmpty, joined != "\n" { base.writeStandardError(joined) }
+        if joined.contains(where: { !$0.isNewline }) { base.writeStandardError(joined) }
     }
 }

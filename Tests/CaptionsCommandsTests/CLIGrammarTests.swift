@@ -156,18 +156,48 @@ import Testing
         defer { removeTemporaryFolder(folder) }
         // A warning (a short arrow), a note (an unclosed tag), and a result all the same.
         let srt = try write("1\n00:00:01,000 --> 00:00:02,000\n<i>Hi\n\n2\n00:00:03,000 -> 00:00:04,000\nBroken\n", "w.srt", in: folder)
-        for command in [["convert", srt, "--to", "vtt"], ["transcript", srt], ["check", srt]] {
+        let fixed = folder.appendingPathComponent("fixed.srt").path, pauses = folder.appendingPathComponent("pauses.vtt").path
+        for command in [
+            ["convert", srt, "--to", "vtt"], ["transcript", srt], ["check", srt], ["fix", srt, "-o", fixed],
+            ["describe", "--dialogue", srt, "--times-only", "--duration", "10s", "-o", pauses],
+        ] {
             let loud = MemoryIO(), quiet = MemoryIO()
             run(command, io: loud)
             run(command + ["-q"], io: quiet)
-            #expect(loud.errors.contains(": warning: ") || command[0] == "check", "\(command[0])")
-            #expect(!loud.errors.contains(": note: "), "\(command[0])")
+            let reportsOnly = ["check", "fix", "describe"].contains(command[0])
+            #expect(loud.errors.contains(": warning: ") || reportsOnly, "\(command[0])")
+            #expect(!loud.errors.contains(": note: ") || command[0] == "fix", "\(command[0])")
             #expect(!quiet.errors.contains(": warning: ") && !quiet.errors.contains(": note: "), "\(command[0])")
+            #expect(quiet.errors.split(separator: "\n").allSatisfy { $0.contains(": error: ") }, "\(command[0]): \(quiet.errors)")
             #expect(quiet.outputText == loud.outputText, "\(command[0])")
             let verbose = MemoryIO()
             #expect(run(command + ["-v"], io: verbose) == run(command, io: MemoryIO()))
-            #expect(verbose.errors.contains(": note: ") || command[0] == "check", "\(command[0])")
+            #expect(verbose.errors.contains(": note: ") || reportsOnly, "\(command[0])")
         }
+    }
+
+    /// An output named for another kind of file than the command writes is refused before any
+    /// work (WebVTT was written into `d.srt` and `d.json`, a text report into `c.vtt`, with exit 0).
+    @Test func anOutputNamedForAnotherKindOfFileIsRefused() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let srt = try write("1\n00:00:01,000 --> 00:00:03,000\nHello there.\n", "a.srt", in: folder)
+        func out(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        for (arguments, ext) in [
+            (["describe", "--dialogue", srt, "--times-only", "--duration", "10s", "-o", out("d.srt")], "srt"),
+            (["describe", "--dialogue", srt, "--times-only", "--duration", "10s", "-o", out("d.json")], "json"),
+            (["fix", srt, "-o", out("f.txt")], "txt"), (["fix", srt, "-o", out("f.md")], "md"),
+            (["check", srt, "-o", out("c.vtt")], "vtt"), (["flashes", out("missing.mp4"), "-o", out("f.srt")], "srt"),
+        ] {
+            let io = MemoryIO()
+            #expect(run(arguments, io: io) == 64, "\(arguments): .\(ext)")
+            #expect(!FileManager.default.fileExists(atPath: arguments.last!), "\(arguments)")
+        }
+        // What each does write, and a name that says nothing (the default format).
+        #expect(run(["describe", "--dialogue", srt, "--times-only", "--duration", "10s", "-o", out("d.ttml")], io: MemoryIO()) != 64)
+        #expect(run(["fix", srt, "-o", out("f.ass")], io: MemoryIO()) != 64)
+        #expect(run(["check", srt, "-o", out("c.log")], io: MemoryIO()) != 64)
+        for name in ["d.ttml", "f.ass", "c.log"] { #expect(FileManager.default.fileExists(atPath: out(name)), "\(name)") }
     }
 
     @Test func everyReportTakesItsFormatFromTheOutputName() throws {
@@ -216,5 +246,26 @@ import Testing
             #expect(CaptionsCommand.message(for: error).contains("json"))
         }
         #expect(CaptionsCommand.helpMessage(for: TranscribeCommand.self).contains("offline"))
+    }
+}
+
+/// Shell completion offers file names where a command takes files (inputs, `-o`, `--manifest`,
+/// `--speakers`…): the bash and zsh scripts offered none.
+@Suite struct CompletionTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: BatchCommandTests.executable.path), "needs the release CLI"))
+    func pathsCompleteAsFiles() throws {
+        for shell in ["zsh", "fish"] {
+            let process = Process()
+            process.executableURL = BatchCommandTests.executable
+            process.arguments = ["--generate-completion-script", shell]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let script = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            // Every command's inputs, and its paths: `_files` in zsh, `-F` in fish (none before).
+            let (files, least) = shell == "zsh" ? ("_files", 20) : (" -F", 5)
+            #expect(script.components(separatedBy: files).count > least, "\(shell): \(script.components(separatedBy: files).count - 1)")
+        }
     }
 }

@@ -6,7 +6,7 @@ struct BatchOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Take a folder's subfolders too (a folder given as input is otherwise read one level deep).")
     var recursive = false
 
-    @Option(help: ArgumentHelp("A file listing the inputs, one path a line (relative to the current folder; blank lines and lines starting with # are skipped).", valueName: "list.txt"))
+    @Option(help: ArgumentHelp("A file listing the inputs, one path a line (relative to the current folder; blank lines and lines starting with # are skipped).", valueName: "list.txt"), completion: .file())
     var manifest: String?
 
     /// The manifest, when one is named: read, so never an output.
