@@ -79,7 +79,7 @@ public struct CheckCommand: BatchCommand {
 
     /// Runs against `io`, on one file or many.
     public func execute(io: CommandIO) throws {
-        let io = verbosity.filtered(io)
+        let io = verbosity.filtered(io, keepingWarnings: strict)
         if let printProfile {
             guard let text = ProfileCatalog.text(named: printProfile) else {
                 throw ValidationError("no profile named '\(printProfile)'; the profiles are \(ProfileCatalog.names)")
@@ -88,7 +88,7 @@ public struct CheckCommand: BatchCommand {
             return
         }
         if format == nil, !batch.isBatch(inputs) {
-            try OutputName.refuseOtherKind(output, writes: ["txt", "log", "json", "html", "htm"], command: "check")
+            try OutputName.refuseOtherKind(output, writes: ["txt", "text", "log", "json", "html", "htm"], command: "check")
         }
         try executeOneOrMany(io: io)
     }

@@ -110,7 +110,7 @@ public struct ConvertCommand: BatchCommand {
     /// Runs against `io`, on one input or many; throws `ExitCode` 1 for invalid input and
     /// `ValidationError` for usage errors.
     public func execute(io: CommandIO) throws {
-        try executeOneOrMany(io: verbosity.filtered(io))
+        try executeOneOrMany(io: verbosity.filtered(io, keepingWarnings: strict))
     }
 
     /// The extension of each output in a folder: the `--to` format's.
@@ -163,11 +163,11 @@ public struct ConvertCommand: BatchCommand {
         document.diagnostics = diagnostics
         printer.print(diagnostics, to: io)
         if diagnostics.contains(where: { $0.severity == .error }) {
-            io.writeStandardError("captions: \(printer.path): invalid input; nothing written\n")
+            io.writeStandardError("\(printer.path): error: invalid input; nothing written [convert.nothingWritten]\n")
             throw ExitCode(1)
         }
         if strict, diagnostics.contains(where: { $0.severity == .warning }) {
-            io.writeStandardError("captions: \(printer.path): warnings are errors under --strict; nothing written\n")
+            io.writeStandardError("\(printer.path): error: warnings are errors under --strict; nothing written [input.strict]\n")
             throw ExitCode(1)
         }
         try FileAccess.write(to: output, io: io) { emit in writer.write(document, emit: emit) }

@@ -84,7 +84,7 @@ public struct DescribeCommand: IOCommand {
 
     /// Runs against `io`.
     public func execute(io: CommandIO) throws {
-        let io = verbosity.filtered(io)
+        let io = verbosity.filtered(io, keepingWarnings: strict)
         try refuseToReplace([dialogue], with: output)
         if format == nil { try OutputName.refuseOtherKind(output, writes: ["vtt", "webvtt", "ttml", "xml", "dapt"], command: "describe") }
         if let speak {

@@ -56,7 +56,7 @@ public struct FixCommand: IOCommand {
     public func execute(io: CommandIO) throws {
         // Any caption format's extension is written as that format; another kind of file is refused.
         if to == nil, CaptionFormat(fileExtensionOf: output) == nil {
-            try OutputName.refuseOtherKind(output, writes: [], command: "fix (captions)")
+            try OutputName.refuseOtherKind(output, writes: [], command: "fix")
         }
         try fix(io: verbosity.filtered(io))
     }

@@ -22,7 +22,7 @@ enum OutputName {
         let ext = name[name.index(after: dot)...].lowercased()
         guard !writes.contains(ext) else { return }
         guard let kind = otherKinds[ext] ?? CaptionFormat(fileExtensionOf: name).map({ "\($0.displayName) captions" }) else { return }
-        throw ValidationError(
-            "-o \(output): .\(ext) names \(kind), but \(command) writes \(writes.map { "." + $0 }.joined(separator: ", ")); name the output so, or give --to")
+        let written = writes.isEmpty ? "captions (.vtt, .srt, .ttml, .scc, .stl, .ass…)" : writes.map { "." + $0 }.joined(separator: ", ")
+        throw ValidationError("-o \(output): .\(ext) names \(kind), but \(command) writes \(written); name the output so, or give --to")
     }
 }

@@ -27,6 +27,15 @@ struct QualityOptions: ParsableArguments {
     @Flag(help: "Find the shot changes again instead of using the ones cached for this video.")
     var noCache = false
 
+    /// A profile name that is none of the shipped profiles is refused once, before any file (a
+    /// batch said it again for every file, each a usage error of its own).
+    func validate() throws {
+        guard !(profile.hasSuffix(".json") || profile.contains("/")) else { return }
+        do { _ = try ProfileCatalog.profile(named: profile) } catch {
+            throw ValidationError("--profile \(profile): \(error.message)")
+        }
+    }
+
     /// The files these options name that are read: a profile file and the video.
     var filesRead: [String] { (profile.hasSuffix(".json") || profile.contains("/") ? [profile] : []) + (media.map { [$0] } ?? []) }
 

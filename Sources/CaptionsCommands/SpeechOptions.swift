@@ -211,7 +211,7 @@ enum CaptionsOrTranscript {
         case .transcript(let format):
             printer.print(document.diagnostics, to: io)
             if strict, document.diagnostics.contains(where: { $0.severity == .warning }) {
-                io.writeStandardError("captions: \(printer.path): warnings are errors under --strict; nothing written\n")
+                io.writeStandardError("\(printer.path): error: warnings are errors under --strict; nothing written [input.strict]\n")
                 throw ExitCode(1)
             }
             try FileAccess.writeText(format.render(document, title: title, media: media), to: output, io: io)

@@ -58,7 +58,7 @@ public struct TranscribeCommand: BatchCommand {
 
     /// Runs against `io`, on one recording or many; exit 1 when the recogniser is missing or fails.
     public func execute(io: CommandIO) throws {
-        try executeOneOrMany(io: verbosity.filtered(io))
+        try executeOneOrMany(io: verbosity.filtered(io, keepingWarnings: destination.strict))
     }
 
     /// Each of several recognisers at once runs on its share of the cores.

@@ -87,7 +87,7 @@ public struct TranscriptCommand: BatchCommand {
 
     /// Runs against `io`, on one file or many.
     public func execute(io: CommandIO) throws {
-        try executeOneOrMany(io: verbosity.filtered(io))
+        try executeOneOrMany(io: verbosity.filtered(io, keepingWarnings: strict))
     }
 
     /// The extension of each transcript in the output folder.
@@ -119,7 +119,7 @@ public struct TranscriptCommand: BatchCommand {
         if verbosity.verbose { reading.append("--verbose") }
         var document = SpeakerPrefixParser().apply(to: try ConvertCommand.parse(reading).readDocument(io: io))
         if strict, document.diagnostics.contains(where: { $0.severity == .warning }) {
-            io.writeStandardError("captions: \(input == "-" ? "<stdin>" : input): warnings are errors under --strict; nothing written\n")
+            io.writeStandardError("\(input == "-" ? "<stdin>" : input): error: warnings are errors under --strict; nothing written [input.strict]\n")
             throw ExitCode(1)
         }
         if let speakers {

@@ -214,6 +214,23 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out + "/out"))
     }
 
+    /// A link to a folder is not entered (links can loop) and a link to nothing is skipped, each
+    /// with a warning: both were left out without a word, even under -v.
+    @Test func linksNotFollowedAreSaid() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let input = try catalogue(in: folder)
+        let elsewhere = folder.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try Self.good.write(to: elsewhere.appendingPathComponent("x.srt"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: input.appendingPathComponent("linked").path, withDestinationPath: elsewhere.path)
+        try FileManager.default.createSymbolicLink(atPath: input.appendingPathComponent("gone.srt").path, withDestinationPath: "nowhere.srt")
+        let io = MemoryIO()
+        _ = run(["convert", input.path, "-r", "-o", folder.appendingPathComponent("out").path, "--to", "vtt"], io: io)
+        #expect(io.errors.contains("linked: warning: a link to a folder, not followed") && io.errors.contains("[input.link.skipped]"), "\(io.errors)")
+        #expect(io.errors.contains("gone.srt: warning: a link to nothing, skipped [input.link.dangling]"), "\(io.errors)")
+    }
+
     @Test func resumeSkipsWhatIsDoneAndRedoesWhatChanged() throws {
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }
@@ -275,9 +292,9 @@ import Testing
         #expect(run(["convert", a, b, "-o", out, "--to", "srt", "--resume", "--jobs", "1"], io: same) == 0)
         #expect(same.errors.contains("already done"), "\(same.errors)")
         // -q and -v change what is printed, not what is done.
-        let quiet = MemoryIO()
-        #expect(run(["convert", a, b, "-o", out, "--to", "srt", "--resume", "-v"], io: quiet) == 0)
-        #expect(quiet.errors.contains("(2 already done, skipped)"), "\(quiet.errors)")
+        let verbose = MemoryIO()
+        #expect(run(["convert", a, b, "-o", out, "--to", "srt", "--resume", "-v"], io: verbose) == 0)
+        #expect(verbose.errors.contains("(2 already done, skipped)"), "\(verbose.errors)")
         let shifted = MemoryIO()
         #expect(run(["convert", a, b, "-o", out, "--to", "srt", "--shift", "5s", "--resume"], io: shifted) == 0)
         #expect(!shifted.errors.contains("already done"), "\(shifted.errors)")

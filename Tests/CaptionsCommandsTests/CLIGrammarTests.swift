@@ -174,6 +174,14 @@ import Testing
             #expect(run(command + ["-v"], io: verbose) == run(command, io: MemoryIO()))
             #expect(verbose.errors.contains(": note: ") || reportsOnly, "\(command[0])")
         }
+        // -q hides no failure: under --strict the warnings that fail the command and the failure
+        // itself are said; machine progress that was asked for still comes.
+        let strict = MemoryIO()
+        #expect(run(["convert", srt, "--to", "vtt", "--strict", "-q"], io: strict) == 1)
+        #expect(strict.errors.contains(": warning: ") && strict.errors.contains("error: warnings are errors under --strict"), "\(strict.errors)")
+        let progress = MemoryIO()
+        run(["convert", srt, srt, "-o", folder.appendingPathComponent("many").path, "--to", "vtt", "--progress", "json", "-q"], io: progress)
+        #expect(progress.errors.split(separator: "\n").allSatisfy { $0.hasPrefix("{") || $0.contains(": error: ") }, "\(progress.errors)")
     }
 
     /// An output named for another kind of file than the command writes is refused before any

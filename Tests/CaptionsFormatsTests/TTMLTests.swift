@@ -101,20 +101,19 @@ func ttml(_ body: String, parameters: String = "", head: String = "") -> [UInt8]
         #expect(document.cues.first?.end == MediaTime(seconds: 6))
     }
 
-    /// Text a viewer does not see is not converted: `tts:visibility="hidden"` (inherited, the
-    /// nearest setting decides, a `set` animates it) and `tts:opacity="0"`; a quiz's hidden answer
-    /// was shown. Struck-out text is kept, with a warning (it was dropped without a word).
-    @Test func hiddenTextIsNotShownAndStrikeOutIsSaid() throws {
+    /// Text hidden at some time (`tts:visibility="hidden"`, `tts:opacity="0"`: a quiz's answer) is
+    /// written as text anyone sees, as IMSC's own animation tests keep it in the document; that is
+    /// a warning now (it was a note, shown only with -v). Struck-out text is kept, with a warning
+    /// (it was dropped without a word).
+    @Test func hiddenAndStruckOutTextAreSaid() throws {
         let document = try read("""
             <div><p begin="0s" end="2s">Answer: <span tts:visibility="hidden">Paris</span></p>
-            <p begin="2s" end="4s" tts:visibility="hidden">gone <span tts:visibility="visible">back</span></p>
-            <p begin="4s" end="6s"><span tts:opacity="0">ghost</span>seen</p>
-            <p begin="6s" end="10s" tts:visibility="hidden"><set begin="2s" end="4s" tts:visibility="visible"/>late</p>
+            <p begin="4s" end="6s"><span tts:opacity="0">ghost</span> seen</p>
             <p begin="10s" end="12s">old <span tts:textDecoration="lineThrough">price</span></p></div>
             """)
-        #expect(document.cues.map(\.plainText) == ["Answer:", "back", "seen", "late", "old price"])
-        #expect(document.cues.dropFirst(3).first?.start == MediaTime(seconds: 8))
-        #expect(document.diagnostics.contains { $0.code.rawValue == "ttml.style.lineThrough" && $0.severity == .warning })
+        #expect(document.cues.map(\.plainText) == ["Answer: Paris", "ghost seen", "old price"])
+        let warnings = document.diagnostics.filter { $0.severity == .warning }.map(\.code.rawValue)
+        #expect(warnings.contains("ttml.style.hidden") && warnings.contains("ttml.style.lineThrough"), "\(warnings)")
     }
 
     @Test func stylesAreInheritedAndReferenced() throws {
@@ -176,7 +175,7 @@ func ttml(_ body: String, parameters: String = "", head: String = "") -> [UInt8]
     /// Styles first used on the same line are reported in name order: the report is the same on
     /// every run (they came out in hash order, different from one process to the next).
     @Test func stylesDroppedOnOneLineAreReportedInNameOrder() throws {
-        let document = try read("<div><p begin=\"0s\" end=\"1s\" tts:wrapOption=\"noWrap\" tts:fontSize=\"1c\" tts:lineHeight=\"normal\" tts:fontFamily=\"x\" tts:padding=\"1px\">a</p></div>")
+        let document = try read("<div><p begin=\"0s\" end=\"1s\" tts:wrapOption=\"noWrap\" tts:fontSize=\"1c\" tts:opacity=\"1\" tts:fontFamily=\"x\" tts:padding=\"1px\">a</p></div>")
         let names = document.diagnostics.filter { $0.code.rawValue == "ttml.style.ignored" }.map { String($0.message.prefix { $0 != " " }) }
         #expect(names.count == 5)
         #expect(names == names.sorted())

@@ -88,7 +88,13 @@ enum BatchInputs {
         for path in named {
             if path == "-" { throw ValidationError("standard input ('-') cannot be one of several inputs") }
             if FileAccess.isDirectory(path) {
-                let (found, undecodable) = walk(path, recursive: options.recursive, kind: kind, skipping: skipped)
+                let (found, undecodable, links) = walk(path, recursive: options.recursive, kind: kind, skipping: skipped)
+                for link in links {
+                    io.writeStandardError(
+                        link.dangling
+                            ? "\(join(path, link.name)): warning: a link to nothing, skipped [input.link.dangling]\n"
+                            : "\(join(path, link.name)): warning: a link to a folder, not followed (links can loop); name the folder to work on it [input.link.skipped]\n")
+                }
                 // Each said by the shard it falls in.
                 for name in undecodable where try inShard(BatchItem(path: join(path, name), relative: name), options: options) {
                     unnamed.append(join(path, name))
@@ -185,9 +191,10 @@ enum BatchInputs {
     /// whose names are not UTF-8 (shown with U+FFFD).
     private static func walk(
         _ folder: String, recursive: Bool, kind: BatchInputKind, skipping skipped: FileIdentity?
-    ) -> (found: [String], undecodable: [String]) {
+    ) -> (found: [String], undecodable: [String], links: [(name: String, dangling: Bool)]) {
         var found: [String] = []
         var undecodable: [String] = []
+        var links: [(name: String, dangling: Bool)] = []
         var pending = [""]
         while let prefix = pending.popLast() {
             let directory = prefix.isEmpty ? folder : join(folder, prefix)
@@ -206,6 +213,11 @@ enum BatchInputs {
                 // Folders are entered only when they are real folders (no symbolic-link loops).
                 if lstat(full, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
                     if recursive, skipped != FileIdentity(full) { pending.append(relative) }
+                } else if valid, info.st_mode & S_IFMT == S_IFLNK, stat(full, &info) != 0 || info.st_mode & S_IFMT == S_IFDIR {
+                    // Said, not skipped without a word: a link to a folder (not entered: links can
+                    // loop), or to nothing.
+                    let dangling = stat(full, &info) != 0
+                    if dangling ? kind.accepts(name) : recursive { links.append((relative, dangling)) }
                 } else if !valid, let holds = folderHoldsInputs(Array(directory.utf8) + [0x2F] + bytes, kind: kind) {
                     // A folder whose name cannot be spelled back: what it holds is reported, not
                     // skipped without a word (when it holds anything to work on).
@@ -217,7 +229,10 @@ enum BatchInputs {
                 }
             }
         }
-        return (found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, undecodable.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        return (
+            found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, undecodable.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) },
+            links.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        )
     }
 }
 

@@ -46,7 +46,7 @@ enum BatchRunner {
         if jobs.isEmpty {
             let sharded = options.shard != nil
             emitUnnamed(unnamed, results: options.results != nil, io: io)
-            io.writeStandardError("captions: no \(Command.inputKind.description) to work on\(sharded ? " in this shard" : "")\n")
+            io.writeStandardError("captions: error: no \(Command.inputKind.description) to work on\(sharded ? " in this shard" : "") [batch.inputs.none]\n")
             if !sharded || !unnamed.isEmpty { throw ExitCode(1) }
             return
         }
@@ -181,9 +181,10 @@ enum BatchRunner {
         }
         if options.resume, let resultFile = job.resultFile, let line = try? FileAccess.read(resultFile, io: buffered),
             let stored = BatchResult.stored(in: line), stored.sha256 == sha256, stored.settings == settings,
-            stored.output.map(FileAccess.exists) ?? true, stored.status != "error"
+            stored.output.map(FileAccess.exists) ?? true, stored.status != "error" || stored.output != nil
         {
-            // (A file that could not be done is tried again: a full disk or a lost mount passes.)
+            // (A file that could not be done, with no output, is tried again: a full disk or a lost
+            // mount passes. One done in part, such as a damaged video's partial report, is kept.)
             // Done before, for the same content and settings: its result as it was.
             var result = BatchResult(path: job.item.path, exit: stored.exit, seconds: 0, sha256: sha256, settings: settings)
             result.storedLine = String(decoding: line, as: UTF8.self)

@@ -94,12 +94,20 @@ extension CueSettings {
         var boxAlign = positionAlign
         if boxAlign == .auto { boxAlign = leftward ? .lineLeft : rightward ? .lineRight : .center }
         let anchor = position ?? (leftward ? 0 : rightward ? 100 : 50)
+        // The box is as wide as the size, at most as wide as fits on the screen from the anchor.
+        let width: Double
         let left: Double
         switch boxAlign {
-        case .lineLeft, .auto: left = anchor
-        case .center: left = anchor - size / 2
-        case .lineRight: left = anchor - size
+        case .lineLeft, .auto:
+            width = min(size, 100 - anchor)
+            left = anchor
+        case .center:
+            width = min(size, 2 * min(anchor, 100 - anchor))
+            left = anchor - width / 2
+        case .lineRight:
+            width = min(size, anchor)
+            left = anchor - width
         }
-        return (left, left + size)
+        return (left, left + width)
     }
 }

@@ -221,7 +221,9 @@ public struct FlashAnalyzer {
                 PictureAnalysis(continuing: pictures[pictures.count == fieldCount ? $0 : lastShown], grid: newFormat.grid)
             }
         }
-        // The half-cell-shifted grid of a progressive picture goes on as the main one does.
+        // The half-cell-shifted grid of a progressive picture goes on across a change of size
+        // where both sizes have one (1080p and 2160p); it ends where the cells are not a whole
+        // even number of pixels (720p, an interlaced picture) and starts afresh after.
         if fieldCount == 1, let half = newFormat.grid.halfCellShifted(width: newFormat.width, height: newFormat.height) {
             if let old = shifted {
                 if old.grid != half.grid { shifted = PictureAnalysis(continuing: old, grid: half.grid) }

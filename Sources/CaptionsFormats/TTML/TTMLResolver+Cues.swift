@@ -118,42 +118,14 @@ extension TTMLResolver {
         }
     }
 
-    /// Whether the element and every ancestor are active and displayed at `time`, and none of
-    /// them transparent (`tts:opacity` 0: text a viewer does not see is not converted).
+    /// Whether the element and every ancestor are active and displayed at `time`.
     private func isShown(_ node: TimedElement, at time: MediaTime) -> Bool {
         var current: TimedElement? = node
         while let element = current, element.parent != nil {
-            guard element.isActive(at: time), display(of: element, at: time) != "none", !isTransparent(element, at: time) else {
-                return false
-            }
+            guard element.isActive(at: time), display(of: element, at: time) != "none" else { return false }
             current = element.parent
         }
         return true
-    }
-
-    private func isTransparent(_ node: TimedElement, at time: MediaTime) -> Bool {
-        style("opacity", of: node, at: time).flatMap { Double($0.filter { !$0.isWhitespace }) }.map { $0 <= 0 } ?? false
-    }
-
-    /// Whether text in `node` is visible at `time` (`tts:visibility`, inherited: the nearest
-    /// element that sets it decides). Hidden text is not converted (a quiz's hidden answer was
-    /// shown); a visible span inside a hidden paragraph is.
-    private func isVisible(_ node: TimedElement, at time: MediaTime) -> Bool {
-        var current: TimedElement? = node
-        while let element = current, element.parent != nil {
-            if let visibility = style("visibility", of: element, at: time) { return visibility != "hidden" }
-            current = element.parent
-        }
-        return true
-    }
-
-    /// A styling attribute at `time`: an active `set` wins, then the inline attribute, then
-    /// referenced styles.
-    private func style(_ name: String, of node: TimedElement, at time: MediaTime) -> String? {
-        for set in node.sets.reversed() where set.isActive(at: time) {
-            if let value = set.element.attribute(name, namespace: TTMLNamespace.styling) { return value }
-        }
-        return styleValue(name, of: node.element)
     }
 
     /// Whether text in region `id` is presented at `time`: with regions defined, only inside an
@@ -164,9 +136,12 @@ extension TTMLResolver {
         return region.isActive(at: time) && display(of: region, at: time) != "none"
     }
 
-    /// `tts:display` at `time`.
+    /// `tts:display` at `time`: an active `set` wins, then the inline attribute, then referenced styles.
     private func display(of node: TimedElement, at time: MediaTime) -> String? {
-        style("display", of: node, at: time)
+        for set in node.sets.reversed() where set.isActive(at: time) {
+            if let value = set.element.attribute("display", namespace: TTMLNamespace.styling) { return value }
+        }
+        return styleValue("display", of: node.element)
     }
 
     /// A styling attribute from the element itself, else from the styles it references (later ones win).
@@ -256,7 +231,6 @@ extension TTMLResolver {
     ) -> [InlineNode] {
         var nodes: [InlineNode] = []
         let showsText = node.element.attribute("timeContainer") != "seq" && isPresented(inRegion: region, at: time)
-            && isVisible(node, at: time)
         var timedChildren = node.children.makeIterator()
         for child in node.element.children {
             switch child {
@@ -265,8 +239,7 @@ extension TTMLResolver {
                 if showsText, !value.isEmpty { nodes.append(.text(value)) }
             case .element(let element):
                 guard Self.isTimedContent(element), element.name != "set", let timedChild = timedChildren.next() else { continue }
-                guard timedChild.isActive(at: time), display(of: timedChild, at: time) != "none", !isTransparent(timedChild, at: time)
-                else { continue }
+                guard timedChild.isActive(at: time), display(of: timedChild, at: time) != "none" else { continue }
                 switch element.name {
                 case "br": if showsText { nodes.append(.text("\n")) }
                 case "span":

@@ -140,12 +140,12 @@ struct TTMLResolver {
     /// TTML styling attributes the reader turns into the model.
     static let usedStyles: Set<String> = [
         "display", "color", "fontStyle", "fontWeight", "textDecoration", "textAlign", "origin", "extent", "displayAlign",
-        "writingMode", "ruby", "visibility", "opacity",
+        "writingMode", "ruby",
     ]
     /// TTML styling attributes that exist but have no equivalent in the model (reported as notes).
     static let ignoredStyles: Set<String> = [
-        "backgroundColor", "direction", "fontFamily", "fontSize", "lineHeight", "overflow", "padding",
-        "showBackground", "textOutline", "unicodeBidi", "wrapOption", "zIndex", "fontVariant", "linePadding",
+        "backgroundColor", "direction", "fontFamily", "fontSize", "lineHeight", "opacity", "overflow", "padding",
+        "showBackground", "textOutline", "unicodeBidi", "visibility", "wrapOption", "zIndex", "fontVariant", "linePadding",
         "multiRowAlign", "textCombine", "textEmphasis", "textShadow", "rubyAlign", "rubyPosition", "rubyReserve",
         "shear", "fillLineGap", "luminanceGain", "position", "disparity", "backgroundImage",
     ]
@@ -156,10 +156,14 @@ struct TTMLResolver {
         var first: [String: (line: Int, count: Int)] = [:]
         func scan(_ element: XMLElement) {
             for attribute in element.attributes where attribute.namespace == TTMLNamespace.styling {
-                if attribute.name == "textDecoration", attribute.value.contains("lineThrough") {
-                    // Struck-out text means something (a correction, a price no longer asked).
-                    let entry = first["lineThrough"]
-                    first["lineThrough"] = (entry?.line ?? element.line, (entry?.count ?? 0) + 1)
+                // Struck-out text means something (a correction, a price no longer asked), and hidden
+                // text (a quiz's answer) is written as text anyone sees: both are warnings.
+                let hidden = (attribute.name == "visibility" && attribute.value.contains("hidden"))
+                    || (attribute.name == "opacity" && Double(attribute.value.filter { !$0.isWhitespace }).map { $0 <= 0 } == true)
+                for (key, applies) in [("lineThrough", attribute.name == "textDecoration" && attribute.value.contains("lineThrough")), ("hidden", hidden)]
+                where applies {
+                    let entry = first[key]
+                    first[key] = (entry?.line ?? element.line, (entry?.count ?? 0) + 1)
                 }
                 guard !Self.usedStyles.contains(attribute.name) else { continue }
                 let entry = first[attribute.name]
@@ -169,10 +173,12 @@ struct TTMLResolver {
         }
         scan(element)
         for (name, entry) in first.sorted(by: { ($0.value.line, $0.key) < ($1.value.line, $1.key) }) {
-            if name == "lineThrough" {
+            if name == "lineThrough" || name == "hidden" {
                 diagnostics.append(Diagnostic(
-                    .warning, "ttml.style.lineThrough",
-                    "struck-out text (tts:textDecoration lineThrough) has no equivalent here: kept as plain text (\(entry.count) use(s))",
+                    .warning, name == "hidden" ? "ttml.style.hidden" : "ttml.style.lineThrough",
+                    name == "hidden"
+                        ? "text hidden at some time (tts:visibility hidden, tts:opacity 0) is written as text shown for the whole of its time: the target cannot hide it (\(entry.count) use(s))"
+                        : "struck-out text (tts:textDecoration lineThrough) has no equivalent here: kept as plain text (\(entry.count) use(s))",
                     at: SourceLocation(line: entry.line, column: 1)))
                 continue
             }

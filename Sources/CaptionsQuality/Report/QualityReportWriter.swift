@@ -14,7 +14,7 @@ public enum QualityReportFormat: String, Sendable, CaseIterable {
     /// The format an output file's extension names.
     public init?(extension name: String) {
         switch name.lowercased() {
-        case "txt", "log": self = .text
+        case "txt", "text", "log": self = .text
         case "json": self = .json
         case "html", "htm": self = .html
         default: return nil
