@@ -262,15 +262,17 @@ public struct ConvertCommand: BatchCommand {
         }
         if let encoding {
             let bytes = file.takeBytes()
-            // Binary EBU STL names its code table in its header: iconv over its blocks scrambled
-            // them (no cue, exit 0).
+            // Binary EBU STL: the encoding names the code table its text is read in, in place of
+            // the one its header names (iconv over the whole file scrambled its blocks: no cue, exit 0).
             if inputFormat == .stl, STLReader.recognises(bytes[...]) {
-                var document = try reader.read(bytes)
+                guard let table = STLReader.codeTable(forEncoding: encoding) else {
+                    throw ValidationError(
+                        "--encoding \(encoding): EBU STL's text is in one of its code tables: iso6937 (Latin), iso-8859-5 (Cyrillic), iso-8859-6 (Arabic), iso-8859-7 (Greek) or iso-8859-8 (Hebrew)")
+                }
+                var document = try STLReader(codeTable: table).read(bytes)
                 document.diagnostics.insert(
-                    Diagnostic(
-                        .warning, "stl.encoding.ignored",
-                        "--encoding \(encoding) does not apply to EBU STL: its header names its character code table, and the text is read in it",
-                        at: .start), at: 0)
+                    Diagnostic(.note, "stl.encoding.codeTable", "text read in code table \(table) (--encoding \(encoding)), not the header's", at: .start),
+                    at: 0)
                 return document
             }
             return try reader.read(Self.converting(bytes, from: encoding))

@@ -107,9 +107,10 @@ let sampleSRT = "1\n00:00:01,000 --> 00:00:02,000\n<i>Hello</i>\n\n2\n00:00:03,0
         #expect(leftovers.isEmpty)
     }
 
-    /// `--encoding` on binary EBU STL (its header names its code table) ran iconv over its
-    /// blocks: no cue, exit 0. It is set aside with a warning, and the text read as the header says.
-    @Test func anEncodingDoesNotScrambleBinarySTL() throws {
+    /// `--encoding` on binary EBU STL ran iconv over its blocks: no cue, exit 0. It names the code
+    /// table the text is read in, in place of the header's: a file labelled Latin that holds
+    /// Cyrillic reads right with `--encoding iso-8859-5`.
+    @Test func anEncodingNamesTheCodeTableOfBinarySTL() throws {
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }
         let input = folder.appendingPathComponent("talk.srt")
@@ -119,7 +120,17 @@ let sampleSRT = "1\n00:00:01,000 --> 00:00:02,000\n<i>Hello</i>\n\n2\n00:00:03,0
         let io = MemoryIO()
         #expect(run(["convert", stl, "--encoding", "iso-8859-5", "--to", "vtt"], io: io) == 0)
         #expect(io.outputText.contains("\nПривет\n"), "\(io.outputText)")
-        #expect(io.errors.contains("stl.encoding.ignored"))
+        // Labelled Latin (CCT "00" at byte 12): read as the header says, then as told.
+        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: stl)))
+        (bytes[12], bytes[13]) = (0x30, 0x30)
+        let mislabelled = folder.appendingPathComponent("mislabelled.stl").path
+        try Data(bytes).write(to: URL(fileURLWithPath: mislabelled))
+        let wrong = MemoryIO(), told = MemoryIO()
+        #expect(run(["convert", mislabelled, "--to", "vtt"], io: wrong) == 0)
+        #expect(!wrong.outputText.contains("Привет"))
+        #expect(run(["convert", mislabelled, "--encoding", "ISO-8859-5", "--to", "vtt"], io: told) == 0)
+        #expect(told.outputText.contains("\nПривет\n"), "\(told.outputText)")
+        #expect(run(["convert", mislabelled, "--encoding", "shift_jis", "--to", "vtt"], io: MemoryIO()) == 64)
     }
 
     @Test func readsStandardInputAndWritesStandardOutput() {

@@ -15,8 +15,27 @@ import CaptionsCore
 /// A `.stl` file that is not EBU's binary format but Spruce's text (`HH:MM:SS:FF , HH:MM:SS:FF , text`)
 /// is read as such.
 public struct STLReader: TimedTextReader {
-    /// A reader.
-    public init() {}
+    /// The character code table (CCT) to read the text in instead of the header's: for a file
+    /// whose header names the wrong one (`--encoding`).
+    public var codeTable: String?
+
+    /// A reader; `codeTable` overrides the header's.
+    public init(codeTable: String? = nil) {
+        self.codeTable = codeTable
+    }
+
+    /// The code table (CCT) an encoding's name stands for: iso6937 (Latin, 00), iso-8859-5
+    /// (Cyrillic, 01), -6 (Arabic, 02), -7 (Greek, 03), -8 (Hebrew, 04); nil for any other.
+    public static func codeTable(forEncoding name: String) -> String? {
+        switch name.lowercased().filter({ $0.isLetter || $0.isNumber }) {
+        case "iso6937", "iso69372", "latin", "6937": "00"
+        case "iso88595", "cyrillic": "01"
+        case "iso88596", "arabic": "02"
+        case "iso88597", "greek": "03"
+        case "iso88598", "hebrew": "04"
+        default: nil
+        }
+    }
 
     /// Whether content is an EBU STL file: the GSI's disk format code at byte 3.
     public static func recognises(_ bytes: ArraySlice<UInt8>) -> Bool {
@@ -46,8 +65,9 @@ public struct STLReader: TimedTextReader {
         if gsi.frameRate == nil {
             tally.add(.warning, "stl.gsi.frameRate", "unknown disk format code '\(gsi.diskFormat)'; 25 frames a second assumed", at: Self.location(byte: 3))
         }
-        let table = EBUSTLCharacters.table(gsi.codeTable) ?? .latin
-        if EBUSTLCharacters.table(gsi.codeTable) == nil {
+        let code = codeTable ?? gsi.codeTable
+        let table = EBUSTLCharacters.table(code) ?? .latin
+        if EBUSTLCharacters.table(code) == nil {
             tally.add(.warning, "stl.gsi.codeTable", "unknown character code table '\(gsi.codeTable)'; Latin (ISO 6937) assumed", at: Self.location(byte: 12))
         }
         if (bytes.count - 1024) % 128 != 0 {
