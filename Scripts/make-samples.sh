@@ -106,6 +106,10 @@ spatial v-checker-0.03deg-pass "255*mod(X+Y+floor(N/3)\,2)"                     
 make u2-checker-halfcell-fail.mp4 -f lavfi -i "$(lavfi 1920x1080 30 1)" \
   -vf "format=gray,geq=lum='255*mod(floor((X+2)/8)+floor((Y+2)/8)+floor(N/3)\,2)',format=yuv420p" \
   -c:v libx264 -preset ultrafast -qp 0 -colorspace bt709 -color_primaries bt709 -color_trc bt709 -color_range tv
+# The same as 1080i: each field's cells are split in half across; a second grid shifted across finds it.
+make u3-checker-halfcell-1080i-fail.mkv -f lavfi -i "$(lavfi 1920x1080 25 1)" \
+  -vf "format=gray,geq=lum='255*mod(floor((X+2)/8)+floor((Y+2)/8)+floor(N*10/25+0.01)\,2)',format=yuv420p" \
+  -c:v libx264 -preset ultrafast -qp 0 -flags +ilme+ildct -x264-params tff=1 -field_order tt
 # A white bar hopping between the thirds of the screen, two frames on and two off: each third flashes 2.5
 # times a second, but a flash a third of the screen wide passes 7.5 times a second (was a false PASS).
 spatial s2-hopping-thirds-fail "255*eq(mod(floor(N/2)\,2)\,0)*eq(floor(X*3/960)\,floor(mod(floor(N/2)\,6)/2))"

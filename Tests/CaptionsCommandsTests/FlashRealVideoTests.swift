@@ -27,6 +27,7 @@ struct FlashRealVideoTests {
         ("q8-vp9-alpha-flicker-fail.webm", 2), ("q9-vp9-transparent-flash-pass.webm", 0),
         ("r-h264rgb-fail.mkv", 2),
         ("s-box-22pc-pass.mp4", 0), ("t-box-27pc-fail.mp4", 2), ("s2-hopping-thirds-fail.mp4", 2), ("u-checker-0.125deg-fail.mp4", 2), ("u2-checker-halfcell-fail.mp4", 2),
+        ("u3-checker-halfcell-1080i-fail.mkv", 2),
         ("v-checker-0.03deg-pass.mp4", 0), ("w-joined-fail.ts", 2), ("w2-joined-grids-fail.ts", 2),
         ("w3-progressive-interlaced-fail.ts", 2), ("w4-interlaced-progressive-fail.ts", 2),
         ("w5-sdr-hdr-joined-fail.ts", 2), ("x-damaged-partial.ts", 1),

@@ -70,16 +70,22 @@ struct CellGrid: Hashable {
     }
 
     /// Where the cells between this grid's fall, for a picture of `width` × `height` stored
-    /// pixels: a crop of it starting half a cell in (`x`, `y`), and the grid of its one cell fewer
-    /// each way, the same size and field. A pattern whose edges split this grid's cells into
-    /// equal halves (which keep their mean when it reverses) falls whole in the cells of the
-    /// other. Nil unless the cells are a whole, even number of pixels each way (1080p: 4, 2160p:
-    /// 8), and the grid has room for it.
-    func halfCellShifted(width: Int, height: Int) -> (x: Int, y: Int, width: Int, height: Int, grid: CellGrid)? {
-        guard columns > 1, rows > 1, width % columns == 0, height % rows == 0 else { return nil }
-        let (cellWidth, cellHeight) = (width / columns, height / rows)
-        guard cellWidth >= 2, cellHeight >= 2, cellWidth % 2 == 0, cellHeight % 2 == 0 else { return nil }
-        let inner = CellGrid(columns: columns - 1, rows: rows - 1, field: self)
-        return (cellWidth / 2, cellHeight / 2, (columns - 1) * cellWidth, (rows - 1) * cellHeight, inner)
+    /// pixels: a crop of it starting half a cell in (`x`, and `y` when `acrossRows`), and the grid
+    /// of its one cell fewer that way, the same size and field. A pattern whose edges split this
+    /// grid's cells into equal halves (which keep their mean when it reverses) falls whole in the
+    /// cells of the other. Nil unless the cells are a whole, even number of pixels across (1080p:
+    /// 4, 2160p: 8), and the grid has room for it; rows are shifted only when the cells are a
+    /// whole, even number of lines too (a field's rows are not: its lines are every other one,
+    /// whose chroma cannot be split; shifted across only, a checkerboard still reads at least half).
+    func halfCellShifted(width: Int, height: Int, acrossRows: Bool) -> (x: Int, y: Int, width: Int, height: Int, grid: CellGrid)? {
+        guard columns > 1, width % columns == 0 else { return nil }
+        let cellWidth = width / columns
+        guard cellWidth >= 2, cellWidth % 2 == 0 else { return nil }
+        if acrossRows, rows > 1, height % rows == 0, (height / rows) % 2 == 0 {
+            let cellHeight = height / rows
+            let inner = CellGrid(columns: columns - 1, rows: rows - 1, field: self)
+            return (cellWidth / 2, cellHeight / 2, (columns - 1) * cellWidth, (rows - 1) * cellHeight, inner)
+        }
+        return (cellWidth / 2, 0, (columns - 1) * cellWidth, height, CellGrid(columns: columns - 1, rows: rows, field: self))
     }
 }

@@ -40,7 +40,7 @@ public struct FlashAnalyzer {
     private var pictures: [PictureAnalysis] = []
     /// A progressive picture's second grid, offset by half a cell, and the crop it reads
     /// (``CellGrid/halfCellShifted(width:height:)``): flashing found on either grid counts.
-    private var shifted: PictureAnalysis?
+    private var shifted: [PictureAnalysis] = []
     private var shiftedCrop: (x: Int, y: Int, width: Int, height: Int)?
     private var model: ColorModel?
     private var lastKey: FrameKey?
@@ -108,10 +108,11 @@ public struct FlashAnalyzer {
         var measure = PictureAnalysis.Measure()
         if frame.fieldOrder == .progressive {
             measure = pictures[0].analyze(frame, frameHeight: frame.height, parity: 0, time: time, model: model, criteria: criteria, displayPeak: Float(display.peak))
-            if let crop = shiftedCrop, let part = frame.cropped(x: crop.x, y: crop.y, width: crop.width, height: crop.height),
-                let other = shifted?.analyze(
-                    part, frameHeight: part.height, parity: 0, time: time, model: model, criteria: criteria, displayPeak: Float(display.peak))
+            if let crop = shiftedCrop, !shifted.isEmpty,
+                let part = frame.cropped(x: crop.x, y: crop.y, width: crop.width, height: crop.height)
             {
+                let other = shifted[0].analyze(
+                    part, frameHeight: part.height, parity: 0, time: time, model: model, criteria: criteria, displayPeak: Float(display.peak))
                 measure = Self.either(measure, other)
             }
         } else {
@@ -119,9 +120,18 @@ public struct FlashAnalyzer {
             for index in 0..<2 {
                 let bottom = (index == 0) == bottomFirst
                 let fieldTime = time + Double(index) * lastFrameDuration / 2
-                let field = pictures[bottom ? 1 : 0].analyze(
-                    frame.field(bottom: bottom), frameHeight: frame.height, parity: bottom ? 1 : 0, time: fieldTime,
+                let picture = frame.field(bottom: bottom)
+                var field = pictures[bottom ? 1 : 0].analyze(
+                    picture, frameHeight: frame.height, parity: bottom ? 1 : 0, time: fieldTime,
                     model: model, criteria: criteria, displayPeak: Float(display.peak))
+                if let crop = shiftedCrop, shifted.count == 2,
+                    let part = picture.cropped(x: crop.x, y: 0, width: crop.width, height: picture.height)
+                {
+                    let other = shifted[bottom ? 1 : 0].analyze(
+                        part, frameHeight: frame.height, parity: bottom ? 1 : 0, time: fieldTime, model: model, criteria: criteria,
+                        displayPeak: Float(display.peak))
+                    field = Self.either(field, other)
+                }
                 measure = index == 0 ? field : Self.larger(measure, field)
             }
         }
@@ -164,7 +174,7 @@ public struct FlashAnalyzer {
                     previousModel.isAbsolute == frameModel.isAbsolute ? 1
                     : frameModel.isAbsolute ? Self.sdrWhite : 1 / Self.sdrWhite
                 for index in pictures.indices { pictures[index].relight(scale: factor) }
-                shifted?.relight(scale: factor)
+                for index in shifted.indices { shifted[index].relight(scale: factor) }
             }
         }
         let grid = CellGrid(
@@ -221,18 +231,20 @@ public struct FlashAnalyzer {
                 PictureAnalysis(continuing: pictures[pictures.count == fieldCount ? $0 : lastShown], grid: newFormat.grid)
             }
         }
-        // The half-cell-shifted grid of a progressive picture goes on across a change of size
-        // where both sizes have one (1080p and 2160p); it ends where the cells are not a whole
-        // even number of pixels (720p, an interlaced picture) and starts afresh after.
-        if fieldCount == 1, let half = newFormat.grid.halfCellShifted(width: newFormat.width, height: newFormat.height) {
-            if let old = shifted {
-                if old.grid != half.grid { shifted = PictureAnalysis(continuing: old, grid: half.grid) }
+        // The half-cell-shifted grid (one a field) goes on across a change of size where both
+        // sizes have one (1080p and 2160p); it ends where the cells are not a whole even number
+        // of pixels across (720p) and starts afresh after.
+        if let half = newFormat.grid.halfCellShifted(width: newFormat.width, height: newFormat.height, acrossRows: fieldCount == 1) {
+            if shifted.count == fieldCount, shifted.allSatisfy({ $0.grid == half.grid }) {
+                // The same grids: they go on as they are.
+            } else if let last = shifted.last {
+                shifted = (0..<fieldCount).map { PictureAnalysis(continuing: shifted.count == fieldCount ? shifted[$0] : last, grid: half.grid) }
             } else {
-                shifted = PictureAnalysis(grid: half.grid, secondGrid: true)
+                shifted = (0..<fieldCount).map { _ in PictureAnalysis(grid: half.grid, secondGrid: true) }
             }
             shiftedCrop = (half.x, half.y, half.width, half.height)
         } else {
-            (shifted, shiftedCrop) = (nil, nil)
+            (shifted, shiftedCrop) = ([], nil)
         }
         if format == nil {
             firstFormat = newFormat.description
