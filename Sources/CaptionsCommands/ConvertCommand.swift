@@ -113,6 +113,13 @@ public struct ConvertCommand: BatchCommand {
         try executeOneOrMany(io: verbosity.filtered(io, keepingWarnings: strict))
     }
 
+    /// `--to` by the format's own name (`webvtt`, `VTT` and `vtt` are one setting to `--resume`).
+    func spelledOneWay() -> Self {
+        var copy = self
+        copy.to = to.map { CaptionFormat(name: $0)?.rawValue ?? $0 }
+        return copy
+    }
+
     /// The extension of each output in a folder: the `--to` format's.
     func outputExtension() throws -> String {
         guard let to else { throw ValidationError("with several inputs, give the output format with --to (\(CaptionFormat.writableNames))") }

@@ -295,6 +295,10 @@ import Testing
         let verbose = MemoryIO()
         #expect(run(["convert", a, b, "-o", out, "--to", "srt", "--resume", "-v"], io: verbose) == 0)
         #expect(verbose.errors.contains("(2 already done, skipped)"), "\(verbose.errors)")
+        // A format's other names are the same setting (--to SRT after --to srt redid everything).
+        let spelled = MemoryIO()
+        #expect(run(["convert", a, b, "-o", out, "--to", "SRT", "--resume"], io: spelled) == 0)
+        #expect(spelled.errors.contains("(2 already done, skipped)"), "\(spelled.errors)")
         let shifted = MemoryIO()
         #expect(run(["convert", a, b, "-o", out, "--to", "srt", "--shift", "5s", "--resume"], io: shifted) == 0)
         #expect(!shifted.errors.contains("already done"), "\(shifted.errors)")

@@ -27,10 +27,14 @@ protocol BatchCommand: IOCommand {
     func executeOne(io: CommandIO) throws
     /// This command as one of `jobs` running at once, given its share of the cores.
     func sharing(cores: Int) -> Self
+    /// This command with every value spelled one way (`--to webvtt` as `vtt`), for the
+    /// settings `--resume` compares.
+    func spelledOneWay() -> Self
 }
 
 extension BatchCommand {
     func sharing(cores: Int) -> Self { self }
+    func spelledOneWay() -> Self { self }
 
     static var keepsInputExtensionOnClash: Bool { reportsToStandardOutput }
 

@@ -156,7 +156,7 @@ enum BatchRunner {
     /// `--to srt` or `--standard wcag-aaa`, nor one of an earlier flash analysis for this one;
     /// `-q` and `-v` change what is printed only, and are set aside too.
     static func settings<Command: BatchCommand>(of command: Command) -> String? {
-        var key = command
+        var key = command.spelledOneWay()
         key.inputs = []
         key.output = ""
         key.batch = BatchOptions()
