@@ -28,6 +28,9 @@ public struct DescribeCommand: IOCommand {
     @Option(help: ArgumentHelp("The dialogue captions (any format `convert` reads).", valueName: "file"), completion: .file())
     var dialogue: String
 
+    @Option(help: ArgumentHelp("The dialogue's format, as for convert: \(CaptionFormat.acceptedNames) (default: from the extension, else from the content)."))
+    var from: String?
+
     @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default).", completion: .file())
     var output: String = "-"
 
@@ -99,7 +102,8 @@ public struct DescribeCommand: IOCommand {
         }
         let marginTime = try nonNegativeDuration(margin, option: "--margin")
         let minimumGap = try nonNegativeDuration(minGap, option: "--min-gap")
-        let dialogueDocument = try ConvertCommand.parse([dialogue] + (verbosity.verbose ? ["--verbose"] : [])).readDocument(io: io)
+        let dialogueDocument = try ConvertCommand.parse([dialogue] + (from.map { ["--from", $0] } ?? []) + (verbosity.verbose ? ["--verbose"] : []))
+            .readDocument(io: io)
         let mediaDuration = try media.map { try Self.length(of: $0, io: io) }
         if dialogueDocument.cues.isEmpty, duration == nil, mediaDuration == nil {
             io.writeStandardError("\(dialogue): error: the dialogue has no cues, so there is no timeline; give --duration [describe.dialogue.empty]\n")

@@ -184,6 +184,17 @@ import Testing
         #expect(progress.errors.split(separator: "\n").allSatisfy { $0.hasPrefix("{") || $0.contains(": error: ") }, "\(progress.errors)")
     }
 
+    /// `describe` reads its dialogue as `convert` does, `--from` included (it had none).
+    @Test func describeTakesTheDialoguesFormat() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let srt = try write("1\n00:00:01,000 --> 00:00:03,000\nHello there.\n", "a.srt", in: folder)
+        let base = ["describe", "--dialogue", srt, "--times-only", "--duration", "10s"]
+        #expect(run(base + ["--from", "srt"], io: MemoryIO()) == 0)
+        #expect(run(base + ["--from", "vtt"], io: MemoryIO()) == 1)  // read as told: no WEBVTT line
+        #expect(run(base + ["--from", "nope"], io: MemoryIO()) == 64)
+    }
+
     /// An output named for another kind of file than the command writes is refused before any
     /// work (WebVTT was written into `d.srt` and `d.json`, a text report into `c.vtt`, with exit 0).
     @Test func anOutputNamedForAnotherKindOfFileIsRefused() throws {
