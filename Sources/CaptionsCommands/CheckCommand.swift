@@ -88,7 +88,7 @@ public struct CheckCommand: BatchCommand {
             return
         }
         if format == nil, !batch.isBatch(inputs) {
-            try OutputName.refuseOtherKind(output, writes: ["txt", "text", "log", "json", "html", "htm"], command: "check")
+            try OutputName.refuseOtherKind(output, command: "check", writes: "text, JSON or HTML reports") { QualityReportFormat(extension: $0) != nil }
         }
         try executeOneOrMany(io: io)
     }

@@ -20,6 +20,15 @@ public struct DescribeCommand: IOCommand {
     /// Output formats.
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case vtt, dapt
+
+        /// The format an output's extension names: `.ttml`, `.xml` and `.dapt` DAPT, `.vtt` WebVTT.
+        init?(outputExtension: String) {
+            switch outputExtension {
+            case "ttml", "xml", "dapt": self = .dapt
+            case "vtt", "webvtt": self = .vtt
+            default: return nil
+            }
+        }
     }
 
     @Option(help: ArgumentHelp("The description script (.csv, .json or text).", valueName: "file"), completion: .file())
@@ -89,7 +98,9 @@ public struct DescribeCommand: IOCommand {
     public func execute(io: CommandIO) throws {
         let io = verbosity.filtered(io, keepingWarnings: strict)
         try refuseToReplace([dialogue], with: output)
-        if format == nil { try OutputName.refuseOtherKind(output, writes: ["vtt", "webvtt", "ttml", "xml", "dapt"], command: "describe") }
+        if format == nil {
+            try OutputName.refuseOtherKind(output, command: "describe", writes: "WebVTT (.vtt) or DAPT (.ttml, .dapt)") { Format(outputExtension: $0) != nil }
+        }
         if let speak {
             try refuseToReplace([dialogue], with: speak)
             if speak == output || FileAccess.isSameFile(speak, output) {
@@ -120,7 +131,7 @@ public struct DescribeCommand: IOCommand {
             placer.spokenLength = { text in timer.length(of: text) ?? estimate(text) }
             io.writeStandardError("spoken lengths measured with espeak-ng at \(NumberFormatting.shortest(wpm)) words per minute\n")
         }
-        let outputFormat = format ?? (["ttml", "xml", "dapt"].contains(output.split(separator: ".").last.map(String.init) ?? "") ? .dapt : .vtt)
+        let outputFormat = format ?? OutputName.fileExtension(of: output).flatMap(Format.init(outputExtension:)) ?? .vtt
 
         var events: [DAPTWriter.Event]
         var unplaced: [DescriptionScript.Entry] = []

@@ -54,9 +54,10 @@ public struct FixCommand: IOCommand {
 
     /// Runs against `io`.
     public func execute(io: CommandIO) throws {
-        // Any caption format's extension is written as that format; another kind of file is refused.
-        if to == nil, CaptionFormat(fileExtensionOf: output) == nil {
-            try OutputName.refuseOtherKind(output, writes: [], command: "fix")
+        if to == nil {
+            try OutputName.refuseOtherKind(output, command: "fix", writes: "captions (.vtt, .srt, .ttml, .scc, .stl, .ass…)") {
+                CaptionFormat(fileExtensionOf: "captions." + $0) != nil
+            }
         }
         try fix(io: verbosity.filtered(io))
     }

@@ -93,7 +93,9 @@ public struct FlashesCommand: BatchCommand {
             throw ValidationError("--report '\(named)': with several videos, give the format alone (--report html), and each report goes into the -o folder")
         }
         if format == nil, !batch.isBatch(inputs) {
-            try OutputName.refuseOtherKind(output, writes: ["txt", "text", "log", "json", "csv", "vtt", "webvtt", "html", "htm"], command: "flashes")
+            try OutputName.refuseOtherKind(output, command: "flashes", writes: "text, JSON, CSV, WebVTT or HTML reports") {
+                FlashReportFormat(fileExtension: "report." + $0) != nil
+            }
         }
         try executeOneOrMany(io: verbosity.filtered(io))
     }

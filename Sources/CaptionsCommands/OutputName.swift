@@ -14,15 +14,20 @@ enum OutputName {
         "wav": "audio", "mp3": "audio", "m4a": "audio", "flac": "audio", "ogg": "audio",
     ]
 
-    /// Throws a usage error when `output`'s extension names a kind of file other than those
-    /// `writes` (lower-case extensions) for `command`.
-    static func refuseOtherKind(_ output: String, writes: [String], command: String) throws {
+    /// The extension of `output`'s file name, lower-case; nil for standard output and a name
+    /// without one.
+    static func fileExtension(of output: String) -> String? {
         let name = output.split(separator: "/").last.map(String.init) ?? output
-        guard output != "-", let dot = name.lastIndex(of: "."), dot != name.startIndex else { return }
-        let ext = name[name.index(after: dot)...].lowercased()
-        guard !writes.contains(ext) else { return }
-        guard let kind = otherKinds[ext] ?? CaptionFormat(fileExtensionOf: name).map({ "\($0.displayName) captions" }) else { return }
-        let written = writes.isEmpty ? "captions (.vtt, .srt, .ttml, .scc, .stl, .ass…)" : writes.map { "." + $0 }.joined(separator: ", ")
-        throw ValidationError("-o \(output): .\(ext) names \(kind), but \(command) writes \(written); name the output so, or give --to")
+        guard output != "-", let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        return name[name.index(after: dot)...].lowercased()
+    }
+
+    /// Throws a usage error when `output`'s extension is not one `command` `takes` (the parser of
+    /// its output formats' extensions) and names another kind of file; `writes` says what it does
+    /// write.
+    static func refuseOtherKind(_ output: String, command: String, writes: String, takes: (String) -> Bool) throws {
+        guard let ext = fileExtension(of: output), !takes(ext) else { return }
+        guard let kind = otherKinds[ext] ?? CaptionFormat(fileExtensionOf: "name." + ext).map({ "\($0.displayName) captions" }) else { return }
+        throw ValidationError("-o \(output): .\(ext) names \(kind), but \(command) writes \(writes); name the output so, or give --to")
     }
 }

@@ -168,28 +168,28 @@ import Testing
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }
         let input = try catalogue(in: folder)
-        var latin1 = Array((input.path + "/caf").utf8CString.dropLast()) + [CChar(bitPattern: 0xE9)] + Array(".srt".utf8CString)
-        let descriptor = open(&latin1, O_CREAT | O_WRONLY, 0o644)
-        try #require(descriptor >= 0)
-        close(descriptor)
+        // `input/<stem>é<suffix>` with é in Latin-1 (a name that is not UTF-8): a file, or a folder
+        // holding the file `holding`.
+        func makeLatin1(_ stem: String, _ suffix: String = "", holding: String? = nil) throws {
+            var name = Array((input.path + "/" + stem).utf8CString.dropLast()) + [CChar(bitPattern: 0xE9)] + Array(suffix.utf8CString)
+            var file = name
+            if let holding {
+                try #require(mkdir(&name, 0o755) == 0)
+                file = Array(name.dropLast()) + Array(("/" + holding).utf8CString)
+            }
+            let descriptor = open(&file, O_CREAT | O_WRONLY, 0o644)
+            try #require(descriptor >= 0)
+            close(descriptor)
+        }
+        try makeLatin1("caf", ".srt")
         let io = MemoryIO()
         #expect(run(["convert", input.path, "-o", folder.appendingPathComponent("out").path, "--to", "vtt"], io: io) == 1)
         #expect(io.errors.contains("caf\u{FFFD}.srt: error: the file name is not UTF-8"), "\(io.errors)")
         #expect(io.errors.contains("3 files") && io.errors.contains("2 ok, 1 error"), "\(io.errors)")
         // A folder so named that holds captions is said too (what it held was skipped without a
         // word), and each has its result line; one that holds nothing to work on is not.
-        var folderName = Array((input.path + "/d").utf8CString.dropLast()) + [CChar(bitPattern: 0xE9)] + [0]
-        try #require(mkdir(&folderName, 0o755) == 0)
-        var inside = Array(folderName.dropLast()) + Array("/e.srt".utf8CString)
-        let file = open(&inside, O_CREAT | O_WRONLY, 0o644)
-        try #require(file >= 0)
-        close(file)
-        var otherName = Array((input.path + "/f").utf8CString.dropLast()) + [CChar(bitPattern: 0xE9)] + [0]
-        try #require(mkdir(&otherName, 0o755) == 0)
-        var picture = Array(otherName.dropLast()) + Array("/cover.jpg".utf8CString)
-        let other = open(&picture, O_CREAT | O_WRONLY, 0o644)
-        try #require(other >= 0)
-        close(other)
+        try makeLatin1("d", holding: "e.srt")
+        try makeLatin1("f", holding: "cover.jpg")
         let results = MemoryIO()
         #expect(run(["check", input.path, "--recursive", "--results", "jsonl"], io: results) == 1)
         #expect(results.errors.contains("d\u{FFFD}/: error: the folder name is not UTF-8"), "\(results.errors)")

@@ -213,10 +213,11 @@ enum BatchInputs {
                 // Folders are entered only when they are real folders (no symbolic-link loops).
                 if lstat(full, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
                     if recursive, skipped != FileIdentity(full) { pending.append(relative) }
-                } else if valid, info.st_mode & S_IFMT == S_IFLNK, stat(full, &info) != 0 || info.st_mode & S_IFMT == S_IFDIR {
+                } else if valid, info.st_mode & S_IFMT == S_IFLNK, case let dangling = stat(full, &info) != 0,
+                    dangling || info.st_mode & S_IFMT == S_IFDIR
+                {
                     // Said, not skipped without a word: a link to a folder (not entered: links can
                     // loop), or to nothing.
-                    let dangling = stat(full, &info) != 0
                     if dangling ? kind.accepts(name) : recursive { links.append((relative, dangling)) }
                 } else if !valid, let holds = folderHoldsInputs(Array(directory.utf8) + [0x2F] + bytes, kind: kind) {
                     // A folder whose name cannot be spelled back: what it holds is reported, not

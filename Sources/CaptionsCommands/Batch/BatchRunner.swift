@@ -183,9 +183,9 @@ enum BatchRunner {
             let stored = BatchResult.stored(in: line), stored.sha256 == sha256, stored.settings == settings,
             stored.output.map(FileAccess.exists) ?? true, stored.status != "error" || stored.output != nil
         {
-            // (A file that could not be done, with no output, is tried again: a full disk or a lost
-            // mount passes. One done in part, such as a damaged video's partial report, is kept.)
-            // Done before, for the same content and settings: its result as it was.
+            // Done before, for the same content and settings: its result as it was. (A file that
+            // could not be done, with no output, is tried again: a full disk or a lost mount passes.
+            // One done in part, such as a damaged video's partial report, is kept.)
             var result = BatchResult(path: job.item.path, exit: stored.exit, seconds: 0, sha256: sha256, settings: settings)
             result.storedLine = String(decoding: line, as: UTF8.self)
             result.storedStatus = stored.status

@@ -7,7 +7,7 @@
 /// picture. Cells are squares of 1/16° (1/480 of the displayed width: 4 × 4 pixels at 1080p, 8 × 8
 /// at 2160p), so a pattern of 0.1° (WCAG's smallest) spans more than one and a half cells and is
 /// averaged away only in cells an edge splits into equal halves, which a second grid offset by
-/// half a cell covers (``halfCellShifted(width:height:)``); pictures too tall for that (portrait
+/// half a cell covers (``halfCellShifted(width:height:acrossRows:)``); pictures too tall for that (portrait
 /// video) get larger cells, at most 160,000 in all. A cell's value is the mean of every pixel in it (every line, both fields).
 ///
 /// Pictures of different sizes with the same shape get the same grid (1080p and 720p are both
@@ -77,7 +77,8 @@ struct CellGrid: Hashable {
     /// 4, 2160p: 8), and the grid has room for it; rows are shifted only when the cells are a
     /// whole, even number of lines too (a field's rows are not: its lines are every other one,
     /// whose chroma cannot be split; shifted across only, a checkerboard still reads at least half).
-    func halfCellShifted(width: Int, height: Int, acrossRows: Bool) -> (x: Int, y: Int, width: Int, height: Int, grid: CellGrid)? {
+    /// The crop's height is nil when it keeps every line.
+    func halfCellShifted(width: Int, height: Int, acrossRows: Bool) -> (x: Int, y: Int, width: Int, height: Int?, grid: CellGrid)? {
         guard columns > 1, width % columns == 0 else { return nil }
         let cellWidth = width / columns
         guard cellWidth >= 2, cellWidth % 2 == 0 else { return nil }
@@ -86,6 +87,6 @@ struct CellGrid: Hashable {
             let inner = CellGrid(columns: columns - 1, rows: rows - 1, field: self)
             return (cellWidth / 2, cellHeight / 2, (columns - 1) * cellWidth, (rows - 1) * cellHeight, inner)
         }
-        return (cellWidth / 2, 0, (columns - 1) * cellWidth, height, CellGrid(columns: columns - 1, rows: rows, field: self))
+        return (cellWidth / 2, 0, (columns - 1) * cellWidth, nil, CellGrid(columns: columns - 1, rows: rows, field: self))
     }
 }

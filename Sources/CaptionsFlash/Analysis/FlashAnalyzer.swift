@@ -38,10 +38,11 @@ public struct FlashAnalyzer {
     /// first frame waits for the second when the frame rate is not known).
     public private(set) var lastDimFlashingLights: DimFlashingLightsRun.Figures?
     private var pictures: [PictureAnalysis] = []
-    /// A progressive picture's second grid, offset by half a cell, and the crop it reads
-    /// (``CellGrid/halfCellShifted(width:height:)``): flashing found on either grid counts.
+    /// The second grid of each picture (of each field), offset by half a cell, and the crop of
+    /// the picture it reads (``CellGrid/halfCellShifted(width:height:acrossRows:)``): flashing
+    /// found on either grid counts.
     private var shifted: [PictureAnalysis] = []
-    private var shiftedCrop: (x: Int, y: Int, width: Int, height: Int)?
+    private var shiftedCrop: (x: Int, y: Int, width: Int, height: Int?)?
     private var model: ColorModel?
     private var lastKey: FrameKey?
     private var format: PictureFormat?
@@ -108,31 +109,18 @@ public struct FlashAnalyzer {
         var measure = PictureAnalysis.Measure()
         if frame.fieldOrder == .progressive {
             measure = pictures[0].analyze(frame, frameHeight: frame.height, parity: 0, time: time, model: model, criteria: criteria, displayPeak: Float(display.peak))
-            if let crop = shiftedCrop, !shifted.isEmpty,
-                let part = frame.cropped(x: crop.x, y: crop.y, width: crop.width, height: crop.height)
-            {
-                let other = shifted[0].analyze(
-                    part, frameHeight: part.height, parity: 0, time: time, model: model, criteria: criteria, displayPeak: Float(display.peak))
-                measure = Self.either(measure, other)
-            }
+            measure = withShiftedGrid(measure, of: frame, index: 0, frameHeight: nil, time: time, model: model)
         } else {
             let bottomFirst = frame.fieldOrder == .bottomFirst
             for index in 0..<2 {
                 let bottom = (index == 0) == bottomFirst
                 let fieldTime = time + Double(index) * lastFrameDuration / 2
                 let picture = frame.field(bottom: bottom)
-                var field = pictures[bottom ? 1 : 0].analyze(
+                let field = pictures[bottom ? 1 : 0].analyze(
                     picture, frameHeight: frame.height, parity: bottom ? 1 : 0, time: fieldTime,
                     model: model, criteria: criteria, displayPeak: Float(display.peak))
-                if let crop = shiftedCrop, shifted.count == 2,
-                    let part = picture.cropped(x: crop.x, y: 0, width: crop.width, height: picture.height)
-                {
-                    let other = shifted[bottom ? 1 : 0].analyze(
-                        part, frameHeight: frame.height, parity: bottom ? 1 : 0, time: fieldTime, model: model, criteria: criteria,
-                        displayPeak: Float(display.peak))
-                    field = Self.either(field, other)
-                }
-                measure = index == 0 ? field : Self.larger(measure, field)
+                let both = withShiftedGrid(field, of: picture, index: bottom ? 1 : 0, frameHeight: frame.height, time: fieldTime, model: model)
+                measure = index == 0 ? both : Self.larger(measure, both)
             }
         }
         record(measure, at: time)
@@ -186,6 +174,20 @@ public struct FlashAnalyzer {
         if newFormat != format { change(to: newFormat, at: time) }
     }
 
+    /// `measure`, of `picture` (a frame, or field `index` of a frame `frameHeight` lines tall),
+    /// with what its half-cell-shifted grid finds (``either(_:_:)``); as it is without one.
+    private mutating func withShiftedGrid(
+        _ measure: PictureAnalysis.Measure, of picture: VideoFrame, index: Int, frameHeight: Int?, time: Double, model: ColorModel
+    ) -> PictureAnalysis.Measure {
+        guard let crop = shiftedCrop, index < shifted.count,
+            let part = picture.cropped(x: crop.x, y: crop.y, width: crop.width, height: crop.height ?? picture.height)
+        else { return measure }
+        let other = shifted[index].analyze(
+            part, frameHeight: frameHeight ?? part.height, parity: index, time: time, model: model, criteria: criteria,
+            displayPeak: Float(display.peak))
+        return Self.either(measure, other)
+    }
+
     /// The field measures combined: the larger of each flashing figure, the mean of the light.
     private static func larger(_ a: PictureAnalysis.Measure, _ b: PictureAnalysis.Measure) -> PictureAnalysis.Measure {
         var result = either(a, b)
@@ -235,12 +237,11 @@ public struct FlashAnalyzer {
         // sizes have one (1080p and 2160p); it ends where the cells are not a whole even number
         // of pixels across (720p) and starts afresh after.
         if let half = newFormat.grid.halfCellShifted(width: newFormat.width, height: newFormat.height, acrossRows: fieldCount == 1) {
-            if shifted.count == fieldCount, shifted.allSatisfy({ $0.grid == half.grid }) {
-                // The same grids: they go on as they are.
-            } else if let last = shifted.last {
-                shifted = (0..<fieldCount).map { PictureAnalysis(continuing: shifted.count == fieldCount ? shifted[$0] : last, grid: half.grid) }
-            } else {
+            if shifted.isEmpty {
                 shifted = (0..<fieldCount).map { _ in PictureAnalysis(grid: half.grid, secondGrid: true) }
+            } else if shifted.count != fieldCount || shifted.contains(where: { $0.grid != half.grid }) {
+                let last = shifted[shifted.count - 1]
+                shifted = (0..<fieldCount).map { PictureAnalysis(continuing: shifted.count == fieldCount ? shifted[$0] : last, grid: half.grid) }
             }
             shiftedCrop = (half.x, half.y, half.width, half.height)
         } else {

@@ -120,7 +120,7 @@ struct PictureAnalysis {
         var redWindowStart: Double?
     }
 
-    /// A second grid's analysis (``CellGrid/halfCellShifted(width:height:)``) measures only
+    /// A second grid's analysis (``CellGrid/halfCellShifted(width:height:acrossRows:)``) measures only
     /// what a shifted grid can add, general flashes in place: no red transitions, no flashes
     /// that move about (larger than a cell), no picture levels (the main grid's are Apple's).
     let isSecondGrid: Bool

@@ -150,36 +150,44 @@ struct TTMLResolver {
         "shear", "fillLineGap", "luminanceGain", "position", "disparity", "backgroundImage",
     ]
 
+    /// Styles that change what is seen, written as text anyone sees, each a warning: hidden text
+    /// (a quiz's answer) and struck-out text (a correction, a price no longer asked).
+    private static let seenChanges: [String: String] = [
+        "ttml.style.hidden":
+            "text hidden at some time (tts:visibility hidden, tts:opacity 0) is written as text shown for the whole of its time: the target cannot hide it",
+        "ttml.style.lineThrough": "struck-out text (tts:textDecoration lineThrough) has no equivalent here: kept as plain text",
+    ]
+
+    /// The code of the change to what is seen that `attribute` makes (``seenChanges``), if any.
+    private static func seenChange(_ attribute: (namespace: String, name: String, value: String)) -> String? {
+        switch attribute.name {
+        case "visibility" where attribute.value.contains("hidden"): "ttml.style.hidden"
+        case "opacity" where Double(attribute.value.filter { !$0.isWhitespace }).map({ $0 <= 0 }) == true: "ttml.style.hidden"
+        case "textDecoration" where attribute.value.contains("lineThrough"): "ttml.style.lineThrough"
+        default: nil
+        }
+    }
+
     /// Reports styling attributes that are dropped (`ttml.style.ignored`, once per attribute) or
-    /// not TTML at all (`ttml.style.unknown`), with the line of their first use.
+    /// not TTML at all (`ttml.style.unknown`), and the ``seenChanges``, with the line of their
+    /// first use.
     private mutating func reportStyling(_ element: XMLElement) {
         var first: [String: (line: Int, count: Int)] = [:]
         func scan(_ element: XMLElement) {
             for attribute in element.attributes where attribute.namespace == TTMLNamespace.styling {
-                // Struck-out text means something (a correction, a price no longer asked), and hidden
-                // text (a quiz's answer) is written as text anyone sees: both are warnings.
-                let hidden = (attribute.name == "visibility" && attribute.value.contains("hidden"))
-                    || (attribute.name == "opacity" && Double(attribute.value.filter { !$0.isWhitespace }).map { $0 <= 0 } == true)
-                for (key, applies) in [("lineThrough", attribute.name == "textDecoration" && attribute.value.contains("lineThrough")), ("hidden", hidden)]
-                where applies {
+                let dropped = Self.usedStyles.contains(attribute.name) ? nil : attribute.name
+                for key in [Self.seenChange(attribute), dropped].compactMap({ $0 }) {
                     let entry = first[key]
                     first[key] = (entry?.line ?? element.line, (entry?.count ?? 0) + 1)
                 }
-                guard !Self.usedStyles.contains(attribute.name) else { continue }
-                let entry = first[attribute.name]
-                first[attribute.name] = (entry?.line ?? element.line, (entry?.count ?? 0) + 1)
             }
             for child in element.elements { scan(child) }
         }
         scan(element)
         for (name, entry) in first.sorted(by: { ($0.value.line, $0.key) < ($1.value.line, $1.key) }) {
-            if name == "lineThrough" || name == "hidden" {
+            if let message = Self.seenChanges[name] {
                 diagnostics.append(Diagnostic(
-                    .warning, name == "hidden" ? "ttml.style.hidden" : "ttml.style.lineThrough",
-                    name == "hidden"
-                        ? "text hidden at some time (tts:visibility hidden, tts:opacity 0) is written as text shown for the whole of its time: the target cannot hide it (\(entry.count) use(s))"
-                        : "struck-out text (tts:textDecoration lineThrough) has no equivalent here: kept as plain text (\(entry.count) use(s))",
-                    at: SourceLocation(line: entry.line, column: 1)))
+                    .warning, Diagnostic.Code(rawValue: name), "\(message) (\(entry.count) use(s))", at: SourceLocation(line: entry.line, column: 1)))
                 continue
             }
             let known = Self.ignoredStyles.contains(name)
