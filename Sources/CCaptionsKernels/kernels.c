@@ -1,6 +1,7 @@
 // See include/CCaptionsKernels.h. Each kernel has a portable body (a static inline function the
 // compiler vectorises for the baseline instruction set) and, on x86-64, an AVX2 version chosen once
 // at run time. Both give bit-identical results: integer sums, and float operations in the same order.
+#include <math.h>
 #include <string.h>
 #include "CCaptionsKernels.h"
 #include "dispatch.h"
@@ -40,17 +41,33 @@ static inline void pairs_portable(
 RUNS_PORTABLE(runs_u8_portable, uint8_t)
 RUNS_PORTABLE(runs_u16_portable, uint16_t)
 
+// Adds the squares of each run of `width` samples, each shifted right by `shift`, to its cell.
+#define SQUARES_PORTABLE(name, sample)                                                               \
+    static inline void name(const sample *row, int width, size_t cells, int shift, uint32_t *squares) { \
+        for (size_t c = 0; c < cells; c++) {                                                         \
+            const sample *p = row + c * (size_t)width;                                               \
+            uint32_t total = 0;                                                                      \
+            for (int i = 0; i < width; i++) total += ((uint32_t)p[i] * p[i]) >> shift;              \
+            squares[c] += total;                                                                     \
+        }                                                                                            \
+    }
+SQUARES_PORTABLE(squares_u8_portable, uint8_t)
+SQUARES_PORTABLE(squares_u16_portable, uint16_t)
+
 static inline void scale_portable(const uint32_t *sums, const float *weights, float scale, float *out, size_t count) {
     for (size_t i = 0; i < count; i++) out[i] = (float)sums[i] * (weights[i] * scale);
 }
 
 static inline size_t changed_portable(
-    const float *n0, const float *n1, const float *n2, const float *f0, const float *f1, const float *f2,
-    size_t from, size_t count, float still, int32_t *changed, size_t found) {
+    const float *const *now, const float *const *fed, int channels, size_t from, size_t count, float still,
+    float spread_still, int32_t *changed, size_t found) {
     for (size_t i = from; i < count; i++) {
-        float d0 = n0[i] - f0[i], d1 = n1[i] - f1[i], d2 = n2[i] - f2[i];
-        if (d0 >= still || d0 <= -still || d1 >= still || d1 <= -still || d2 >= still || d2 <= -still)
-            changed[found++] = (int32_t)i;
+        int moved = 0;
+        for (int k = 0; k < channels; k++) {
+            float d = now[k][i] - fed[k][i], limit = k < 3 ? still : spread_still;
+            moved |= d >= limit || d <= -limit;
+        }
+        if (moved) changed[found++] = (int32_t)i;
     }
     return found;
 }
@@ -143,31 +160,90 @@ AVX2 static void runs_u16_avx2(const uint16_t *row, int width, size_t cells, uin
     runs_u16_portable(row + c * (size_t)width, width, cells - c, sums + c);
 }
 
+// Squares of 8-bit samples: 32 samples to 16 bits, squared and summed in pairs (one multiply-add),
+// the pairs summed across into eight runs of four (cells 0 1 4 5 | 2 3 6 7 by 128-bit lane, put in
+// order): the cells of width 4, or the halves of four cells of width 8.
+AVX2 static inline __m256i quad_squares_u8(const uint8_t *p) {
+    __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)p));
+    __m256i b = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(p + 16)));
+    __m256i quads = _mm256_hadd_epi32(_mm256_madd_epi16(a, a), _mm256_madd_epi16(b, b));
+    return _mm256_permutevar8x32_epi32(quads, _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7));
+}
+
+AVX2 static void squares_u8_avx2(const uint8_t *row, int width, size_t cells, uint32_t *squares) {
+    size_t c = 0;
+    const __m256i order = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
+    for (; (width == 4 || width == 8) && c + 8 <= cells; c += 8) {
+        const uint8_t *p = row + c * (size_t)width;
+        __m256i sums = quad_squares_u8(p);
+        if (width == 8) {
+            // Two runs of four make a cell: quads 0–7 are cells 0–3, quads 8–15 cells 4–7.
+            sums = _mm256_permutevar8x32_epi32(_mm256_hadd_epi32(sums, quad_squares_u8(p + 32)), order);
+        }
+        _mm256_storeu_si256((__m256i *)(squares + c), _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(squares + c)), sums));
+    }
+    squares_u8_portable(row + c * (size_t)width, width, cells - c, 0, squares + c);
+}
+
+// Squares of 16-bit samples, each shifted right: eight at a time in 32 bits.
+AVX2 static inline __m256i shifted_squares_u16(const uint16_t *p, __m128i shift) {
+    __m256i v = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)p));
+    return _mm256_srl_epi32(_mm256_mullo_epi32(v, v), shift);
+}
+
+AVX2 static void squares_u16_avx2(const uint16_t *row, int width, size_t cells, int shift, uint32_t *squares) {
+    size_t c = 0;
+    const __m128i count = _mm_cvtsi32_si128(shift);
+    if (width == 4) {
+        // Eight cells from four loads (two cells each): two horizontal adds leave cells
+        // 0 2 4 6 | 1 3 5 7 by lane, put in order.
+        const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+        for (; c + 8 <= cells; c += 8) {
+            const uint16_t *p = row + c * 4;
+            __m256i h01 = _mm256_hadd_epi32(shifted_squares_u16(p, count), shifted_squares_u16(p + 8, count));
+            __m256i h23 = _mm256_hadd_epi32(shifted_squares_u16(p + 16, count), shifted_squares_u16(p + 24, count));
+            __m256i sums = _mm256_permutevar8x32_epi32(_mm256_hadd_epi32(h01, h23), order);
+            _mm256_storeu_si256((__m256i *)(squares + c), _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(squares + c)), sums));
+        }
+    }
+    squares_u16_portable(row + c * (size_t)width, width, cells - c, shift, squares + c);
+}
+
 AVX2 static void scale_avx2(const uint32_t *sums, const float *weights, float scale, float *out, size_t count) {
     scale_portable(sums, weights, scale, out, count);
 }
 
+// Whether channel k of cells i … i + 7 moved by `still` or more, as a mask of lanes.
+#define MOVED_AVX2(k, limit, negative)                                                               \
+    _mm256_or_ps(                                                                                    \
+        _mm256_cmp_ps(_mm256_sub_ps(_mm256_loadu_ps(n[k] + i), _mm256_loadu_ps(f[k] + i)), limit, _CMP_GE_OQ), \
+        _mm256_cmp_ps(_mm256_sub_ps(_mm256_loadu_ps(n[k] + i), _mm256_loadu_ps(f[k] + i)), negative, _CMP_LE_OQ))
+
 AVX2 static size_t changed_avx2(
-    const float *n0, const float *n1, const float *n2, const float *f0, const float *f1, const float *f2,
-    size_t count, float still, int32_t *changed) {
+    const float *const *now, const float *const *fed, int channels, size_t count, float still, float spread_still,
+    int32_t *changed) {
     const __m256 limit = _mm256_set1_ps(still), negative = _mm256_set1_ps(-still);
+    const __m256 spread_limit = _mm256_set1_ps(spread_still), spread_negative = _mm256_set1_ps(-spread_still);
+    // The pointers in locals (the stores to `changed` would otherwise reload them), unused ones
+    // repeating channel 0.
+    const float *n[6], *f[6];
+    for (int k = 0; k < 6; k++) n[k] = now[k < channels ? k : 0], f[k] = fed[k < channels ? k : 0];
     size_t found = 0, i = 0;
     for (; i + 8 <= count; i += 8) {
-        __m256 d0 = _mm256_sub_ps(_mm256_loadu_ps(n0 + i), _mm256_loadu_ps(f0 + i));
-        __m256 d1 = _mm256_sub_ps(_mm256_loadu_ps(n1 + i), _mm256_loadu_ps(f1 + i));
-        __m256 d2 = _mm256_sub_ps(_mm256_loadu_ps(n2 + i), _mm256_loadu_ps(f2 + i));
         __m256 moved = _mm256_or_ps(
-            _mm256_or_ps(_mm256_cmp_ps(d0, limit, _CMP_GE_OQ), _mm256_cmp_ps(d0, negative, _CMP_LE_OQ)),
-            _mm256_or_ps(
-                _mm256_or_ps(_mm256_cmp_ps(d1, limit, _CMP_GE_OQ), _mm256_cmp_ps(d1, negative, _CMP_LE_OQ)),
-                _mm256_or_ps(_mm256_cmp_ps(d2, limit, _CMP_GE_OQ), _mm256_cmp_ps(d2, negative, _CMP_LE_OQ))));
+            _mm256_or_ps(MOVED_AVX2(0, limit, negative), MOVED_AVX2(1, limit, negative)),
+            _mm256_or_ps(MOVED_AVX2(2, limit, negative), MOVED_AVX2(3, spread_limit, spread_negative)));
+        if (channels > 4) {
+            moved = _mm256_or_ps(
+                moved, _mm256_or_ps(MOVED_AVX2(4, spread_limit, spread_negative), MOVED_AVX2(5, spread_limit, spread_negative)));
+        }
         unsigned mask = (unsigned)_mm256_movemask_ps(moved);
         while (mask) {
             changed[found++] = (int32_t)(i + (size_t)__builtin_ctz(mask));
             mask &= mask - 1;
         }
     }
-    return changed_portable(n0, n1, n2, f0, f1, f2, i, count, still, changed, found);
+    return changed_portable(now, fed, channels, i, count, still, spread_still, changed, found);
 }
 
 #endif
@@ -180,6 +256,15 @@ void ccaptions_add_runs_u8(const uint8_t *row, int width, size_t cells, uint32_t
 
 void ccaptions_add_runs_u16(const uint16_t *row, int width, size_t cells, uint32_t *sums) {
     DISPATCH(runs_u16_avx2(row, width, cells, sums), runs_u16_portable(row, width, cells, sums));
+}
+
+void ccaptions_add_run_squares_u8(const uint8_t *row, int width, size_t cells, uint32_t *squares) {
+    DISPATCH(squares_u8_avx2(row, width, cells, squares), squares_u8_portable(row, width, cells, 0, squares));
+}
+
+void ccaptions_add_run_squares_u16(const uint16_t *row, int width, size_t cells, int shift, uint32_t *squares) {
+    DISPATCH(
+        squares_u16_avx2(row, width, cells, shift, squares), squares_u16_portable(row, width, cells, shift, squares));
 }
 
 void ccaptions_fold_columns(uint32_t *columns, const int32_t *cell_of, size_t count, int shift, uint32_t *cells) {
@@ -200,13 +285,44 @@ void ccaptions_scale_sums(const uint32_t *sums, const float *weights, float scal
     DISPATCH(scale_avx2(sums, weights, scale, out, count), scale_portable(sums, weights, scale, out, count));
 }
 
+static inline void spreads_portable(
+    const uint32_t *squares, const float *weights, float scale, const float *means, float *out, size_t from,
+    size_t count) {
+    for (size_t i = from; i < count; i++) {
+        float variance = (float)squares[i] * (weights[i] * scale) - means[i] * means[i];
+        out[i] = variance > 0 ? sqrtf(variance) : 0;
+    }
+}
+
+#ifdef CCAPTIONS_X86
+AVX2 static void spreads_avx2(
+    const uint32_t *squares, const float *weights, float scale, const float *means, float *out, size_t count) {
+    size_t i = 0;
+    const __m256 factor = _mm256_set1_ps(scale);
+    for (; i + 8 <= count; i += 8) {
+        // Sums of squares stay below 2^31 (at most 2^16 a sample), so a signed conversion is exact.
+        __m256 sums = _mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i *)(squares + i)));
+        __m256 mean = _mm256_loadu_ps(means + i);
+        __m256 variance = _mm256_sub_ps(
+            _mm256_mul_ps(sums, _mm256_mul_ps(_mm256_loadu_ps(weights + i), factor)), _mm256_mul_ps(mean, mean));
+        _mm256_storeu_ps(out + i, _mm256_sqrt_ps(_mm256_max_ps(variance, _mm256_setzero_ps())));
+    }
+    spreads_portable(squares, weights, scale, means, out, i, count);
+}
+#endif
+
+void ccaptions_spreads(
+    const uint32_t *squares, const float *weights, float scale, const float *means, float *out, size_t count) {
+    DISPATCH(spreads_avx2(squares, weights, scale, means, out, count), spreads_portable(squares, weights, scale, means, out, 0, count));
+}
+
 size_t ccaptions_changed_cells(
-    const float *now0, const float *now1, const float *now2, const float *fed0, const float *fed1, const float *fed2,
-    size_t count, float stillness, int32_t *changed) {
+    const float *const *now, const float *const *fed, int channels, size_t count, float stillness,
+    float spread_stillness, int32_t *changed) {
     size_t found = 0;
     DISPATCH(
-        found = changed_avx2(now0, now1, now2, fed0, fed1, fed2, count, stillness, changed),
-        found = changed_portable(now0, now1, now2, fed0, fed1, fed2, 0, count, stillness, changed, 0));
+        found = changed_avx2(now, fed, channels, count, stillness, spread_stillness, changed),
+        found = changed_portable(now, fed, channels, 0, count, stillness, spread_stillness, changed, 0));
     return found;
 }
 

@@ -16,29 +16,53 @@ import Testing
         ColorModel(matrix: .bt2020, range: .limited, transfer: .hlg, primaries: .bt2020, isRGB: false, hdrPeak: 400),
     ]
 
-    @Test(arguments: models.indices)
-    func kernelMatchesTheColorModel(index: Int) {
+    @Test(arguments: models.indices, [false, true])
+    func kernelMatchesTheColorModel(index: Int, withSpreads: Bool) {
         let model = Self.models[index]
         var generator = SystemRandomNumberGenerator()
         // Codes across and beyond the legal range (cell means are fractional), plus the ends.
         var channels = (0..<3).map { _ in (0..<40).map { _ in Float.random(in: -4...260, using: &generator) } }
         for channel in 0..<3 { (channels[channel][0], channels[channel][1]) = (0, 255) }
+        // Spreads from none to a half-black, half-white cell's (127.5), on one cell uniform.
+        var spreads = (0..<3).map { _ in (0..<40).map { _ in Float.random(in: 0...127.5, using: &generator) } }
+        for channel in 0..<3 { (spreads[channel][0], spreads[channel][1]) = (0, 127.5) }
         let cells: [Int32] = [39, 0, 1, 7, 8, 15, 16, 2, 30, 31, 22, 5, 11]
         let peak: Float = 250
         var out = [Float](repeating: .nan, count: 5 * cells.count)
-        model.withCellKernel(displayPeak: peak) { kernel in
-            ccaptions_cell_light(kernel, channels[0], channels[1], channels[2], cells, cells.count, &out, cells.count)
+        spreads[0].withUnsafeBufferPointer { s0 in
+            spreads[1].withUnsafeBufferPointer { s1 in
+                spreads[2].withUnsafeBufferPointer { s2 in
+                    let pointers: [UnsafePointer<Float>?] = [s0.baseAddress, s1.baseAddress, s2.baseAddress]
+                    model.withCellKernel(displayPeak: peak) { kernel in
+                        ccaptions_cell_light(
+                            kernel, channels[0], channels[1], channels[2], withSpreads ? pointers : nil, cells, cells.count,
+                            &out, cells.count)
+                    }
+                }
+            }
         }
         for (place, cell) in cells.map(Int.init).enumerated() {
-            let signal = model.signal(channels[0][cell], channels[1][cell], channels[2][cell])
-            let light = model.light(signal: signal)
-            let expected = [
-                light.0, light.1, light.2, model.luminance(light.0, light.1, light.2),
-                model.dimFlashingLightsLevel(signal: signal, light: light, displayPeak: peak),
-            ]
+            let spread = withSpreads ? (spreads[0][cell], spreads[1][cell], spreads[2][cell]) : (0, 0, 0)
+            let light = model.cellLight(
+                channels[0][cell], channels[1][cell], channels[2][cell], spread: spread, displayPeak: peak)
+            let expected = [light.r, light.g, light.b, light.luminance, light.level]
             let got = (0..<5).map { out[$0 * cells.count + place] }
-            #expect(got == expected, "cell \(cell) codes \(channels.map { $0[cell] })")
+            #expect(got == expected, "cell \(cell) codes \(channels.map { $0[cell] }) spread \(spread)")
         }
+    }
+
+    /// A cell half black and half white is lit as half white's light, not as the light of its
+    /// mean code (mid grey, a fifth as bright); a uniform cell as its mean's.
+    @Test func aSpreadCellIsTheMeanOfItsLight() {
+        let model = ColorModel(matrix: .bt709, range: .limited, transfer: .sdr, primaries: .bt709, isRGB: false)
+        let checker = model.cellLight(125.5, 128, 128, spread: (109.5, 0, 0), displayPeak: 100)
+        #expect(abs(checker.luminance - 0.5) < 0.001)
+        #expect(abs(checker.level - 0.5) < 0.01)
+        let grey = model.cellLight(125.5, 128, 128, spread: (0, 0, 0), displayPeak: 100)
+        #expect(grey.luminance < 0.25)
+        let rgb = ColorModel(matrix: .bt709, range: .full, transfer: .sdr, primaries: .bt709, isRGB: true)
+        let dithered = rgb.cellLight(127.5, 0, 0, spread: (127.5, 0, 0), displayPeak: 100)
+        #expect(abs(dithered.r - 0.5) < 0.001 && dithered.g == 0 && dithered.b == 0)
     }
 
     /// Shot changes' thumbnail difference, 8-bit planar (the vector path, 64 samples at a time,
@@ -93,5 +117,31 @@ import Testing
         sums = start
         ccaptions_add_runs_u8(narrow, Int32(width), cells, &sums)
         #expect(sums == expected(narrow), "8-bit, \(width) a cell")
+    }
+
+    /// The squares of the samples, each shifted right (16-bit: by 4, 8 and 16, as 10-, 12- and
+    /// 16-bit samples are), summed into their cells: the vector paths and the portable tail.
+    @Test(arguments: [1, 2, 4, 8])
+    func squaresAreSummedIntoTheirCells(width: Int) {
+        var generator = SystemRandomNumberGenerator()
+        let cells = 37
+        let wide = (0..<(cells * width)).map { index -> UInt16 in
+            index % 5 == 0 ? [0, 65535, 32767, 32768][index / 5 % 4] : UInt16.random(in: 0...65535, using: &generator)
+        }
+        let narrow = wide.map { UInt8($0 >> 8) }
+        let start = (0..<cells).map { _ in UInt32.random(in: 0...1_000_000, using: &generator) }
+        func expected<Sample: BinaryInteger>(_ samples: [Sample], shift: Int) -> [UInt32] {
+            (0..<cells).map { cell in
+                start[cell] + samples[(cell * width)..<((cell + 1) * width)].reduce(0) { $0 + (UInt32($1) * UInt32($1)) >> shift }
+            }
+        }
+        for shift in [4, 8, 16] {
+            var sums = start
+            ccaptions_add_run_squares_u16(wide, Int32(width), cells, Int32(shift), &sums)
+            #expect(sums == expected(wide, shift: shift), "16-bit, \(width) a cell, shifted by \(shift)")
+        }
+        var sums = start
+        ccaptions_add_run_squares_u8(narrow, Int32(width), cells, &sums)
+        #expect(sums == expected(narrow, shift: 0), "8-bit, \(width) a cell")
     }
 }

@@ -14,6 +14,13 @@ void ccaptions_add_runs_u8(const uint8_t *row, int width, size_t cells, uint32_t
 /// The same for 16-bit samples (native byte order).
 void ccaptions_add_runs_u16(const uint16_t *row, int width, size_t cells, uint32_t *sums);
 
+/// Adds the squares of one line's samples the same way, each square shifted right by `shift`
+/// (0 for 8-bit samples; 2 × (bits − 8) for wider ones, which keeps a square within 16 bits):
+/// squares[c] += (row[c*width]² >> shift) + … for `width` (1, 2, 4 or 8) samples a cell. With the
+/// sums, they give each cell's spread of values (``CellSampler``).
+void ccaptions_add_run_squares_u8(const uint8_t *row, int width, size_t cells, uint32_t *squares);
+void ccaptions_add_run_squares_u16(const uint16_t *row, int width, size_t cells, int shift, uint32_t *squares);
+
 /// Folds a line's column sums into a row of cells and clears them:
 /// cells[cell_of[x]] += columns[x >> shift] for x < count, then columns[0 … (count - 1) >> shift] = 0.
 /// `shift` replicates each column over 2^shift entries of `cell_of` (chroma narrower than its cells).
@@ -37,12 +44,17 @@ static inline void ccaptions_prefetch(const void *address, size_t length) {
 /// out[i] = (float)sums[i] * weights[i] * scale, for i < count.
 void ccaptions_scale_sums(const uint32_t *sums, const float *weights, float scale, float *out, size_t count);
 
-/// Writes the index of every cell i < count where any channel moved by `stillness` or more
-/// (|now[k][i] - fed[k][i]| >= stillness, k = 0…2) into `changed`, in order; returns how many.
+/// Each cell's spread (standard deviation) from its sum of squares and its mean:
+/// out[i] = √max(0, squares[i] × (weights[i] × scale) − means[i]²), for i < count.
+void ccaptions_spreads(
+    const uint32_t *squares, const float *weights, float scale, const float *means, float *out, size_t count);
+
+/// Writes the index of every cell i < count where any of the `channels` (4–6: three means, then
+/// spreads) moved by `stillness` or more (|now[k][i] - fed[k][i]| >= stillness, k < 3), or a
+/// spread by `spread_stillness` (k >= 3), into `changed`, in order; returns how many.
 size_t ccaptions_changed_cells(
-    const float *now0, const float *now1, const float *now2,
-    const float *fed0, const float *fed1, const float *fed2,
-    size_t count, float stillness, int32_t *changed);
+    const float *const *now, const float *const *fed, int channels, size_t count, float stillness,
+    float spread_stillness, int32_t *changed);
 
 /// How a picture's R′G′B′ is rewritten by ccaptions_dim_yuv: each channel through `curve`
 /// (1025 values of the new signal at signal 0, 1/1024 … 1, interpolated), then moved toward its
@@ -106,8 +118,15 @@ typedef struct {
 /// For each of the `count` cells listed in `cells`, reads its channels from c0, c1, c2 and writes
 /// linear R, G, B, luminance and the Dim Flashing Lights level to out[i], out[stride + i] …
 /// out[4 stride + i] (stride >= count).
+///
+/// `spreads` (or NULL) holds each cell's spread of values, on the channels' scale: for YUV one
+/// array (luma), for RGB three. A cell's light is then the mean of the light of two points, its
+/// mean signal less and plus its spread (in luma, every R′G′B′ channel moves with it): exact for
+/// a cell of two values in equal parts (a 1-pixel checkerboard is half black and half white light,
+/// not the light of mid grey), and to second order for any other. So is the level: Apple's model
+/// means the light of every pixel too.
 void ccaptions_cell_light(
-    const ccaptions_cell_model *model, const float *c0, const float *c1, const float *c2,
+    const ccaptions_cell_model *model, const float *c0, const float *c1, const float *c2, const float *const *spreads,
     const int32_t *cells, size_t count, float *out, size_t stride);
 
 /// Shot changes: samples every other sample of every other line of one plane (8-bit, or 16-bit

@@ -3,13 +3,45 @@ import CCaptionsKernels
 /// The row kernels of ``CellSampler``: each adds one line of samples to the column (or cell)
 /// accumulators, in the loops that run over every pixel of every frame.
 extension CellSampler {
+    /// Adds a row of samples to the column sums of `channel`, and when `squared` their squares
+    /// (each shifted right by ``squareShift``) to its column squares.
     @inline(__always)
     func add<Sample: FixedWidthInteger & UnsignedInteger>(
-        _ row: UnsafePointer<Sample>?, count: Int, into channel: Int
+        _ row: UnsafePointer<Sample>?, count: Int, into channel: Int, squared: Bool = false
     ) {
         guard let row else { return }
         let sums = columnSums[channel]
         for x in 0..<count { sums[x] &+= UInt32(truncatingIfNeeded: row[x]) }
+        guard squared else { return }
+        let squares = columnSquares[channel]
+        let shift = UInt32(squareShift)
+        for x in 0..<count {
+            let value = UInt32(truncatingIfNeeded: row[x])
+            squares[x] &+= (value &* value) &>> shift
+        }
+    }
+
+    /// Adds the squares of a row of samples to the luma column squares, `width` samples a cell
+    /// (the kernel for ``addRuns(_:width:cells:into:)``).
+    @inline(__always)
+    func addRunSquares<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ row: UnsafePointer<Sample>?, width: Int, cells: Int
+    ) {
+        guard let row else { return }
+        if Sample.bitWidth == 16 {
+            ccaptions_add_run_squares_u16(
+                UnsafeRawPointer(row).assumingMemoryBound(to: UInt16.self), Int32(width), cells, Int32(squareShift),
+                columnSquares[0])
+        } else {
+            ccaptions_add_run_squares_u8(
+                UnsafeRawPointer(row).assumingMemoryBound(to: UInt8.self), Int32(width), cells, columnSquares[0])
+        }
+    }
+
+    /// Adds one composited value (already on the samples' scale) and its square to column `x`.
+    @inline(__always)
+    private func addSquare(_ value: UInt32, at x: Int, of squares: UnsafeMutablePointer<UInt32>) {
+        squares[x] &+= (value &* value) &>> UInt32(squareShift)
     }
 
     /// Adds a row of samples (8 or 16 bits) to per-cell accumulators, `width` (1, 2, 4 or 8)
@@ -45,7 +77,20 @@ extension CellSampler {
     ) {
         guard let row else { return }
         let sums = columnSums[channel]
-        for x in 0..<count { sums[x] &+= Self.premultiplied(row[x], alpha[x], alphaMax: alphaMax) }
+        let squares = columnSquares[channel]
+        for x in 0..<count {
+            sums[x] &+= Self.premultiplied(row[x], alpha[x], alphaMax: alphaMax)
+            addSquare(Self.composited(row[x], alpha[x], alphaMax: alphaMax), at: x, of: squares)
+        }
+    }
+
+    /// A sample over black by its alpha on the sample's own scale, rounded (what
+    /// ``premultiplied(_:_:alphaMax:)`` sums, for its square).
+    @inline(__always)
+    static func composited<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ value: Sample, _ alpha: Sample, alphaMax: UInt64
+    ) -> UInt32 {
+        UInt32(truncatingIfNeeded: (UInt64(value) &* UInt64(alpha) &+ alphaMax / 2) / alphaMax)
     }
 
     /// Adds a row of YUV samples composited over black by their alpha: `value` × α + `black` ×
@@ -58,9 +103,12 @@ extension CellSampler {
     ) {
         guard let row else { return }
         let sums = columnSums[channel]
+        let squares = channel == 0 ? columnSquares[0] : nil
         for x in 0..<count {
             let a = UInt64(alpha[x &<< alphaShift])
-            sums[x] &+= UInt32(truncatingIfNeeded: (UInt64(row[x]) &* a &+ black &* (alphaMax &- a) &+ alphaMax / 2) / alphaMax)
+            let value = UInt32(truncatingIfNeeded: (UInt64(row[x]) &* a &+ black &* (alphaMax &- a) &+ alphaMax / 2) / alphaMax)
+            sums[x] &+= value
+            if let squares { addSquare(value, at: x, of: squares) }
         }
     }
 
@@ -78,6 +126,7 @@ extension CellSampler {
         _ pixels: UnsafePointer<Sample>, count: Int, components: Int, offsets: (Int, Int, Int), alpha: Int?, alphaMax: UInt64
     ) {
         let (r, g, b) = (columnSums[0], columnSums[1], columnSums[2])
+        let (rr, gg, bb) = (columnSquares[0], columnSquares[1], columnSquares[2])
         for x in 0..<count {
             let pixel = pixels + x * components
             if let alpha {
@@ -85,10 +134,20 @@ extension CellSampler {
                 r[x] &+= Self.premultiplied(pixel[offsets.0], a, alphaMax: alphaMax)
                 g[x] &+= Self.premultiplied(pixel[offsets.1], a, alphaMax: alphaMax)
                 b[x] &+= Self.premultiplied(pixel[offsets.2], a, alphaMax: alphaMax)
+                addSquare(Self.composited(pixel[offsets.0], a, alphaMax: alphaMax), at: x, of: rr)
+                addSquare(Self.composited(pixel[offsets.1], a, alphaMax: alphaMax), at: x, of: gg)
+                addSquare(Self.composited(pixel[offsets.2], a, alphaMax: alphaMax), at: x, of: bb)
             } else {
-                r[x] &+= UInt32(truncatingIfNeeded: pixel[offsets.0])
-                g[x] &+= UInt32(truncatingIfNeeded: pixel[offsets.1])
-                b[x] &+= UInt32(truncatingIfNeeded: pixel[offsets.2])
+                let (red, green, blue) = (
+                    UInt32(truncatingIfNeeded: pixel[offsets.0]), UInt32(truncatingIfNeeded: pixel[offsets.1]),
+                    UInt32(truncatingIfNeeded: pixel[offsets.2])
+                )
+                r[x] &+= red
+                g[x] &+= green
+                b[x] &+= blue
+                addSquare(red, at: x, of: rr)
+                addSquare(green, at: x, of: gg)
+                addSquare(blue, at: x, of: bb)
             }
         }
     }

@@ -6,7 +6,13 @@ import CaptionsCore
 /// limited-range 940 is 235.0), so one colour model serves every bit depth without truncation.
 ///
 /// Every line and every column is read. Rows are summed into one accumulator per column (a loop the
-/// compiler vectorises), and the columns are folded into cells once per row of cells. A field of
+/// compiler vectorises), and the columns are folded into cells once per row of cells.
+///
+/// The squares of the samples are summed too (luma's for YUV, each channel's for RGB), which gives
+/// each cell's spread of values (their standard deviation): light is not linear in code values,
+/// so a cell of fine texture is lit from its spread as well as its mean (``ColorModel/cellLight``).
+/// Without it a 1-pixel black and white checkerboard read as the mid grey of its mean code, a
+/// fifth of its light, and a flash between the two was not seen. A field of
 /// an interlaced frame is a picture of its own (``VideoFrame/field(bottom:)``) whose lines map to
 /// the frame's rows of cells.
 struct CellSampler {
@@ -15,14 +21,26 @@ struct CellSampler {
     private(set) var channel0: [Float]
     private(set) var channel1: [Float]
     private(set) var channel2: [Float]
+    /// Each cell's spread of values (standard deviation, 8-bit scale) in channel 0 (luma or R),
+    /// and for RGB in channels 1 and 2 (``spreadChannels``).
+    private(set) var spread0: [Float]
+    private(set) var spread1: [Float]
+    private(set) var spread2: [Float]
+    /// How many channels have a spread: 1 for YUV and grey (luma), 3 for RGB.
+    private(set) var spreadChannels = 1
     /// How many luma samples (pixels) of the current geometry fall in each cell.
     private(set) var cellPixels: [Float] = []
     /// Bumped whenever the geometry, and so ``cellPixels``, changes.
     private(set) var geometryVersion = 0
-    /// Per-cell sums of each channel (three buffers of `grid.count`).
+    /// Per-cell sums of each channel (three buffers of `grid.count`), and of their squares.
     private let sums: Buffers
-    /// Per-column sums of each channel over the lines of the current row of cells.
+    private let squareSums: Buffers
+    /// Per-column sums of each channel over the lines of the current row of cells, and of their
+    /// squares (each shifted right by ``squareShift``).
     var columnSums: Buffers
+    var columnSquares: Buffers
+    /// How far each square is shifted right: 0 for 8-bit samples, 2 × (bits − 8) for wider ones.
+    var squareShift = 0
     private var geometry: Geometry?
     private var maps = Maps()
 
@@ -101,8 +119,11 @@ struct CellSampler {
         channel0 = [Float](repeating: 0, count: grid.count)
         channel1 = channel0
         channel2 = channel0
+        (spread0, spread1, spread2) = (channel0, channel0, channel0)
         sums = Buffers(count: grid.count)
+        squareSums = Buffers(count: grid.count)
         columnSums = Buffers(count: 0)
+        columnSquares = Buffers(count: 0)
     }
 
     /// Three zeroed buffers of `UInt32`, owned here (no copy-on-write or exclusivity checks in
@@ -159,9 +180,16 @@ struct CellSampler {
             alphaScale = 1 / 255
         }
         let chromaPlanes = Self.hasSeparateChroma(picture.layout)
-        let scales = Scales(luma: depthScale * alphaScale, chroma: chromaPlanes ? depthScale : depthScale * alphaScale)
+        squareShift = picture.bytesPerSample == 1 ? 0 : 2 * (picture.bitDepth - 8)
+        spreadChannels = picture.layout.isRGB ? 3 : 1
+        let scales = Scales(
+            luma: depthScale * alphaScale, chroma: chromaPlanes ? depthScale : depthScale * alphaScale,
+            squares: depthScale * depthScale * Float(1 << squareShift))
         let direct = uniformRuns(for: picture) != nil
-        if !direct { sums.clear() }
+        if !direct {
+            sums.clear()
+            squareSums.clear()
+        }
         if picture.bytesPerSample == 1 {
             accumulate(picture, as: UInt8.self, shiftX: shiftX, shiftY: shiftY, scales: scales)
         } else {
@@ -182,6 +210,11 @@ struct CellSampler {
                     channel2.withUnsafeMutableBufferPointer {
                         ccaptions_scale_sums(sum2, chroma.baseAddress, scales.chroma, $0.baseAddress, count)
                     }
+                    for channel in 0..<spreadChannels {
+                        setSpreads(
+                            channel: channel, squares: squareSums[channel], weights: lumaWeight.baseAddress!,
+                            scale: scales.squares, from: 0, count: count)
+                    }
                 }
             }
         }
@@ -194,9 +227,56 @@ struct CellSampler {
         }
     }
 
-    /// What turns a cell's sums into means on the 8-bit scale, with its weights (1 / samples).
+    /// Calls `body` with the means of channels 0–2 and their spreads (those past
+    /// ``spreadChannels`` all zero), valid during the call.
+    func withChannels<Result>(
+        _ body: (
+            (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>),
+            (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>)
+        ) -> Result
+    ) -> Result {
+        channel0.withUnsafeBufferPointer { c0 in
+            channel1.withUnsafeBufferPointer { c1 in
+                channel2.withUnsafeBufferPointer { c2 in
+                    spread0.withUnsafeBufferPointer { s0 in
+                        spread1.withUnsafeBufferPointer { s1 in
+                            spread2.withUnsafeBufferPointer { s2 in
+                                body(
+                                    (c0.baseAddress!, c1.baseAddress!, c2.baseAddress!),
+                                    (s0.baseAddress!, s1.baseAddress!, s2.baseAddress!))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// What turns a cell's sums into means on the 8-bit scale, with its weights (1 / samples); and
+    /// its sums of (shifted) squares into mean squares on that scale.
     private struct Scales {
-        var luma, chroma: Float
+        var luma, chroma, squares: Float
+    }
+
+    /// The spreads of `count` cells from `from` of one channel, from their sums of squares
+    /// (`squares`, the first of them) and the channel's means (already written): √(mean square − mean²), 0 where rounding leaves
+    /// less than nothing.
+    private mutating func setSpreads(
+        channel: Int, squares: UnsafePointer<UInt32>, weights: UnsafePointer<Float>, scale: Float, from: Int, count: Int
+    ) {
+        func fill(_ spread: inout [Float], _ means: [Float]) {
+            spread.withUnsafeMutableBufferPointer { spread in
+                means.withUnsafeBufferPointer { means in
+                    ccaptions_spreads(
+                        squares, weights + from, scale, means.baseAddress! + from, spread.baseAddress! + from, count)
+                }
+            }
+        }
+        switch channel {
+        case 0: fill(&spread0, channel0)
+        case 1: fill(&spread1, channel1)
+        default: fill(&spread2, channel2)
+        }
     }
 
     /// The samples a cell per row (luma, chroma) when rows are summed straight into cells, for
@@ -230,6 +310,7 @@ struct CellSampler {
         channel0 = [Float](repeating: 0, count: grid.count)
         channel1 = channel0
         channel2 = channel0
+        (spread0, spread1, spread2) = (channel0, channel0, channel0)
         let width = key.width
         let chromaWidth = (width + (1 << key.shiftX) - 1) >> key.shiftX
         maps.columnOfX = (0..<width).map { Int32($0 * grid.columns / width) }
@@ -281,6 +362,7 @@ struct CellSampler {
             }
         }
         columnSums = Buffers(count: max(width, chromaWidth))
+        columnSquares = Buffers(count: width)
     }
 
     /// Sums every sample of the picture into ``sums`` (per cell).
@@ -318,6 +400,7 @@ struct CellSampler {
                     switch layout {
                     case .planarYUV:
                         addRuns(samples(planes.0, line), width: runs.luma, cells: cellColumns, into: 0)
+                        addRunSquares(samples(planes.0, line), width: runs.luma, cells: cellColumns)
                         if addsChroma[line] {
                             addRuns(samples(planes.1, line &>> shiftY), width: runs.chroma, cells: cellColumns, into: 1)
                             addRuns(samples(planes.2, line &>> shiftY), width: runs.chroma, cells: cellColumns, into: 2)
@@ -325,6 +408,7 @@ struct CellSampler {
                         continue
                     case .gray:
                         addRuns(samples(planes.0, line), width: runs.luma, cells: cellColumns, into: 0)
+                        addRunSquares(samples(planes.0, line), width: runs.luma, cells: cellColumns)
                         continue
                     default: break
                     }
@@ -344,25 +428,25 @@ struct CellSampler {
                         }
                         break
                     }
-                    add(samples(planes.0, line), count: width, into: 0)
+                    add(samples(planes.0, line), count: width, into: 0, squared: true)
                     if addsChroma[line] {
                         add(samples(planes.1, line &>> shiftY), count: chromaWidth, into: 1)
                         add(samples(planes.2, line &>> shiftY), count: chromaWidth, into: 2)
                     }
                 case .nv12:
-                    add(samples(planes.0, line), count: width, into: 0)
+                    add(samples(planes.0, line), count: width, into: 0, squared: true)
                     if addsChroma[line], let uv = samples(planes.1, line &>> 1) { addInterleaved(uv, count: chromaWidth) }
                 case .gray:
-                    add(samples(planes.0, line), count: width, into: 0)
+                    add(samples(planes.0, line), count: width, into: 0, squared: true)
                 case .planarGBR(let alpha):
                     if alpha, let a = samples(planes.3, line) {
-                        addPremultiplied(samples(planes.2, line), alpha: a, alphaMax: alphaMax, count: width, into: 0)
-                        addPremultiplied(samples(planes.0, line), alpha: a, alphaMax: alphaMax, count: width, into: 1)
-                        addPremultiplied(samples(planes.1, line), alpha: a, alphaMax: alphaMax, count: width, into: 2)
+                        for (plane, channel) in [(planes.2, 0), (planes.0, 1), (planes.1, 2)] {
+                            addPremultiplied(samples(plane, line), alpha: a, alphaMax: alphaMax, count: width, into: channel)
+                        }
                     } else {
-                        add(samples(planes.2, line), count: width, into: 0)
-                        add(samples(planes.0, line), count: width, into: 1)
-                        add(samples(planes.1, line), count: width, into: 2)
+                        add(samples(planes.2, line), count: width, into: 0, squared: true)
+                        add(samples(planes.0, line), count: width, into: 1, squared: true)
+                        add(samples(planes.1, line), count: width, into: 2, squared: true)
                     }
                 case .packedRGB(let components, let red, let green, let blue, let alpha):
                     if let pixels = samples(planes.0, line) {
@@ -404,9 +488,13 @@ struct CellSampler {
                             columns.channels.2, chromaWeight.baseAddress! + base, scales.chroma, $0.baseAddress! + base,
                             columnCount)
                     }
+                    setSpreads(
+                        channel: 0, squares: columnSquares[0], weights: lumaWeight.baseAddress!,
+                        scale: scales.squares, from: base, count: columnCount)
                 }
             }
             for channel in 0..<3 { columns[channel].update(repeating: 0, count: columnCount) }
+            columnSquares[0].update(repeating: 0, count: columnCount)
             return
         }
         let separateChroma = Self.hasSeparateChroma(layout)
@@ -414,6 +502,9 @@ struct CellSampler {
         for channel in 0..<channelCount {
             let fold = channel > 0 && separateChroma ? maps.chromaFold : maps.lumaFold
             fold.apply(columnSums[channel], into: sums[channel] + base)
+        }
+        for channel in 0..<spreadChannels {
+            maps.lumaFold.apply(columnSquares[channel], into: squareSums[channel] + base)
         }
     }
 }

@@ -170,6 +170,30 @@ struct ColorModel: Equatable {
     @inline(__always)
     func chromaticity(_ r: Float, _ g: Float, _ b: Float) -> (Float, Float) { chromaticityMap(r, g, b) }
 
+    /// What ``ccaptions_cell_light`` computes for one cell, in the same order of operations: its
+    /// linear R, G, B, luminance and Dim Flashing Lights level as the means of two points, the
+    /// mean codes less and plus the cell's `spread` (8-bit scale: luma's for YUV, each channel's for
+    /// RGB; zero for a uniform cell, which gives the light of its mean).
+    func cellLight(
+        _ c0: Float, _ c1: Float, _ c2: Float, spread: (Float, Float, Float), displayPeak: Float
+    ) -> (r: Float, g: Float, b: Float, luminance: Float, level: Float) {
+        let signal = signal(c0, c1, c2)
+        let d =
+            isRGB
+            ? (spread.0 / 255, spread.1 / 255, spread.2 / 255)
+            : (spread.0 / (range == .limited ? 219 : 255), spread.0 / (range == .limited ? 219 : 255),
+                spread.0 / (range == .limited ? 219 : 255))
+        let low = (signal.0 - d.0, signal.1 - d.1, signal.2 - d.2)
+        let high = (signal.0 + d.0, signal.1 + d.1, signal.2 + d.2)
+        let (lowLight, highLight) = (light(signal: low), light(signal: high))
+        let r = (lowLight.0 + highLight.0) * 0.5, g = (lowLight.1 + highLight.1) * 0.5
+        let b = (lowLight.2 + highLight.2) * 0.5
+        let level =
+            (dimFlashingLightsLevel(signal: low, light: lowLight, displayPeak: displayPeak)
+                + dimFlashingLightsLevel(signal: high, light: highLight, displayPeak: displayPeak)) * 0.5
+        return (r, g, b, luminance(r, g, b), level)
+    }
+
     /// Calls `body` with this model in the form ``ccaptions_cell_light`` takes (valid during the
     /// call): the same figures and order of operations as ``light(signal:)``, ``luminance(_:_:_:)``
     /// and ``dimFlashingLightsLevel(signal:light:displayPeak:)``.

@@ -23,6 +23,11 @@ struct PictureAnalysis {
     private var movingGeneral: MovingFlashMeter
     private var movingRed: MovingFlashMeter
     private static let stillness: Float = 0.25
+    /// The same for a cell's spread of values, whose light is second order in it: a spread that
+    /// moves by 1 code (8-bit scale) changes the light of even a half-black, half-white cell by
+    /// under 1 % of white, a tenth of the smallest flash, where a mean that moves by 0.25 moves it
+    /// by as much as 0.3 %.
+    private static let spreadStillness: Float = 1
     /// How many changed cells ahead a cell's state is fetched into cache.
     private static let prefetchDistance = 12
 
@@ -40,13 +45,18 @@ struct PictureAnalysis {
 
     /// The per-cell state, one array a field (the per-change loop touches only what it needs).
     ///
-    /// `fed0`–`fed2` are the channel means last fed to each cell's trackers: a cell that has not
+    /// `fed0`–`fed2` are the channel means last fed to each cell's trackers, and `spreads` their
+    /// spreads (``CellSampler``; one or three used): a cell none of whose means or spreads has
     /// moved by ``stillness`` (in 8-bit code steps) since is skipped, as it cannot complete a
     /// transition. What a changed cell updates is one 32-byte ``CellState`` (one cache miss, not
     /// three); Harding's red measure, when chosen, keeps its trackers apart.
     private final class CellStore {
         let count: Int
         let fed0, fed1, fed2: UnsafeMutablePointer<Float>
+        let spreads: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)
+        /// The same pointers as the kernels take them: the means then the spreads; the spreads.
+        let fedAndSpreads: [UnsafePointer<Float>?]
+        let spreadList: [UnsafePointer<Float>?]
         let states: UnsafeMutablePointer<CellState>
         /// Harding's red measure's trackers, made when that measure is first asked for.
         private(set) var hardingStorage: UnsafeMutablePointer<TransitionTracker>?
@@ -64,6 +74,10 @@ struct PictureAnalysis {
                 return pointer
             }
             (fed0, fed1, fed2) = (make(-1000), make(-1000), make(-1000))
+            spreads = (make(0), make(0), make(0))
+            let constant = { (pointer: UnsafeMutablePointer<Float>) -> UnsafePointer<Float>? in UnsafePointer(pointer) }
+            fedAndSpreads = [fed0, fed1, fed2, spreads.0, spreads.1, spreads.2].map(constant)
+            spreadList = [spreads.0, spreads.1, spreads.2].map(constant)
             states = make(CellState())
             changed = .allocate(capacity: max(count, 1))  // written before it is read
             lights = .allocate(capacity: 5 * max(count, 1))
@@ -79,7 +93,7 @@ struct PictureAnalysis {
         }
 
         deinit {
-            for pointer in [fed0, fed1, fed2] { pointer.deallocate() }
+            for pointer in [fed0, fed1, fed2, spreads.0, spreads.1, spreads.2] { pointer.deallocate() }
             states.deallocate()
             hardingStorage?.deallocate()
             changed.deallocate()
@@ -156,6 +170,9 @@ struct PictureAnalysis {
         for (cell, source) in sources.enumerated() {
             let source = Int(source)
             (to.fed0[cell], to.fed1[cell], to.fed2[cell]) = (from.fed0[source], from.fed1[source], from.fed2[source])
+            (to.spreads.0[cell], to.spreads.1[cell], to.spreads.2[cell]) = (
+                from.spreads.0[source], from.spreads.1[source], from.spreads.2[source]
+            )
             to.states[cell] = from.states[source]
             if let trackers = from.hardingStorage { to.hardingTrackers[cell] = trackers[source] }
             luminanceTotal += Double(to.states[cell].luminance)
@@ -205,21 +222,21 @@ struct PictureAnalysis {
         let limit = Int32(FlashCriteria.maximumTransitionsPerSecond)
         var luminanceChange: Double = 0
         let store = store
-        let changed = sampler.channel0.withUnsafeBufferPointer { channel0 in
-            sampler.channel1.withUnsafeBufferPointer { channel1 in
-                sampler.channel2.withUnsafeBufferPointer { channel2 in
-                    // Every cell whose channels moved by `stillness` or more since last fed.
-                    let count = ccaptions_changed_cells(
-                        channel0.baseAddress, channel1.baseAddress, channel2.baseAddress, store.fed0, store.fed1,
-                        store.fed2, store.count, Self.stillness, store.changed)
-                    for index in 0..<count {
-                        let cell = Int(store.changed[index])
-                        let c0 = channel0[cell], c1 = channel1[cell], c2 = channel2[cell]
-                        (store.fed0[cell], store.fed1[cell], store.fed2[cell]) = (c0, c1, c2)
-                    }
-                    return count
-                }
+        let spreadChannels = sampler.spreadChannels
+        let changed = sampler.withChannels { channels, spreads in
+            // Every cell whose means or spreads moved by `stillness` or more since last fed.
+            let now: [UnsafePointer<Float>?] = [channels.0, channels.1, channels.2, spreads.0, spreads.1, spreads.2]
+            let count = ccaptions_changed_cells(
+                now, store.fedAndSpreads, Int32(3 + spreadChannels), store.count, Self.stillness, Self.spreadStillness,
+                store.changed)
+            for index in 0..<count {
+                let cell = Int(store.changed[index])
+                (store.fed0[cell], store.fed1[cell], store.fed2[cell]) = (channels.0[cell], channels.1[cell], channels.2[cell])
+                (store.spreads.0[cell], store.spreads.1[cell], store.spreads.2[cell]) = (
+                    spreads.0[cell], spreads.1[cell], spreads.2[cell]
+                )
             }
+            return count
         }
         let pixels = sampler.cellPixels
         if summedGeometry != sampler.geometryVersion {
@@ -232,7 +249,8 @@ struct PictureAnalysis {
         var levelChange: Double = 0
         let chromaticity = model.chromaticityMap
         model.withCellKernel(displayPeak: displayPeak) {
-            ccaptions_cell_light($0, store.fed0, store.fed1, store.fed2, store.changed, changed, store.lights, store.count)
+            ccaptions_cell_light(
+                $0, store.fed0, store.fed1, store.fed2, store.spreadList, store.changed, changed, store.lights, store.count)
         }
         let stateSize = MemoryLayout<CellState>.size
         for index in 0..<changed {
