@@ -46,6 +46,13 @@ Comparison pitfalls handled (see the functions named):
     SubViewer's [br] is read as a line break.
   * `captions` writes an unbounded TTML end as null or as 31536000 s: both match a
     peer's open end.
+  * pysubs2 ignores ASS/SSA Format lines (fixed column order): scripts with other columns
+    are rewritten in the standard order for it (ass_standard_columns).
+  * A cue that ends before it starts is compared as ending when it starts (never shown
+    either way; pysubs2 keeps the inverted end, `captions` clamps it).
+  * ttconv's STL text-field reader keeps a space only between two printable characters
+    (runs of spaces, spaces next to control codes vanish): where ttconv's text is ours
+    with spaces deleted, the texts agree (peer_drops_spaces).
 
 Usage:
     python3 agreement.py [--captions BIN] [--corpus DIR] [--formats scc,stl,...]
@@ -346,6 +353,8 @@ def _pysubs2_cues(subs, fmt):
         text = e.plaintext
         if fmt == "sbv":
             text = re.sub(r"\[br\]", "\n", text, flags=re.I)   # SubViewer line break
+        if fmt == "vtt":
+            text = VTT_TS_TAG.sub("", text)   # pysubs2 keeps timestamp tags as text
         out.append((e.start / 1000.0, e.end / 1000.0, text))
     return out
 
@@ -370,8 +379,118 @@ def peer_text(path):
     return decode_bytes(data).replace("\r\n", "\n").replace("\r", "\n")
 
 
+ASS_EVENT_ORDER = {"ass": ["layer", "start", "end", "style", "name", "marginl", "marginr", "marginv",
+                           "effect", "text"],
+                   "ssa": ["marked", "start", "end", "style", "name", "marginl", "marginr", "marginv",
+                           "effect", "text"]}
+
+
+def ass_standard_columns(text, fmt):
+    """pysubs2 ignores the [Events] and [V4(+) Styles] Format lines and splits every Dialogue/Style
+    line in the standard column order, though a script's Format line names its columns
+    (SSA v4.00+ spec: "the Format line ... specifies the order of the fields"). Scripts
+    with another order (ExoPlayer's "Format: Layer, Start, End, Style, Name, Text" or
+    "Format: Start, End, Text") are rewritten in the standard order for pysubs2; Style lines
+    under a non-standard Format line are left out (styles do not change plaintext)."""
+    order = ASS_EVENT_ORDER["ass" if fmt == "ass" else "ssa"]
+    out, section, ev_fields, style_std = [], "", None, True
+    for line in text.split("\n"):
+        st = line.strip()
+        if re.match(r"^\[.*\]$", st):
+            section = st.lower()
+            out.append(line)
+            continue
+        m = re.match(r"^format\s*:(.*)$", st, re.I)
+        if m and "events" in section:
+            ev_fields = [f.strip().lower() for f in m.group(1).split(",")]
+            out.append("Format: " + ", ".join(f.capitalize() for f in order))
+            continue
+        if m and "styles" in section:
+            fields = [f.strip().lower() for f in m.group(1).split(",")]
+            style_std = len(fields) >= 18 and fields[0] == "name"
+            out.append(line)
+            continue
+        if st.lower().startswith("style:") and "styles" in section and not style_std:
+            continue
+        m = re.match(r"^(dialogue|comment)\s*:\s*(.*)$", st, re.I)
+        if m and ev_fields and ev_fields != order:
+            vals = m.group(2).split(",", len(ev_fields) - 1)
+            d = dict(zip(ev_fields, vals))
+            defaults = {"layer": "0", "marked": "Marked=0", "style": "Default", "name": "",
+                        "marginl": "0", "marginr": "0", "marginv": "0", "effect": "", "text": ""}
+            out.append(m.group(1).capitalize() + ": " +
+                       ",".join(d.get(f, defaults.get(f, "")) for f in order))
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
 NTSC = {"23.976": 24000 / 1001, "29.97": 30000 / 1001, "59.94": 60000 / 1001,
         "47.952": 48000 / 1001, "119.88": 120000 / 1001}
+
+
+VTT_TS_TAG = re.compile(r"<(?:\d+:)?\d{2}:\d{2}\.\d{3}>")
+
+
+def vtt_for_ttconv(text):
+    """Undo three quirks of ttconv's WebVTT reader before it reads a file (WebVTT 1, W3C CR):
+      * a line holding "-->" ends the block it is in (sec. 6.1, "collect a WebVTT block": only
+        the first line, or the second after an identifier, is a timing line); ttconv only ends
+        a cue at a blank line and reads such lines as cue text: a blank line is put before them;
+      * timestamp tags <hh:mm:ss.ttt> only mark text as past/future for styling (sec. 3.5,
+        4.2.2 :past/:future); ttconv starts a timed span there, hiding the text before: they are
+        taken out;
+      * character references (sec. 6.4: HTML's "consume a character reference"): ttconv's
+        tokenizer reads from '&' up to the next ';' whatever comes between (tags, spaces, lines)
+        and hands html.unescape() that run without its ';', so only the legacy references
+        decode (&amp &lt &gt &nbsp ...), &lrm; &rlm; and the like stay text, and an unknown
+        &x; loses its ';'. Each '&' run is decoded here by html.unescape() (the HTML rules)
+        and the result re-escaped as &amp; &lt; &gt; only, which ttconv does decode."""
+    import html
+    lines = text.split("\n")
+    out = lines[:1]
+    in_header, count, seen_arrow = True, 0, False
+    for line in lines[1:]:
+        if line == "":
+            in_header, count, seen_arrow = False, 0, False
+            out.append(line)
+            continue
+        count += 1
+        if "-->" in line:
+            if in_header or not (count == 1 or (count == 2 and not seen_arrow)):
+                out.append("")
+                in_header, count = False, 1
+            seen_arrow = True
+        out.append(line)
+    text = VTT_TS_TAG.sub("", "\n".join(out))
+
+    def ref(m):
+        d = html.unescape(m.group(0))
+        return d.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return re.sub(r"&(?:#[0-9]+;?|#[xX][0-9A-Fa-f]+;?|[A-Za-z0-9]+;?)?", ref, text)
+
+
+SRT_TIME_LINE = re.compile(r"^(\s*)(\S+)(\s*-->\s*)(\S+)(.*)$")
+
+
+def srt_times_for_pysubs2(text):
+    """pysubs2 matches SRT times with (\d{1,2}):(\d{1,2}):(\d{1,2})[.,](\d{1,3}) only: a time
+    without hours (MM:SS,mmm, as shaka's chapters) or without a fraction (HH:MM:SS, read by
+    ExoPlayer, pycaption, astisub) makes it skip the cue and glue its text to the cue before.
+    Such times are written out in full for it; nothing else of the line changes."""
+    def fix(t):
+        if re.fullmatch(r"\d{1,2}:\d{1,2}:\d{1,2}", t):
+            return t + ",000"
+        if re.fullmatch(r"\d{1,2}:\d{1,2}[.,]\d{1,3}", t):
+            return "00:" + t
+        return t
+    out = []
+    for line in text.split("\n"):
+        m = SRT_TIME_LINE.match(line)
+        if m:
+            line = m.group(1) + fix(m.group(2)) + m.group(3) + fix(m.group(4)) + m.group(5)
+        out.append(line)
+    return "\n".join(out)
 
 
 def peer_read(peer, fmt, path, lang=None):
@@ -397,7 +516,7 @@ def peer_read(peer, fmt, path, lang=None):
             doc = r.to_model(io.StringIO(peer_text(path)))
         elif fmt == "vtt":
             import ttconv.vtt.reader as r
-            doc = r.to_model(io.StringIO(peer_text(path)))
+            doc = r.to_model(io.StringIO(vtt_for_ttconv(peer_text(path))))
         else:
             raise ValueError(f"ttconv has no {fmt} reader")
         if doc is None:
@@ -424,9 +543,13 @@ def peer_read(peer, fmt, path, lang=None):
     if peer == "pysubs2":
         import pysubs2
         text = peer_text(path)
+        if fmt == "srt":
+            text = srt_times_for_pysubs2(text)
         fmt_id = {"ass": "ass", "ssa": "ssa", "sub": "microdvd", "sbv": "srt", "srt": "srt",
                   "vtt": "vtt"}[fmt]
         fps = None
+        if fmt in ("ass", "ssa"):
+            text = ass_standard_columns(text, fmt)
         if fmt == "sub":
             # `captions` reads "23.976" (its default, or a {1}{1}23.976 first line) as
             # 24000/1001; pysubs2 would take 23.976 literally (3.7 ms apart after an hour).
@@ -600,6 +723,8 @@ def prepare(cues):
     out = []
     for s, e, t in cues:
         nt = norm_text(t)
+        if e is not None and e < s:
+            e = s    # a cue that ends before it starts shows for no time, however it is read
         if nt:
             out.append((s, e, nt))
     out.sort(key=lambda c: (round(c[0] * 1000), -1 if c[1] is None else round(c[1] * 1000), c[2]))
@@ -651,8 +776,25 @@ def merge_touching_cues(cues):
     return out
 
 
-def compare(ours, theirs, open_end_fill=None, drop_zero_duration=False, merge_touching=False):
-    reason = _compare(ours, theirs, open_end_fill, drop_zero_duration, merge_touching)
+def spaces_dropped_from(ours, theirs):
+    """True when `theirs` is `ours` with some spaces deleted (and nothing else changed)."""
+    i = 0
+    for ch in ours:
+        if i < len(theirs) and theirs[i] == ch:
+            i += 1
+        elif ch != " ":
+            return False
+    return i == len(theirs)
+
+
+def compare(ours, theirs, open_end_fill=None, drop_zero_duration=False, merge_touching=False,
+            peer_drops_spaces=False):
+    """peer_drops_spaces: ttconv's STL text-field reader (ttconv/stl/tf.py, to_model) keeps a
+    space (0x20, or the space a control code stands for) only where a printable character is
+    on both sides of it: a run of two spaces, or a space next to a colour/box code, vanishes
+    and joins the words. Where ttconv's text is ours with spaces deleted, the texts agree."""
+    reason = _compare(ours, theirs, open_end_fill, drop_zero_duration, merge_touching,
+                      peer_drops_spaces)
     if reason and theirs and not any(norm_text(c[2]) for c in theirs):
         reason += f" (the peer read {len(theirs)} cue(s), all without text)"
     elif reason and ours and not any(norm_text(c[2]) for c in ours):
@@ -660,7 +802,8 @@ def compare(ours, theirs, open_end_fill=None, drop_zero_duration=False, merge_to
     return reason
 
 
-def _compare(ours, theirs, open_end_fill, drop_zero_duration, merge_touching):
+def _compare(ours, theirs, open_end_fill, drop_zero_duration, merge_touching,
+             peer_drops_spaces=False):
     """Return None when the lists agree, else a one-line reason.
 
     open_end_fill: the duration a peer gives a cue that the file never ends (pycaption:
@@ -698,7 +841,7 @@ def _compare(ours, theirs, open_end_fill, drop_zero_duration, merge_touching):
         if not close_enough(x[1], y[1]):
             return f"cue #{i + 1} end {fmt_time(x[1])} vs {fmt_time(y[1])}"
     for i, (x, y) in enumerate(zip(a, b)):
-        if x[2] != y[2]:
+        if x[2] != y[2] and not (peer_drops_spaces and spaces_dropped_from(x[2], y[2])):
             return f"cue #{i + 1} text {text_window(x[2], y[2])}"
     return None
 
@@ -745,7 +888,10 @@ def process_file(path, fmt, peers, args):
         elif our_err is not None:
             result["peers"][peer] = ("ours-fail", our_err)
         else:
-            reason = compare(ours, [tuple(c) for c in ans["cues"]], **COMPARE_OPTS.get(peer, {}))
+            opts = dict(COMPARE_OPTS.get(peer, {}))
+            if peer == "ttconv" and fmt == "stl":
+                opts["peer_drops_spaces"] = True
+            reason = compare(ours, [tuple(c) for c in ans["cues"]], **opts)
             result["peers"][peer] = ("agree", None) if reason is None else ("differ", reason)
     return result
 

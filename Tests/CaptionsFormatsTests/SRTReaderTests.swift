@@ -37,6 +37,23 @@ import Testing
         expectBorrowedReadMatchesOwned(SRTReader(), bytes)
     }
 
+    /// A block that is only a number is a cue whose times were lost, not text of the cue before
+    /// (ExoPlayer's typical_unexpected_end: "Hello\n2" before).
+    @Test func aLoneIndexIsNotText() throws {
+        let document = try readSRT("1\n00:00:01,000 --> 00:00:02,000\nHello\n\n2\n")
+        #expect(document.cues.map(\.plainText) == ["Hello"])
+        #expect(document.diagnostics.map(\.code.rawValue) == ["srt.block.indexOnly"])
+        let number = try readSRT("1\n00:00:01,000 --> 00:00:02,000\nHello\n\nroom 2\n")
+        #expect(number.cues.map(\.plainText) == ["Hello\nroom 2"])
+    }
+
+    /// SubStation's `\N` and `\n` are line breaks and `\h` a no-break space in SRT, as VLC, FFmpeg
+    /// and pysubs2 show them; tag names may hold `_` (`<x_y>` is a tag, dropped like `<wwww>`).
+    @Test func subStationEscapesAndUnderscoredTags() throws {
+        let document = try readSRT("1\n00:00:01,000 --> 00:00:02,000\none\\Ntwo\\nthree\\hfour <x_y>five</x_y> 5\\x\n")
+        #expect(document.cues.map(\.plainText) == ["one\ntwo\nthree\u{00A0}four five 5\\x"])
+    }
+
     @Test func eachLeniencyIsReportedWithItsPosition() throws {
         let document = try readSRT(
             "1\n00:00:01.5 -> 00:00:02,000  X1:10 X2:20\nfirst   \n\n\n\n5\n00:00:03,000 --> 00:00:04,000\nsecond\n"

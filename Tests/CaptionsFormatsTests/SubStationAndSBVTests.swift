@@ -124,7 +124,8 @@ import Testing
     }
 
     /// What ASS would read as codes stays text, and says so; a style inside the same style ends
-    /// back in the outer one (`{\\c}` and `{\\b0}` used to end both).
+    /// back in the outer one (`{\\c}` and `{\\b0}` used to end both). The literal backslashes come
+    /// from the model (SRT's own `\\N`, `\\n` and `\\h` are SubStation's escapes, as players read them).
     @Test func literalCodesAndNestedStylesSurviveTheASSWriter() throws {
         let srt = """
             1
@@ -141,6 +142,7 @@ import Testing
 
             """
         var document = try SRTReader().read(Array(srt.utf8))
+        document.cues[0].content = [.text("set {x} and a\\Nb and C:\\hello\\new")]
         let writer = ASSWriter()
         let diagnostics = writer.fit(&document)
         #expect(diagnostics.map(\.code.rawValue) == ["convert.lost.literalMarkup"])

@@ -133,6 +133,16 @@ import Testing
         #expect(document.diagnostics.filter { $0.code.rawValue == "ttml.region.ancestorConflict" }.count == 1)
     }
 
+    /// An ancestor that names a region the layout does not define is in no region to conflict
+    /// with: the reference is ignored, as ttconv ignores it, and the paragraph shows in its own
+    /// (pycaption's DFXP samples, `<div region="bottom">` over `<p region="b1">`: all were left out).
+    @Test func anAncestorsUndefinedRegionIsIgnored() throws {
+        let document = try TTMLReader().read(ttml(
+            #"<div region="nosuch"><p begin="1s" end="2s" region="top">shown</p></div>"#, head: Self.layout))
+        #expect(document.cues.map { $0.plainText } == ["shown"])
+        #expect(!document.diagnostics.contains { $0.code.rawValue == "ttml.region.ancestorConflict" })
+    }
+
     /// With regions defined, paragraphs in none of them, or in regions the layout does not define,
     /// are shown by no conforming player: left out as ttconv leaves them out, and counted in one
     /// warning (files of them used to read as no cues without a word). A region on `<body>`, or

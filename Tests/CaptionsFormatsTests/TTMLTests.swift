@@ -435,6 +435,16 @@ func ttml(_ body: String, parameters: String = "", head: String = "") -> [UInt8]
         #expect(forSRT.cues.first?.plainText == "スペイン歌です")
         #expect(lost.contains { $0.code.rawValue == "convert.lost.ruby" })
     }
+
+    /// White space between a container's base and text spans is not the base's: it read "漢字 "
+    /// (imsc-tests ruby001, rubyAlign001; ttconv and pycaption read "漢字").
+    @Test func whiteSpaceBetweenRubyPartsIsNotText() throws {
+        let document = try TTMLReader().read(ttml(
+            "<div><p begin=\"0s\" end=\"1s\"><span tts:ruby=\"container\">\n <span tts:ruby=\"base\">漢字</span>\n "
+                + "<span tts:ruby=\"text\">かんじ</span>\n</span></p></div>"))
+        let written = String(decoding: WebVTTWriter().write(document), as: UTF8.self)
+        #expect(written.contains("<ruby>漢字<rt>かんじ</rt></ruby>"), "\(written)")
+    }
 }
 
 /// A TTML description becomes a WebVTT NOTE; one of several paragraphs, or holding "-->", used to

@@ -2,7 +2,8 @@ import CaptionsCore
 
 /// Parses SRT cue text: `<i>`, `<b>`, `<u>` and `<font color>` become spans, `{\anN}` becomes a
 /// placement; other `{\…}` override tags and unknown `<tags>` are dropped with a warning. A `<` or
-/// `{` that does not start a tag is text.
+/// `{` that does not start a tag is text. SubStation's `\N` and `\n` are line breaks and `\h` a
+/// no-break space, as VLC, FFmpeg (libass) and pysubs2 show them in SRT.
 struct SRTCueTextParser {
     typealias Leniency = (Diagnostic.Severity, Diagnostic.Code, String, SourceLocation)
 
@@ -69,7 +70,7 @@ struct SRTCueTextParser {
         }
     }
 
-    private static let markup = ByteScan(UInt8(ascii: "<"), UInt8(ascii: "{"), UInt8(ascii: "{"))
+    private static let markup = ByteScan(UInt8(ascii: "<"), UInt8(ascii: "{"), UInt8(ascii: "\\"))
 
     private static func hasMarkup(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         markup.occurs(in: UnsafeBufferPointer(rebasing: text))
@@ -80,6 +81,8 @@ struct SRTCueTextParser {
         case text(Range<Int>)
         case tag(SRTTag, at: Int)
         case overrides(Range<Int>, at: Int)
+        /// `\N`, `\n` (a line break) or `\h` (a no-break space).
+        case escape(String)
     }
 
     /// Parses a line into the tree, first with a line break when `breakBefore` and the line has
@@ -92,11 +95,17 @@ struct SRTCueTextParser {
             return true
         }
         let pieces = self.pieces(of: text)
-        let hasText = pieces.contains { if case .text = $0 { true } else { false } }
+        let hasText = pieces.contains {
+            switch $0 {
+            case .text, .escape: true
+            default: false
+            }
+        }
         if breakBefore, hasText { builder.appendText("\n") }
         for piece in pieces {
             switch piece {
             case .text(let range): builder.appendText(text[range].string)
+            case .escape(let replacement): builder.appendText(replacement)
             case .tag(let tag, let offset): apply(tag, at: offset, on: line)
             case .overrides(let range, let offset): applyOverrides(text[range], at: location(of: offset, on: line))
             }
@@ -130,6 +139,13 @@ struct SRTCueTextParser {
                 pieces.append(.overrides((index + 1)..<close, at: index))
                 index = close + 1
                 runStart = index
+            } else if byte == UInt8(ascii: "\\"), index + 1 < text.endIndex,
+                let replacement = Self.escapes[text[index + 1]]
+            {
+                flush(upTo: index)
+                pieces.append(.escape(replacement))
+                index += 2
+                runStart = index
             } else {
                 index += 1
             }
@@ -137,6 +153,11 @@ struct SRTCueTextParser {
         flush(upTo: text.endIndex)
         return pieces
     }
+
+    /// SubStation's escapes in SRT text, by the letter after the backslash.
+    private static let escapes: [UInt8: String] = [
+        UInt8(ascii: "N"): "\n", UInt8(ascii: "n"): "\n", UInt8(ascii: "h"): "\u{00A0}",
+    ]
 
     /// The first `}` at or after `start` on the line, remembered so that each byte is searched once.
     private mutating func closingBrace(in text: Slice<UnsafeBufferPointer<UInt8>>, from start: Int) -> Int? {
@@ -244,7 +265,10 @@ private struct SRTTag {
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
-    private static func isNameByte(_ byte: UInt8) -> Bool { isLetter(byte) || (byte >= 0x30 && byte <= 0x39) }
+    /// Letters, digits and `_`, as FFmpeg's SRT reader takes a tag name (`<x_y>` is a tag VLC hides).
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        isLetter(byte) || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "_")
+    }
 
     /// `name="value"`, `name='value'` or `name=value`, names lowercased.
     private static func parseAttributes(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> [(String, String)] {

@@ -184,6 +184,11 @@ struct SRTParser {
             if isIndexLine(line), let next = peekLine(), let timing = SRTTimingParser(bytes: bytes, line: next) {
                 _ = nextLine()
                 readCue(index: bytes[line.range].reduce(0) { $0 * 10 + Int($1 - 0x30) }, indexLine: line, timing: timing)
+            } else if isIndexLine(line), peekLine()?.isBlank ?? true {
+                // A block that is only a number is a cue whose times are lost (a file cut short,
+                // an editor's empty entry), not text of the cue before: ExoPlayer, pysubs2 and
+                // ttconv leave it out too.
+                tally.add(.warning, "srt.block.indexOnly", "a cue index with no times or text after it skipped", at: SourceLocation(line: line.number, column: 1))
             } else if let timing = SRTTimingParser(bytes: bytes, line: line) {
                 tally.add(.warning, "srt.index.missing", "cue without an index line", at: SourceLocation(line: line.number, column: 1))
                 readCue(index: nil, indexLine: nil, timing: timing)

@@ -9,7 +9,7 @@ extension TTMLResolver {
     mutating func addCues(for paragraph: TimedElement) {
         let paragraphEnd = paragraph.end ?? paragraph.begin + Self.openEndHorizon
         guard paragraph.begin < paragraphEnd else { return }
-        if hasRegions, let conflict = Self.ancestorRegionConflict(of: paragraph) {
+        if hasRegions, let conflict = ancestorRegionConflict(of: paragraph) {
             // TTML's region association: an ancestor that names another region is not in this
             // paragraph's region, so the paragraph is pruned with it and no player shows it.
             prunedByAncestorRegion += 1
@@ -181,11 +181,14 @@ extension TTMLResolver {
     }
 
     /// The region `paragraph` is in and a different one an ancestor names, if any.
-    private static func ancestorRegionConflict(of paragraph: TimedElement) -> (own: String, ancestor: String)? {
+    /// The region a paragraph names and another one an ancestor names, if any. A name the layout
+    /// does not define is ignored, as ttconv ignores it (with a warning): `<div region="bottom">`
+    /// over `<p region="b1">` in a document that defines only `b1` shows the paragraph in `b1`.
+    private func ancestorRegionConflict(of paragraph: TimedElement) -> (own: String, ancestor: String)? {
         var current: TimedElement? = paragraph
         var own: String?
         while let element = current {
-            if let region = element.element.attribute("region") {
+            if let region = element.element.attribute("region"), regions[region] != nil {
                 if let own, own != region { return (own, region) }
                 own = region
             }
@@ -194,13 +197,19 @@ extension TTMLResolver {
         return nil
     }
 
+    /// The region of a node: the nearest one it or an ancestor names that the layout defines, else
+    /// the nearest name (for the report of paragraphs in no region).
     private func region(of node: TimedElement) -> String? {
         var current: TimedElement? = node
+        var undefined: String?
         while let element = current {
-            if let region = element.element.attribute("region") { return region }
+            if let region = element.element.attribute("region") {
+                if regions[region] != nil { return region }
+                undefined = undefined ?? region
+            }
             current = element.parent
         }
-        return nil
+        return undefined
     }
 
     private func speaker(of node: TimedElement) -> String? {
@@ -235,6 +244,9 @@ extension TTMLResolver {
         for child in node.element.children {
             switch child {
             case .text(let text):
+                // White space between the parts of a ruby container is not text (TTML2 allows no
+                // character content there; CSS ruby drops it): "漢字 " would be the base.
+                if insideRuby, text.allSatisfy(\.isWhitespace) { continue }
                 let value = preserve ? text : Self.collapse(text)
                 if showsText, !value.isEmpty { nodes.append(.text(value)) }
             case .element(let element):
