@@ -22,7 +22,7 @@ struct CellSampler {
     private(set) var channel1: [Float]
     private(set) var channel2: [Float]
     /// Each cell's spread of values (standard deviation, 8-bit scale) in channel 0 (luma or R),
-    /// and for RGB in channels 1 and 2 (``spreadChannels``).
+    /// and for RGB in channels 1 and 2 (``spreadChannels``; empty until an RGB picture comes).
     private(set) var spread0: [Float]
     private(set) var spread1: [Float]
     private(set) var spread2: [Float]
@@ -34,7 +34,7 @@ struct CellSampler {
     private(set) var geometryVersion = 0
     /// Per-cell sums of each channel (three buffers of `grid.count`), and of their squares.
     private let sums: Buffers
-    private let squareSums: Buffers
+    private var squareSums: Buffers
     /// Per-column sums of each channel over the lines of the current row of cells, and of their
     /// squares (each shifted right by ``squareShift``).
     var columnSums: Buffers
@@ -119,33 +119,38 @@ struct CellSampler {
         channel0 = [Float](repeating: 0, count: grid.count)
         channel1 = channel0
         channel2 = channel0
-        (spread0, spread1, spread2) = (channel0, channel0, channel0)
+        (spread0, spread1, spread2) = (channel0, [], [])
         sums = Buffers(count: grid.count)
-        squareSums = Buffers(count: grid.count)
+        squareSums = Buffers(count: grid.count, channels: 1)
         columnSums = Buffers(count: 0)
         columnSquares = Buffers(count: 0)
     }
 
-    /// Three zeroed buffers of `UInt32`, owned here (no copy-on-write or exclusivity checks in
-    /// the loops that run over every pixel).
+    /// Three zeroed buffers of `UInt32` (or one, standing for all three), owned here (no
+    /// copy-on-write or exclusivity checks in the loops that run over every pixel).
     final class Buffers {
         let count: Int
         let channels: (UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<UInt32>)
+        private let distinct: Int
 
-        init(count: Int) {
+        init(count: Int, channels distinct: Int = 3) {
             self.count = count
+            self.distinct = distinct
             func make() -> UnsafeMutablePointer<UInt32> {
                 let buffer = UnsafeMutablePointer<UInt32>.allocate(capacity: max(count, 1))
                 buffer.initialize(repeating: 0, count: max(count, 1))
                 return buffer
             }
-            channels = (make(), make(), make())
+            let first = make()
+            channels = distinct == 3 ? (first, make(), make()) : (first, first, first)
         }
 
         deinit {
             channels.0.deallocate()
-            channels.1.deallocate()
-            channels.2.deallocate()
+            if distinct == 3 {
+                channels.1.deallocate()
+                channels.2.deallocate()
+            }
         }
 
         subscript(channel: Int) -> UnsafeMutablePointer<UInt32> {
@@ -182,6 +187,11 @@ struct CellSampler {
         let chromaPlanes = Self.hasSeparateChroma(picture.layout)
         squareShift = picture.bytesPerSample == 1 ? 0 : 2 * (picture.bitDepth - 8)
         spreadChannels = picture.layout.isRGB ? 3 : 1
+        if spreadChannels == 3, spread1.isEmpty {
+            // RGB spreads, made when the first RGB picture comes (megabytes at 2160p otherwise).
+            (spread1, spread2) = (spread0, spread0)
+            squareSums = Buffers(count: grid.count)
+        }
         let scales = Scales(
             luma: depthScale * alphaScale, chroma: chromaPlanes ? depthScale : depthScale * alphaScale,
             squares: depthScale * depthScale * Float(1 << squareShift))
@@ -228,7 +238,7 @@ struct CellSampler {
     }
 
     /// Calls `body` with the means of channels 0–2 and their spreads (those past
-    /// ``spreadChannels`` all zero), valid during the call.
+    /// ``spreadChannels`` not to be read: they may be channel 0's), valid during the call.
     func withChannels<Result>(
         _ body: (
             (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>),
@@ -243,7 +253,7 @@ struct CellSampler {
                             spread2.withUnsafeBufferPointer { s2 in
                                 body(
                                     (c0.baseAddress!, c1.baseAddress!, c2.baseAddress!),
-                                    (s0.baseAddress!, s1.baseAddress!, s2.baseAddress!))
+                                    (s0.baseAddress!, s1.baseAddress ?? s0.baseAddress!, s2.baseAddress ?? s0.baseAddress!))
                             }
                         }
                     }
@@ -310,7 +320,8 @@ struct CellSampler {
         channel0 = [Float](repeating: 0, count: grid.count)
         channel1 = channel0
         channel2 = channel0
-        (spread0, spread1, spread2) = (channel0, channel0, channel0)
+        spread0 = channel0
+        if !spread1.isEmpty { (spread1, spread2) = (channel0, channel0) }
         let width = key.width
         let chromaWidth = (width + (1 << key.shiftX) - 1) >> key.shiftX
         maps.columnOfX = (0..<width).map { Int32($0 * grid.columns / width) }

@@ -17,11 +17,17 @@ struct PictureAnalysis {
     let grid: CellGrid
     private var sampler: CellSampler
     private var general: SlidingWindowCounter
-    private var red: SlidingWindowCounter
     private var areaMeter: AreaMeter
-    /// Flashes that move about, general and red (``MovingFlashMeter``).
-    private var movingGeneral: MovingFlashMeter
-    private var movingRed: MovingFlashMeter
+    /// What only the main grid measures (`nil` on a second grid, which has no use for it and
+    /// would hold megabytes of it at 2160p).
+    private var meters: WholeGridMeters?
+
+    /// Red transitions, and flashes that move about, general and red (``MovingFlashMeter``).
+    private struct WholeGridMeters {
+        let red: SlidingWindowCounter
+        let movingGeneral: MovingFlashMeter
+        let movingRed: MovingFlashMeter
+    }
     private static let stillness: Float = 0.25
     /// The same for a cell's spread of values, whose light is second order in it: a spread that
     /// moves by 1 code (8-bit scale) changes the light of even a half-black, half-white cell by
@@ -53,10 +59,12 @@ struct PictureAnalysis {
     private final class CellStore {
         let count: Int
         let fed0, fed1, fed2: UnsafeMutablePointer<Float>
-        let spreads: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)
+        /// Channel 1's and 2's are channel 0's until ``makeRGBSpreads()`` (YUV has one spread).
+        private(set) var spreads: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)
+        private(set) var hasRGBSpreads = false
         /// The same pointers as the kernels take them: the means then the spreads; the spreads.
-        let fedAndSpreads: [UnsafePointer<Float>?]
-        let spreadList: [UnsafePointer<Float>?]
+        private(set) var fedAndSpreads: [UnsafePointer<Float>?] = []
+        private(set) var spreadList: [UnsafePointer<Float>?] = []
         let states: UnsafeMutablePointer<CellState>
         /// Harding's red measure's trackers, made when that measure is first asked for.
         private(set) var hardingStorage: UnsafeMutablePointer<TransitionTracker>?
@@ -74,13 +82,30 @@ struct PictureAnalysis {
                 return pointer
             }
             (fed0, fed1, fed2) = (make(-1000), make(-1000), make(-1000))
-            spreads = (make(0), make(0), make(0))
-            let constant = { (pointer: UnsafeMutablePointer<Float>) -> UnsafePointer<Float>? in UnsafePointer(pointer) }
-            fedAndSpreads = [fed0, fed1, fed2, spreads.0, spreads.1, spreads.2].map(constant)
-            spreadList = [spreads.0, spreads.1, spreads.2].map(constant)
+            let spread = make(Float(0))
+            spreads = (spread, spread, spread)
             states = make(CellState())
             changed = .allocate(capacity: max(count, 1))  // written before it is read
             lights = .allocate(capacity: 5 * max(count, 1))
+            listPointers()
+        }
+
+        /// Separate spreads for channels 1 and 2, from the first RGB picture on.
+        func makeRGBSpreads() {
+            guard !hasRGBSpreads else { return }
+            hasRGBSpreads = true
+            for _ in 1...2 {
+                let pointer = UnsafeMutablePointer<Float>.allocate(capacity: max(count, 1))
+                pointer.initialize(repeating: 0, count: max(count, 1))
+                if spreads.1 == spreads.0 { spreads.1 = pointer } else { spreads.2 = pointer }
+            }
+            listPointers()
+        }
+
+        private func listPointers() {
+            let constant = { (pointer: UnsafeMutablePointer<Float>) -> UnsafePointer<Float>? in UnsafePointer(pointer) }
+            fedAndSpreads = [fed0, fed1, fed2, spreads.0, spreads.1, spreads.2].map(constant)
+            spreadList = [spreads.0, spreads.1, spreads.2].map(constant)
         }
 
         /// Harding's trackers, made (each at its start) on first use.
@@ -93,7 +118,11 @@ struct PictureAnalysis {
         }
 
         deinit {
-            for pointer in [fed0, fed1, fed2, spreads.0, spreads.1, spreads.2] { pointer.deallocate() }
+            for pointer in [fed0, fed1, fed2, spreads.0] { pointer.deallocate() }
+            if hasRGBSpreads {
+                spreads.1.deallocate()
+                spreads.2.deallocate()
+            }
             states.deallocate()
             hardingStorage?.deallocate()
             changed.deallocate()
@@ -147,10 +176,13 @@ struct PictureAnalysis {
         store = CellStore(count: cells)
         fieldWindows = FieldWindows(grid: grid)
         general = SlidingWindowCounter(blockCount: cells)
-        red = SlidingWindowCounter(blockCount: cells)
         areaMeter = AreaMeter(grid: grid)
-        movingGeneral = MovingFlashMeter(grid: grid)
-        movingRed = MovingFlashMeter(grid: grid)
+        meters =
+            secondGrid
+            ? nil
+            : WholeGridMeters(
+                red: SlidingWindowCounter(blockCount: cells), movingGeneral: MovingFlashMeter(grid: grid),
+                movingRed: MovingFlashMeter(grid: grid))
     }
 
     /// The analysis of `previous` carried over to another grid of the same picture (a change of
@@ -170,17 +202,21 @@ struct PictureAnalysis {
         for (cell, source) in sources.enumerated() {
             let source = Int(source)
             (to.fed0[cell], to.fed1[cell], to.fed2[cell]) = (from.fed0[source], from.fed1[source], from.fed2[source])
-            (to.spreads.0[cell], to.spreads.1[cell], to.spreads.2[cell]) = (
-                from.spreads.0[source], from.spreads.1[source], from.spreads.2[source]
-            )
+            to.spreads.0[cell] = from.spreads.0[source]
+            if from.hasRGBSpreads {
+                to.makeRGBSpreads()
+                (to.spreads.1[cell], to.spreads.2[cell]) = (from.spreads.1[source], from.spreads.2[source])
+            }
             to.states[cell] = from.states[source]
             if let trackers = from.hardingStorage { to.hardingTrackers[cell] = trackers[source] }
             luminanceTotal += Double(to.states[cell].luminance)
         }
         general = previous.general.remapped(to: sources)
-        red = previous.red.remapped(to: sources)
-        movingGeneral = MovingFlashMeter(continuing: previous.movingGeneral, grid: grid)
-        movingRed = MovingFlashMeter(continuing: previous.movingRed, grid: grid)
+        meters = previous.meters.map {
+            WholeGridMeters(
+                red: $0.red.remapped(to: sources), movingGeneral: MovingFlashMeter(continuing: $0.movingGeneral, grid: grid),
+                movingRed: MovingFlashMeter(continuing: $0.movingRed, grid: grid))
+        }
     }
 
     /// Goes on under another colour model: every cell is lit anew at the next picture (its codes
@@ -207,12 +243,13 @@ struct PictureAnalysis {
     ) -> Measure {
         sampler.sample(picture, frameHeight: frameHeight, parity: parity)
         general.begin(frameAt: time)
-        red.begin(frameAt: time)
-        let whole = !isSecondGrid
-        if whole {
-            movingGeneral.begin(frameAt: time)
-            movingRed.begin(frameAt: time)
+        let meters = meters
+        if let meters {
+            meters.red.begin(frameAt: time)
+            meters.movingGeneral.begin(frameAt: time)
+            meters.movingRed.begin(frameAt: time)
         }
+        let whole = meters != nil
         var measure = Measure()
         let rule = LuminanceRule(absolute: model.isAbsolute)
         let harding = criteria.redRule == .harding
@@ -223,6 +260,7 @@ struct PictureAnalysis {
         var luminanceChange: Double = 0
         let store = store
         let spreadChannels = sampler.spreadChannels
+        if spreadChannels == 3 { store.makeRGBSpreads() }
         let changed = sampler.withChannels { channels, spreads in
             // Every cell whose means or spreads moved by `stillness` or more since last fed.
             let now: [UnsafePointer<Float>?] = [channels.0, channels.1, channels.2, spreads.0, spreads.1, spreads.2]
@@ -232,9 +270,8 @@ struct PictureAnalysis {
             for index in 0..<count {
                 let cell = Int(store.changed[index])
                 (store.fed0[cell], store.fed1[cell], store.fed2[cell]) = (channels.0[cell], channels.1[cell], channels.2[cell])
-                (store.spreads.0[cell], store.spreads.1[cell], store.spreads.2[cell]) = (
-                    spreads.0[cell], spreads.1[cell], spreads.2[cell]
-                )
+                store.spreads.0[cell] = spreads.0[cell]
+                if spreadChannels == 3 { (store.spreads.1[cell], store.spreads.2[cell]) = (spreads.1[cell], spreads.2[cell]) }
             }
             return count
         }
@@ -270,10 +307,10 @@ struct PictureAnalysis {
             state.pointee.luminance = y
             if state.pointee.luminanceTracker.update(y, rule: rule) {
                 general.record(cell)
-                if whole { movingGeneral.mark(cell, rising: state.pointee.luminanceTracker.rising) }
+                meters?.movingGeneral.mark(cell, rising: state.pointee.luminanceTracker.rising)
             }
             // A red transition, and whether it is toward red.
-            guard whole else { continue }
+            guard let meters else { continue }
             let redTransition: Bool?
             if let hardingTrackers {
                 let tracker = hardingTrackers + cell
@@ -287,8 +324,8 @@ struct PictureAnalysis {
                     ? state.pointee.chromaticityTracker.towardRed : nil
             }
             if let towardRed = redTransition {
-                red.record(cell)
-                movingRed.mark(cell, rising: towardRed)
+                meters.red.record(cell)
+                meters.movingRed.mark(cell, rising: towardRed)
             }
         }
         luminanceTotal += luminanceChange
@@ -296,20 +333,21 @@ struct PictureAnalysis {
         measure.averagePictureLevel = pixelTotal > 0 ? max(0, dimFlashingLightsTotal / pixelTotal) : 0
         measure.fieldLevels = fieldWindows.levels
         let generalMax = general.maximum
-        let redMax = red.maximum
         for cell in general.flagged {
             measure.largestSwing = max(measure.largestSwing, store.states[Int(cell)].luminanceTracker.amplitude)
         }
         measure.meanLuminance = luminanceTotal / Double(max(grid.count, 1))
         if generalMax > limit { measure.generalArea = areaMeter.measure(flagged: general.flagged, counts: general.counts, above: limit) }
-        if redMax > limit { measure.redArea = areaMeter.measure(flagged: red.flagged, counts: red.counts, above: limit) }
-        guard whole else {
+        guard let meters else {
             measure.maxCount = generalMax
             measure.generalWindowStart = general.windowStart
             return measure
         }
-        let movingGeneral = movingGeneral.finish(above: limit)
-        let movingRed = movingRed.finish(above: limit)
+        let red = meters.red
+        let redMax = red.maximum
+        if redMax > limit { measure.redArea = areaMeter.measure(flagged: red.flagged, counts: red.counts, above: limit) }
+        let movingGeneral = meters.movingGeneral.finish(above: limit)
+        let movingRed = meters.movingRed.finish(above: limit)
         measure.generalMoving = (movingGeneral.window, movingGeneral.screen)
         measure.redMoving = (movingRed.window, movingRed.screen)
         // Flashes that move about count in the area the standard measures: a field, or the screen.
