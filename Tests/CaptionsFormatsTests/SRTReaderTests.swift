@@ -47,6 +47,17 @@ import Testing
         #expect(number.cues.map(\.plainText) == ["Hello\nroom 2"])
     }
 
+    /// Two files joined: the second's byte order mark before its first index is not text of the
+    /// cue before ("Hello\n\u{FEFF}1" and a cue without an index, before).
+    @Test func aByteOrderMarkInsideTheFileIsIgnored() throws {
+        let document = try SRTReader().read(
+            Array("1\n00:00:01,000 --> 00:00:02,000\nHello\n\n".utf8) + [0xEF, 0xBB, 0xBF]
+                + Array("1\n00:00:03,000 --> 00:00:04,000\nWorld\n".utf8))
+        #expect(document.cues.map(\.plainText) == ["Hello", "World"])
+        #expect(document.cues.map(\.id) == ["1", "1"])
+        #expect(document.diagnostics.map(\.code.rawValue).contains("srt.bom.inside"))
+    }
+
     /// SubStation's `\N` and `\n` are line breaks and `\h` a no-break space in SRT, as VLC, FFmpeg
     /// and pysubs2 show them; tag names may hold `_` (`<x_y>` is a tag, dropped like `<wwww>`).
     @Test func subStationEscapesAndUnderscoredTags() throws {

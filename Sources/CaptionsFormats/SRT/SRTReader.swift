@@ -163,8 +163,15 @@ struct SRTParser {
         return scanned.line
     }
 
-    private func isIndexLine(_ line: SRTParserLine) -> Bool {
-        !line.isBlank && line.range.count <= 9 && bytes[line.range].allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    private func isIndexLine(_ line: SRTParserLine) -> Bool { indexDigits(of: line) != nil }
+
+    /// The digits of an index line: up to nine, after a byte order mark where files were joined
+    /// (a second file's BOM in the middle of the first).
+    private func indexDigits(of line: SRTParserLine) -> Slice<UnsafeBufferPointer<UInt8>>? {
+        var digits = bytes[line.range]
+        if digits.starts(with: [0xEF, 0xBB, 0xBF]) { digits = digits.dropFirst(3) }
+        guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return digits
     }
 
     // MARK: Blocks
@@ -183,7 +190,11 @@ struct SRTParser {
             blankRun = 0
             if isIndexLine(line), let next = peekLine(), let timing = SRTTimingParser(bytes: bytes, line: next) {
                 _ = nextLine()
-                readCue(index: bytes[line.range].reduce(0) { $0 * 10 + Int($1 - 0x30) }, indexLine: line, timing: timing)
+                let digits = indexDigits(of: line)!
+                if digits.startIndex != line.range.lowerBound {
+                    tally.add(.warning, "srt.bom.inside", "a byte order mark inside the file (files joined?) ignored", at: SourceLocation(line: line.number, column: 1))
+                }
+                readCue(index: digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }, indexLine: line, timing: timing)
             } else if isIndexLine(line), peekLine()?.isBlank ?? true {
                 // A block that is only a number is a cue whose times are lost (a file cut short,
                 // an editor's empty entry), not text of the cue before: ExoPlayer, pysubs2 and
@@ -243,7 +254,7 @@ struct SRTParser {
             tally.add(severity, code, message, at: textLocation)
         }
         cues.append(Cue(
-            id: indexLine.map { bytes[$0.range].string } ?? "", start: timing.start, end: timing.end,
+            id: indexLine.flatMap { indexDigits(of: $0)?.string } ?? "", start: timing.start, end: timing.end,
             settings: text.placement?.settings ?? CueSettings(), content: content, location: location))
     }
 
