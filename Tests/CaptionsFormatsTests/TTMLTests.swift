@@ -114,6 +114,9 @@ func ttml(_ body: String, parameters: String = "", head: String = "") -> [UInt8]
         #expect(document.cues.map(\.plainText) == ["Answer: Paris", "ghost seen", "old price"])
         let warnings = document.diagnostics.filter { $0.severity == .warning }.map(\.code.rawValue)
         #expect(warnings.contains("ttml.style.hidden") && warnings.contains("ttml.style.lineThrough"), "\(warnings)")
+        // A transparent colour hides text as well (it was converted to white without a word).
+        let transparent = try read(##"<div><p begin="0s" end="2s"><span tts:color="#ffffff00">ghost</span></p></div>"##)
+        #expect(transparent.diagnostics.contains { $0.code.rawValue == "ttml.style.hidden" && $0.severity == .warning })
     }
 
     @Test func stylesAreInheritedAndReferenced() throws {

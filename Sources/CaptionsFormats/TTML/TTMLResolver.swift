@@ -154,7 +154,7 @@ struct TTMLResolver {
     /// (a quiz's answer) and struck-out text (a correction, a price no longer asked).
     private static let seenChanges: [String: String] = [
         "ttml.style.hidden":
-            "text hidden at some time (tts:visibility hidden, tts:opacity 0) is written as text shown for the whole of its time: the target cannot hide it",
+            "text hidden at some time (tts:visibility hidden, tts:opacity 0, a transparent tts:color) is written as text shown for the whole of its time: the target cannot hide it",
         "ttml.style.lineThrough": "struck-out text (tts:textDecoration lineThrough) has no equivalent here: kept as plain text",
     ]
 
@@ -163,6 +163,7 @@ struct TTMLResolver {
         switch attribute.name {
         case "visibility" where attribute.value.contains("hidden"): "ttml.style.hidden"
         case "opacity" where Double(attribute.value.filter { !$0.isWhitespace }).map({ $0 <= 0 }) == true: "ttml.style.hidden"
+        case "color" where RGBAColor(parsing: attribute.value)?.alpha == 0: "ttml.style.hidden"
         case "textDecoration" where attribute.value.contains("lineThrough"): "ttml.style.lineThrough"
         default: nil
         }
