@@ -96,6 +96,32 @@ enum TextDecoding {
     /// when uchardet cannot tell, ICU's best guess if it is at least ``leastConfidenceAlone`` sure.
     /// `nil` when neither names an encoding iconv can convert the bytes from.
     static func detected(_ bytes: [UInt8], candidates: [Charset.Candidate]) -> (String, [UInt8], String)? {
+        guard let (name, converted, how) = detectedAsNamed(bytes, candidates: candidates) else { return nil }
+        // ISO-8859-1, -9 and -11 have C1 controls at 0x80–0x9F, which no subtitle holds: files so
+        // detected are in their Windows supersets, which put €, quotes and dashes there (as the
+        // WHATWG Encoding Standard reads these labels, and browsers do).
+        let supersets = ["ISO-8859-1": "WINDOWS-1252", "ISO-8859-9": "WINDOWS-1254", "ISO-8859-11": "WINDOWS-874", "TIS-620": "WINDOWS-874"]
+        if let superset = supersets[name.uppercased()], bytes.contains(where: { $0 >= 0x80 && $0 <= 0x9F }),
+            case .success(let windows) = Charset.convert(bytes, from: superset)
+        {
+            return (superset, windows, how + "; read as its Windows superset, as the bytes 0x80–0x9F would be control characters in \(name)")
+        }
+        return (name, converted, how)
+    }
+
+    private static func detectedAsNamed(_ bytes: [UInt8], candidates: [Charset.Candidate]) -> (String, [UInt8], String)? {
+        if let name = Charset.detect(bytes), name.uppercased().hasPrefix("MAC"),
+            !candidates.contains(where: { Charset.sameReading($0.name, name) }), let best = candidates.first,
+            best.confidence >= leastConfidenceAlone, case .success(let converted) = Charset.convert(bytes, from: best.name)
+        {
+            // uchardet takes short Windows-1252 text with curly quotes for a Mac code page ("It’s"
+            // read as "Itís"); subtitles are seldom in one, so ICU's guess wins where it does not
+            // consider uchardet's.
+            return (
+                best.name, converted,
+                "ICU's detector's guess, confidence \(best.confidence) of 100, over uchardet's \(name), which it does not consider"
+            )
+        }
         if let name = Charset.detect(bytes), !["ASCII", "UTF-8"].contains(name.uppercased()),
             case .success(let converted) = Charset.convert(bytes, from: name)
         {
