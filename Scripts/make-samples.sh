@@ -101,16 +101,25 @@ spatial s-box-22pc-pass "if(between(X\,400\,549)*between(Y\,200\,312)\,255*$flas
 spatial t-box-27pc-fail "if(between(X\,400\,549)*between(Y\,200\,337)\,255*$flash3\,128)"   # 150 x 138: 27.0 %
 spatial u-checker-0.125deg-fail "255*mod(floor(X/4)+floor(Y/4)+floor(N/3)\,2)"                 # 4-pixel squares reversing
 spatial v-checker-0.03deg-pass "255*mod(X+Y+floor(N/3)\,2)"                                     # 1-pixel squares: below 0.1°
-# A 1-pixel black and white checkerboard (16/235: half of white's light) against grey, 5 Hz, lossless.
-# Against grey 126, its mean code, it flashes: 0.50 against 0.21 of white (read as no change, it passed).
-# Against grey 177, of the same light (0.4997), it does not flash (read as 0.21 against 0.50, it failed).
-checker_grey() {
-  make "$1.mp4" -f lavfi -i "$(lavfi 960x540 30 2)" \
-    -vf "format=gray,geq=lum='if($flash3\,16+219*mod(X+Y\,2)\,$2)',format=yuv420p" \
+# Fine texture against grey, 5 Hz, lossless, in limited-range codes (16 black, 235 white; made in
+# YUV: a grey picture's codes would be read as full range and squeezed).
+# texture_grey NAME PATTERN GREY [SIZE]: PATTERN on three frames, GREY on three (960x540: 2-pixel cells).
+texture_grey() {
+  make "$1.mp4" -f lavfi -i "$(lavfi "${4:-960x540}" 30 2)" \
+    -vf "format=yuv420p,geq=lum='if($flash3\,$2\,$3)':cb=128:cr=128" \
     -c:v libx264 -preset ultrafast -qp 0 -colorspace bt709 -color_primaries bt709 -color_trc bt709 -color_range tv
 }
-checker_grey v2-checker-grey-fail 126
-checker_grey v3-checker-equal-light-pass 177
+# A 1-pixel black and white checkerboard has half of white's light. Against grey 126, its mean code
+# (0.22 of white), it flashes (read as no change, it passed); against grey 177, of its own light
+# (0.4997), it does not (read as 0.22 against 0.50, it failed).
+texture_grey v2-checker-grey-fail "16+219*mod(X+Y\,2)" 126
+texture_grey v3-checker-equal-light-pass "16+219*mod(X+Y\,2)" 177
+# Skewed dithers at 1080p (4-pixel cells: every cell, on either grid, holds two periods of the 4 x 2
+# pattern): one white pixel in eight on black is 0.125 of white against black, a flash (read as
+# 0.014: passed); seven in eight is 0.875, the light of grey 223 (0.880: no flash; read as 0.74, and
+# as 0.63 by mean ± spread: failed).
+texture_grey v4-dots-eighth-fail "16+219*eq(mod(X\,4)\,0)*eq(mod(Y\,2)\,0)" 16 1920x1080
+texture_grey v5-dither-seven-eighths-pass "235-219*eq(mod(X\,4)\,0)*eq(mod(Y\,2)\,0)" 223 1920x1080
 # 0.125° squares (8 pixels at 1080p) with every edge through the middle of a 4-pixel cell: each
 # cell half black, half white keeps its mean as the squares reverse (it read 25 % and passed).
 make u2-checker-halfcell-fail.mp4 -f lavfi -i "$(lavfi 1920x1080 30 1)" \

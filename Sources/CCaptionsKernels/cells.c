@@ -20,25 +20,54 @@ static inline float look_up(const float *table, int steps, float value) {
 /// ColorModel.dimFlashingLightsLevel's 8-bit code of a signal (truncated, as FFmpeg converts).
 static inline int code_of(float value) { return (int)(clip01(value) * 255 + 1e-3f); }
 
-/// Linear R, G, B of one point's signal, HLG's system gamma applied.
-static inline void point_light(const ccaptions_cell_model *m, float sr, float sg, float sb, float *r, float *g, float *b) {
-    *r = look_up(m->to_linear, m->steps, sr), *g = look_up(m->to_linear, m->steps, sg),
-    *b = look_up(m->to_linear, m->steps, sb);
-    if (m->hlg_peak > 0) {
-        float scene = m->weight_r * *r + m->weight_g * *g + m->weight_b * *b;
-        float gain = m->hlg_peak * (scene > 0 ? (float)pow((double)scene, (double)m->hlg_gamma_minus_one) : 0);
-        *r *= gain, *g *= gain, *b *= gain;
+/// A channel's values in a cell as two points and their weights, from its mean signal `s` and its
+/// spread `d`: the mean less and plus the spread, half each; where one of those falls outside
+/// 0–1 (a skewed texture, such as sparse bright dots on black), the two points of the same mean
+/// and spread one of which is at that bound (exact for black and any one other value); where both
+/// do, the two bounds.
+typedef struct {
+    float p1, p2, w1, w2;
+} two_points;
+
+/// What a spread is divided by where the mean is at a bound (no division by zero).
+static const float least_gap = 1e-12f;
+
+/// Spreads under this (signal units; 1/512, half a code at 8 bits) are none: their light differs
+/// from the mean's by under 1e-5 of white, and cells without one take one look-up, not two.
+static const float least_spread = 1.0f / 512;
+
+static inline two_points split_of(float s, float d) {
+    if (d < least_spread) d = 0;
+    float lo = s - d, hi = s + d, q = d * d;
+    two_points r = {lo, hi, 0.5f, 0.5f};
+    if (lo < 0 && hi > 1) {
+        float w = clip01(s);
+        r = (two_points){0, 1, 1 - w, w};
+    } else if (lo < 0) {
+        float w = s > 0 ? s * s / (s * s + q) : 0;
+        r = (two_points){0, s + q / fmaxf(s, least_gap), 1 - w, w};
+    } else if (hi > 1) {
+        float t = 1 - s;
+        float w = t > 0 ? t * t / (t * t + q) : 0;
+        r = (two_points){s - q / fmaxf(t, least_gap), 1, w, 1 - w};
     }
+    return r;
 }
 
-/// Apple's Dim Flashing Lights level of one point: its signal's codes, or its light over the peak.
-static inline float point_level(const ccaptions_cell_model *m, float sr, float sg, float sb, float r, float g, float b) {
-    if (m->code_light) {
-        return 0.299f * m->code_light[code_of(sr)] + 0.587f * m->code_light[code_of(sg)]
-            + 0.114f * m->code_light[code_of(sb)];
-    }
-    return 0.299f * fminf(1, r / m->display_peak) + 0.587f * fminf(1, g / m->display_peak)
-        + 0.114f * fminf(1, b / m->display_peak);
+/// The mean of the table's values at a channel's two points.
+static inline float mean_at(const float *table, int steps, two_points p, float *at1, float *at2) {
+    *at1 = look_up(table, steps, p.p1), *at2 = look_up(table, steps, p.p2);
+    return p.w1 * *at1 + p.w2 * *at2;
+}
+
+/// The mean Dim Flashing Lights code light of a channel's two points.
+static inline float mean_code_light(const float *code_light, two_points p) {
+    return p.w1 * code_light[code_of(p.p1)] + p.w2 * code_light[code_of(p.p2)];
+}
+
+/// The mean of a channel's light over the display's peak, clipped to 1, at its two points.
+static inline float mean_display(two_points p, float at1, float at2, float peak) {
+    return p.w1 * fminf(1, at1 / peak) + p.w2 * fminf(1, at2 / peak);
 }
 
 static void cell_light_portable(
@@ -58,14 +87,26 @@ static void cell_light_portable(
             sg = y - m->cr_g * cr - m->cb_g * cb;
             if (spreads) dr = dg = db = spreads[0][cell] / m->luma_divisor;
         }
-        float rl, gl, bl, rh, gh, bh;
-        point_light(m, sr - dr, sg - dg, sb - db, &rl, &gl, &bl);
-        point_light(m, sr + dr, sg + dg, sb + db, &rh, &gh, &bh);
-        float r = (rl + rh) * 0.5f, g = (gl + gh) * 0.5f, b = (bl + bh) * 0.5f;
+        two_points pr = split_of(sr, dr), pg = split_of(sg, dg), pb = split_of(sb, db);
+        float r1, r2, g1, g2, b1, b2;
+        float r = mean_at(m->to_linear, m->steps, pr, &r1, &r2), g = mean_at(m->to_linear, m->steps, pg, &g1, &g2),
+              b = mean_at(m->to_linear, m->steps, pb, &b1, &b2);
+        if (m->hlg_peak > 0) {
+            // HLG's system gamma on the cell's mean scene light.
+            float scene = m->weight_r * r + m->weight_g * g + m->weight_b * b;
+            float gain = m->hlg_peak * (scene > 0 ? (float)pow((double)scene, (double)m->hlg_gamma_minus_one) : 0);
+            r *= gain, g *= gain, b *= gain;
+            r1 *= gain, r2 *= gain, g1 *= gain, g2 *= gain, b1 *= gain, b2 *= gain;
+        }
         out[i] = r, out[stride + i] = g, out[2 * stride + i] = b;
         out[3 * stride + i] = m->weight_r * r + m->weight_g * g + m->weight_b * b;
-        out[4 * stride + i] = (point_level(m, sr - dr, sg - dg, sb - db, rl, gl, bl)
-                               + point_level(m, sr + dr, sg + dg, sb + db, rh, gh, bh)) * 0.5f;
+        if (m->code_light) {
+            out[4 * stride + i] = 0.299f * mean_code_light(m->code_light, pr) + 0.587f * mean_code_light(m->code_light, pg)
+                + 0.114f * mean_code_light(m->code_light, pb);
+        } else {
+            out[4 * stride + i] = 0.299f * mean_display(pr, r1, r2, m->display_peak)
+                + 0.587f * mean_display(pg, g1, g2, m->display_peak) + 0.114f * mean_display(pb, b1, b2, m->display_peak);
+        }
     }
 }
 
@@ -97,24 +138,61 @@ AVX2 static inline __m256 weigh_avx2(float a, __m256 x, float b, __m256 y, float
         _mm256_mul_ps(_mm256_set1_ps(c), z));
 }
 
-AVX2 static inline __m256 point_level_avx2(
-    const ccaptions_cell_model *m, __m256 sr, __m256 sg, __m256 sb, __m256 r, __m256 g, __m256 b) {
+/// split_of, eight cells at a time: every case worked out, the right one chosen.
+typedef struct {
+    __m256 p1, p2, w1, w2;
+} two_points_avx2;
+
+AVX2 static inline two_points_avx2 split_avx2(__m256 s, __m256 d) {
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1), half = _mm256_set1_ps(0.5f),
+                 gap = _mm256_set1_ps(least_gap);
+    d = _mm256_and_ps(d, _mm256_cmp_ps(d, _mm256_set1_ps(least_spread), _CMP_GE_OQ));
+    __m256 lo = _mm256_sub_ps(s, d), hi = _mm256_add_ps(s, d), q = _mm256_mul_ps(d, d);
+    __m256 below = _mm256_cmp_ps(lo, zero, _CMP_LT_OQ), above = _mm256_cmp_ps(hi, one, _CMP_GT_OQ);
+    __m256 both = _mm256_and_ps(below, above);
+    __m256 only_below = _mm256_andnot_ps(both, below), only_above = _mm256_andnot_ps(both, above);
+    // Below: 0 and s + q / s, weighted s² / (s² + q) (nothing but 0 when s <= 0).
+    __m256 ss = _mm256_mul_ps(s, s);
+    __m256 w_below = _mm256_and_ps(_mm256_cmp_ps(s, zero, _CMP_GT_OQ), _mm256_div_ps(ss, _mm256_add_ps(ss, q)));
+    __m256 p2_below = _mm256_add_ps(s, _mm256_div_ps(q, _mm256_max_ps(s, gap)));
+    // Above: s − q / t and 1, the first weighted t² / (t² + q), t = 1 − s.
+    __m256 t = _mm256_sub_ps(one, s), tt = _mm256_mul_ps(t, t);
+    __m256 w_above = _mm256_and_ps(_mm256_cmp_ps(t, zero, _CMP_GT_OQ), _mm256_div_ps(tt, _mm256_add_ps(tt, q)));
+    __m256 p1_above = _mm256_sub_ps(s, _mm256_div_ps(q, _mm256_max_ps(t, gap)));
+    // Both: 0 and 1, weighted by the mean.
+    __m256 w_both = _mm256_min_ps(_mm256_max_ps(s, zero), one);
+    two_points_avx2 r;
+    r.p1 = _mm256_blendv_ps(_mm256_blendv_ps(lo, zero, below), p1_above, only_above);
+    r.p2 = _mm256_blendv_ps(_mm256_blendv_ps(_mm256_blendv_ps(hi, p2_below, only_below), one, above), one, both);
+    r.w1 = _mm256_blendv_ps(
+        _mm256_blendv_ps(_mm256_blendv_ps(half, _mm256_sub_ps(one, w_below), only_below), w_above, only_above),
+        _mm256_sub_ps(one, w_both), both);
+    r.w2 = _mm256_blendv_ps(
+        _mm256_blendv_ps(_mm256_blendv_ps(half, w_below, only_below), _mm256_sub_ps(one, w_above), only_above), w_both,
+        both);
+    return r;
+}
+
+AVX2 static inline __m256 mean_at_avx2(const ccaptions_cell_model *m, two_points_avx2 p, __m256 *at1, __m256 *at2) {
+    *at1 = look_up_avx2(m->to_linear, m->steps, p.p1), *at2 = look_up_avx2(m->to_linear, m->steps, p.p2);
+    return _mm256_add_ps(_mm256_mul_ps(p.w1, *at1), _mm256_mul_ps(p.w2, *at2));
+}
+
+AVX2 static inline __m256 mean_level_avx2(const ccaptions_cell_model *m, two_points_avx2 p, __m256 at1, __m256 at2) {
     if (m->code_light) {
-        return weigh_avx2(
-            0.299f, code_light_avx2(m->code_light, sr), 0.587f, code_light_avx2(m->code_light, sg), 0.114f,
-            code_light_avx2(m->code_light, sb));
+        return _mm256_add_ps(
+            _mm256_mul_ps(p.w1, code_light_avx2(m->code_light, p.p1)), _mm256_mul_ps(p.w2, code_light_avx2(m->code_light, p.p2)));
     }
     __m256 one = _mm256_set1_ps(1), peak = _mm256_set1_ps(m->display_peak);
-    return weigh_avx2(
-        0.299f, _mm256_min_ps(one, _mm256_div_ps(r, peak)), 0.587f, _mm256_min_ps(one, _mm256_div_ps(g, peak)), 0.114f,
-        _mm256_min_ps(one, _mm256_div_ps(b, peak)));
+    return _mm256_add_ps(
+        _mm256_mul_ps(p.w1, _mm256_min_ps(one, _mm256_div_ps(at1, peak))),
+        _mm256_mul_ps(p.w2, _mm256_min_ps(one, _mm256_div_ps(at2, peak))));
 }
 
 AVX2 static void cell_light_avx2(
     const ccaptions_cell_model *m, const float *c0, const float *c1, const float *c2, const float *const *spreads,
     const int32_t *cells, size_t count, float *out, size_t stride) {
     size_t i = 0;
-    const __m256 half = _mm256_set1_ps(0.5f);
     for (; i + 8 <= count; i += 8) {
         __m256i index = _mm256_loadu_si256((const __m256i *)(cells + i));
         __m256 v0 = _mm256_i32gather_ps(c0, index, 4), v1 = _mm256_i32gather_ps(c1, index, 4),
@@ -138,20 +216,40 @@ AVX2 static void cell_light_avx2(
                 _mm256_sub_ps(y, _mm256_mul_ps(_mm256_set1_ps(m->cr_g), cr)), _mm256_mul_ps(_mm256_set1_ps(m->cb_g), cb));
             if (spreads) dr = dg = db = _mm256_div_ps(_mm256_i32gather_ps(spreads[0], index, 4), _mm256_set1_ps(m->luma_divisor));
         }
-        __m256 lr = _mm256_sub_ps(sr, dr), lg = _mm256_sub_ps(sg, dg), lb = _mm256_sub_ps(sb, db);
-        __m256 hr = _mm256_add_ps(sr, dr), hg = _mm256_add_ps(sg, dg), hb = _mm256_add_ps(sb, db);
-        __m256 rl = look_up_avx2(m->to_linear, m->steps, lr), gl = look_up_avx2(m->to_linear, m->steps, lg),
-               bl = look_up_avx2(m->to_linear, m->steps, lb);
-        __m256 rh = look_up_avx2(m->to_linear, m->steps, hr), gh = look_up_avx2(m->to_linear, m->steps, hg),
-               bh = look_up_avx2(m->to_linear, m->steps, hb);
-        __m256 r = _mm256_mul_ps(_mm256_add_ps(rl, rh), half), g = _mm256_mul_ps(_mm256_add_ps(gl, gh), half),
-               b = _mm256_mul_ps(_mm256_add_ps(bl, bh), half);
+        const __m256 least = _mm256_set1_ps(least_spread);
+        if (!_mm256_movemask_ps(_mm256_or_ps(
+                _mm256_or_ps(_mm256_cmp_ps(dr, least, _CMP_GE_OQ), _mm256_cmp_ps(dg, least, _CMP_GE_OQ)),
+                _mm256_cmp_ps(db, least, _CMP_GE_OQ)))) {
+            // No spread in any of the eight: one look-up a channel (what two equal points give).
+            __m256 r = look_up_avx2(m->to_linear, m->steps, sr), g = look_up_avx2(m->to_linear, m->steps, sg),
+                   b = look_up_avx2(m->to_linear, m->steps, sb);
+            _mm256_storeu_ps(out + i, r);
+            _mm256_storeu_ps(out + stride + i, g);
+            _mm256_storeu_ps(out + 2 * stride + i, b);
+            _mm256_storeu_ps(out + 3 * stride + i, weigh_avx2(m->weight_r, r, m->weight_g, g, m->weight_b, b));
+            __m256 level;
+            if (m->code_light) {
+                level = weigh_avx2(
+                    0.299f, code_light_avx2(m->code_light, sr), 0.587f, code_light_avx2(m->code_light, sg), 0.114f,
+                    code_light_avx2(m->code_light, sb));
+            } else {
+                __m256 one = _mm256_set1_ps(1), peak = _mm256_set1_ps(m->display_peak);
+                level = weigh_avx2(
+                    0.299f, _mm256_min_ps(one, _mm256_div_ps(r, peak)), 0.587f, _mm256_min_ps(one, _mm256_div_ps(g, peak)),
+                    0.114f, _mm256_min_ps(one, _mm256_div_ps(b, peak)));
+            }
+            _mm256_storeu_ps(out + 4 * stride + i, level);
+            continue;
+        }
+        two_points_avx2 pr = split_avx2(sr, dr), pg = split_avx2(sg, dg), pb = split_avx2(sb, db);
+        __m256 r1, r2, g1, g2, b1, b2;
+        __m256 r = mean_at_avx2(m, pr, &r1, &r2), g = mean_at_avx2(m, pg, &g1, &g2), b = mean_at_avx2(m, pb, &b1, &b2);
         _mm256_storeu_ps(out + i, r);
         _mm256_storeu_ps(out + stride + i, g);
         _mm256_storeu_ps(out + 2 * stride + i, b);
         _mm256_storeu_ps(out + 3 * stride + i, weigh_avx2(m->weight_r, r, m->weight_g, g, m->weight_b, b));
-        __m256 level = _mm256_mul_ps(
-            _mm256_add_ps(point_level_avx2(m, lr, lg, lb, rl, gl, bl), point_level_avx2(m, hr, hg, hb, rh, gh, bh)), half);
+        __m256 level = weigh_avx2(
+            0.299f, mean_level_avx2(m, pr, r1, r2), 0.587f, mean_level_avx2(m, pg, g1, g2), 0.114f, mean_level_avx2(m, pb, b1, b2));
         _mm256_storeu_ps(out + 4 * stride + i, level);
     }
     cell_light_portable(m, c0, c1, c2, spreads, cells, i, count, out, stride);

@@ -60,6 +60,15 @@ import Testing
         #expect(abs(checker.level - 0.5) < 0.01)
         let grey = model.cellLight(125.5, 128, 128, spread: (0, 0, 0), displayPeak: 100)
         #expect(grey.luminance < 0.25)
+        // Skewed textures (an attack on flash-v7 found mean ± spread clipped at black or white:
+        // 87.5 % white dither read as 0.63, 12.5 % dots as 0.09): the two points of the same mean
+        // and spread with one at the bound, exact for black and one other value.
+        for share: Float in [0.125, 0.25, 0.875] {
+            let mean = 16 + share * 219, spread = 219 * (share * (1 - share)).squareRoot()
+            let dither = model.cellLight(mean, 128, 128, spread: (spread, 0, 0), displayPeak: 100)
+            #expect(abs(dither.luminance - share) < 0.002, "\(share) white: \(dither.luminance)")
+            #expect(abs(dither.level - share) < 0.01, "\(share) white: level \(dither.level)")
+        }
         let rgb = ColorModel(matrix: .bt709, range: .full, transfer: .sdr, primaries: .bt709, isRGB: true)
         let dithered = rgb.cellLight(127.5, 0, 0, spread: (127.5, 0, 0), displayPeak: 100)
         #expect(abs(dithered.r - 0.5) < 0.001 && dithered.g == 0 && dithered.b == 0)

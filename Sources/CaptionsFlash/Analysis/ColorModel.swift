@@ -171,27 +171,67 @@ struct ColorModel: Equatable {
     func chromaticity(_ r: Float, _ g: Float, _ b: Float) -> (Float, Float) { chromaticityMap(r, g, b) }
 
     /// What ``ccaptions_cell_light`` computes for one cell, in the same order of operations: its
-    /// linear R, G, B, luminance and Dim Flashing Lights level as the means of two points, the
-    /// mean codes less and plus the cell's `spread` (8-bit scale: luma's for YUV, each channel's for
-    /// RGB; zero for a uniform cell, which gives the light of its mean).
+    /// linear R, G, B, luminance and Dim Flashing Lights level from each channel's mean signal and
+    /// `spread` (8-bit scale: luma's for YUV, moving every channel; each channel's for RGB; zero for
+    /// a uniform cell, which gives the light of its mean), each channel as two points
+    /// (``TwoPoints``). HLG's system gamma applies to the cell's mean scene light.
     func cellLight(
         _ c0: Float, _ c1: Float, _ c2: Float, spread: (Float, Float, Float), displayPeak: Float
     ) -> (r: Float, g: Float, b: Float, luminance: Float, level: Float) {
         let signal = signal(c0, c1, c2)
-        let d =
-            isRGB
-            ? (spread.0 / 255, spread.1 / 255, spread.2 / 255)
-            : (spread.0 / (range == .limited ? 219 : 255), spread.0 / (range == .limited ? 219 : 255),
-                spread.0 / (range == .limited ? 219 : 255))
-        let low = (signal.0 - d.0, signal.1 - d.1, signal.2 - d.2)
-        let high = (signal.0 + d.0, signal.1 + d.1, signal.2 + d.2)
-        let (lowLight, highLight) = (light(signal: low), light(signal: high))
-        let r = (lowLight.0 + highLight.0) * 0.5, g = (lowLight.1 + highLight.1) * 0.5
-        let b = (lowLight.2 + highLight.2) * 0.5
-        let level =
-            (dimFlashingLightsLevel(signal: low, light: lowLight, displayPeak: displayPeak)
-                + dimFlashingLightsLevel(signal: high, light: highLight, displayPeak: displayPeak)) * 0.5
-        return (r, g, b, luminance(r, g, b), level)
+        let lumaDivisor: Float = range == .limited ? 219 : 255
+        let d = isRGB ? (spread.0 / 255, spread.1 / 255, spread.2 / 255) : (spread.0 / lumaDivisor, spread.0 / lumaDivisor, spread.0 / lumaDivisor)
+        let points = (TwoPoints(signal.0, d.0), TwoPoints(signal.1, d.1), TwoPoints(signal.2, d.2))
+        func at(_ p: TwoPoints) -> (mean: Float, Float, Float) {
+            let (first, second) = (Self.lookUp(p.p1, in: toLinear), Self.lookUp(p.p2, in: toLinear))
+            return (p.w1 * first + p.w2 * second, first, second)
+        }
+        var (red, green, blue) = (at(points.0), at(points.1), at(points.2))
+        if transfer == .hlg {
+            let scene = luminanceWeights.0 * red.mean + luminanceWeights.1 * green.mean + luminanceWeights.2 * blue.mean
+            let gain = Float(hdrPeak) * (scene > 0 ? Float(pow(Double(scene), Double(hlgGammaMinusOne))) : 0)
+            red = (red.mean * gain, red.1 * gain, red.2 * gain)
+            green = (green.mean * gain, green.1 * gain, green.2 * gain)
+            blue = (blue.mean * gain, blue.1 * gain, blue.2 * gain)
+        }
+        func level(_ p: TwoPoints, _ light: (mean: Float, Float, Float)) -> Float {
+            if isAbsolute {
+                return p.w1 * min(1, light.1 / displayPeak) + p.w2 * min(1, light.2 / displayPeak)
+            }
+            @inline(__always) func code(_ value: Float) -> Int { Int(min(max(value, 0), 1) * 255 + 1e-3) }
+            return p.w1 * codeLight[code(p.p1)] + p.w2 * codeLight[code(p.p2)]
+        }
+        let pictureLevel = 0.299 * level(points.0, red) + 0.587 * level(points.1, green) + 0.114 * level(points.2, blue)
+        return (red.mean, green.mean, blue.mean, luminance(red.mean, green.mean, blue.mean), pictureLevel)
+    }
+
+    /// A channel's values in a cell as two points and their weights (``ccaptions_cell_light``'s
+    /// `split_of`, the same arithmetic): its mean signal less and plus its spread, half each;
+    /// where one falls outside 0–1 (sparse bright dots on black), the two points of the same mean
+    /// and spread one of which is at that bound, exact for black and any one other value; where
+    /// both do, the bounds.
+    struct TwoPoints {
+        var p1, p2, w1, w2: Float
+        static let leastGap: Float = 1e-12
+        /// Spreads under half a code at 8 bits are none (``ccaptions_cell_light``'s `least_spread`).
+        static let leastSpread: Float = 1.0 / 512
+
+        init(_ s: Float, _ spread: Float) {
+            let d = spread < Self.leastSpread ? 0 : spread
+            let (lo, hi, q) = (s - d, s + d, d * d)
+            (p1, p2, w1, w2) = (lo, hi, 0.5, 0.5)
+            if lo < 0, hi > 1 {
+                let w = min(max(s, 0), 1)
+                (p1, p2, w1, w2) = (0, 1, 1 - w, w)
+            } else if lo < 0 {
+                let w = s > 0 ? s * s / (s * s + q) : 0
+                (p1, p2, w1, w2) = (0, s + q / max(s, Self.leastGap), 1 - w, w)
+            } else if hi > 1 {
+                let t = 1 - s
+                let w = t > 0 ? t * t / (t * t + q) : 0
+                (p1, p2, w1, w2) = (s - q / max(t, Self.leastGap), 1, w, 1 - w)
+            }
+        }
     }
 
     /// Calls `body` with this model in the form ``ccaptions_cell_light`` takes (valid during the
