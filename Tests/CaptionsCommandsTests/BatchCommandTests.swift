@@ -414,6 +414,28 @@ import Testing
         #expect(progress.dropLast().allSatisfy { $0["done"] as? Bool == false })
     }
 
+    /// One input with `--progress json` ends with a line that says it is done and how it went,
+    /// however short the work, failures too (a small convert wrote nothing, a missing input and a
+    /// video that cannot be opened nothing either).
+    @Test func oneInputEndsWithADoneLine() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let srt = folder.appendingPathComponent("a.srt")
+        try Data("1\n00:00:01,000 --> 00:00:02,000\nHello\n".utf8).write(to: srt)
+        let cases: [([String], Int32, String)] = [
+            (["convert", srt.path, "-o", folder.appendingPathComponent("a.vtt").path], 0, "ok"),
+            (["convert", folder.appendingPathComponent("missing.srt").path, "-o", folder.appendingPathComponent("m.vtt").path], 1, "error"),
+            (["flashes", folder.appendingPathComponent("missing.mp4").path], 1, "error"),
+        ]
+        for (arguments, code, status) in cases {
+            let io = MemoryIO()
+            #expect(run(arguments + ["--progress", "json", "-q"], io: io) == code, "\(arguments)")
+            let progress = try lines(io.errors.split(separator: "\n").filter { $0.hasPrefix("{") }.joined(separator: "\n"))
+            #expect(progress.count == 1, "\(arguments): \(io.errors)")
+            #expect(progress.last?["done"] as? Bool == true && progress.last?["status"] as? String == status, "\(arguments)")
+        }
+    }
+
     /// The summary counts in words people read: "1 ok, 2 errors", not "2 error".
     @Test func theSummaryCountsInPlurals() throws {
         let folder = try temporaryFolder()
