@@ -33,7 +33,11 @@ let package = Package(
         .target(name: "CaptionsCore"),
         // The per-pixel and per-cell loops of the flash analysis, in C: vectorised (AVX2 chosen at
         // run time on x86-64) and optimised in debug builds too.
-        .target(name: "CCaptionsKernels", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
+        // No fused multiply-adds: the kernels give the same floats as their Swift models on every
+        // processor (arm64 would fuse them by default).
+        .target(
+            name: "CCaptionsKernels",
+            cSettings: [.unsafeFlags(["-ffp-contract=off"]), .unsafeFlags(["-O2"], .when(configuration: .debug))]),
         .target(name: "CaptionsMedia", dependencies: ["CaptionsCore", "CCaptionsFFmpeg", "CCaptionsKernels"]),
         // The flash analysis reads every pixel of every frame: optimised in debug builds too, so
         // that the test suite's scans of real clips take seconds, not a quarter of an hour.

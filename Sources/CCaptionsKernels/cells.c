@@ -33,7 +33,8 @@ typedef struct {
 static const float least_gap = 1e-12f;
 
 /// Spreads under this (signal units; 1/512, half a code at 8 bits) are none: their light differs
-/// from the mean's by under 1e-5 of white, and cells without one take one look-up, not two.
+/// from the mean's by under 1e-5 of white, and in the AVX2 path eight cells without one take one
+/// look-up a channel, not two.
 static const float least_spread = 1.0f / 512;
 
 static inline two_points split_of(float s, float d) {

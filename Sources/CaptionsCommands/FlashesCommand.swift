@@ -81,7 +81,6 @@ public struct FlashesCommand: BatchCommand {
 
     static let inputKind = BatchInputKind.video
     static let reportsToStandardOutput = true
-    static let writesOwnProgress = true
 
     /// Used by ArgumentParser.
     public init() {}

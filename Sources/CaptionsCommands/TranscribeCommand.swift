@@ -43,7 +43,6 @@ public struct TranscribeCommand: BatchCommand {
 
     static let inputKind = BatchInputKind.media
     static let reportsToStandardOutput = false
-    static let writesOwnProgress = true
 
     /// The output file, or with several inputs the output folder.
     var output: String {

@@ -414,18 +414,23 @@ import Testing
         #expect(progress.dropLast().allSatisfy { $0["done"] as? Bool == false })
     }
 
-    /// One input with `--progress json` ends with a line that says it is done and how it went,
-    /// however short the work, failures too (a small convert wrote nothing, a missing input and a
-    /// video that cannot be opened nothing either).
+    /// One input with `--progress json` ends with a line that says it is done and how it went
+    /// (the status a batch result would have), however short the work, failures too (a small
+    /// convert wrote nothing, a missing input, a usage error and a video that cannot be opened
+    /// nothing either).
     @Test func oneInputEndsWithADoneLine() throws {
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }
         let srt = folder.appendingPathComponent("a.srt")
         try Data("1\n00:00:01,000 --> 00:00:02,000\nHello\n".utf8).write(to: srt)
+        let long = folder.appendingPathComponent("long.srt")
+        try Data("1\n00:00:01,000 --> 00:00:01,100\n\(String(repeating: "far too long a line ", count: 5))\n".utf8).write(to: long)
         let cases: [([String], Int32, String)] = [
             (["convert", srt.path, "-o", folder.appendingPathComponent("a.vtt").path], 0, "ok"),
             (["convert", folder.appendingPathComponent("missing.srt").path, "-o", folder.appendingPathComponent("m.vtt").path], 1, "error"),
             (["flashes", folder.appendingPathComponent("missing.mp4").path], 1, "error"),
+            (["convert", srt.path, "-o", srt.path], 64, "usage"),
+            (["check", long.path, "--profile", "netflix"], 1, "fail"),
         ]
         for (arguments, code, status) in cases {
             let io = MemoryIO()

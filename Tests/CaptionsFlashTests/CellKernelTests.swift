@@ -128,6 +128,52 @@ import Testing
         #expect(sums == expected(narrow), "8-bit, \(width) a cell")
     }
 
+    /// Spreads from sums of squares and means, against the definition (the vector path and the
+    /// portable tail; a variance rounding below zero is no spread).
+    @Test func spreadsAreTheRootOfTheMeanSquareLessTheSquaredMean() {
+        var generator = SystemRandomNumberGenerator()
+        let count = 37
+        let squares = (0..<count).map { _ in UInt32.random(in: 0...1_000_000, using: &generator) }
+        let weights = (0..<count).map { _ in Float.random(in: 0.01...1, using: &generator) }
+        var means = (0..<count).map { _ in Float.random(in: 0...255, using: &generator) }
+        means[3] = (Float(squares[3]) * weights[3]).squareRoot() + 1  // variance below zero
+        var out = [Float](repeating: .nan, count: count)
+        ccaptions_spreads(squares, weights, 1, means, &out, count)
+        for i in 0..<count {
+            let variance = Float(squares[i]) * (weights[i] * 1) - means[i] * means[i]
+            #expect(out[i] == (variance > 0 ? variance.squareRoot() : 0), "cell \(i)")
+        }
+        #expect(out[3] == 0)
+    }
+
+    /// Changed cells over three means and three spreads: a mean that moved by the stillness, or a
+    /// spread by its own (larger) one; the vector path and the tail alike.
+    @Test(arguments: [4, 6])
+    func changedCellsWeighMeansAndSpreadsApart(channels: Int) {
+        let count = 29
+        let fed = (0..<6).map { _ in [Float](repeating: 100, count: count) }
+        var now = fed
+        now[0][2] += 0.25  // a mean, just enough
+        now[1][3] -= 0.2  // a mean, not enough
+        now[3][5] += 0.9  // luma's spread, not enough
+        now[3][11] -= 1  // luma's spread, enough
+        now[5][20] += 1.5  // a third spread: counts only with six channels
+        now[2][28] += 3  // in the tail
+        var changed = [Int32](repeating: -1, count: count)
+        let found = now[0].withUnsafeBufferPointer { n0 in now[1].withUnsafeBufferPointer { n1 in now[2].withUnsafeBufferPointer { n2 in
+            now[3].withUnsafeBufferPointer { n3 in now[4].withUnsafeBufferPointer { n4 in now[5].withUnsafeBufferPointer { n5 in
+                fed[0].withUnsafeBufferPointer { f0 in fed[1].withUnsafeBufferPointer { f1 in fed[2].withUnsafeBufferPointer { f2 in
+                    fed[3].withUnsafeBufferPointer { f3 in fed[4].withUnsafeBufferPointer { f4 in fed[5].withUnsafeBufferPointer { f5 in
+                        let nowPointers = [n0, n1, n2, n3, n4, n5].map { $0.baseAddress }
+                        let fedPointers = [f0, f1, f2, f3, f4, f5].map { $0.baseAddress }
+                        return ccaptions_changed_cells(nowPointers, fedPointers, Int32(channels), count, 0.25, 1, &changed)
+                    } } }
+                } } }
+            } } }
+        } } }
+        #expect(Array(changed.prefix(found)) == (channels == 6 ? [2, 11, 20, 28] : [2, 11, 28]))
+    }
+
     /// The squares of the samples, each shifted right (16-bit: by 4, 8 and 16, as 10-, 12- and
     /// 16-bit samples are), summed into their cells: the vector paths and the portable tail.
     @Test(arguments: [1, 2, 4, 8])

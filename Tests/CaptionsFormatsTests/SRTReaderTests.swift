@@ -45,6 +45,12 @@ import Testing
         #expect(document.diagnostics.map(\.code.rawValue) == ["srt.block.indexOnly"])
         let number = try readSRT("1\n00:00:01,000 --> 00:00:02,000\nHello\n\nroom 2\n")
         #expect(number.cues.map(\.plainText) == ["Hello\nroom 2"])
+        // A number that is not the next cue's is text; after a skipped index the next cue is expected.
+        let year = try readSRT("1\n00:00:01,000 --> 00:00:02,000\nIn\n\n1985\n")
+        #expect(year.cues.map(\.plainText) == ["In\n1985"])
+        let lost = try readSRT("1\n00:00:01,000 --> 00:00:02,000\nA\n\n2\n\n3\n00:00:03,000 --> 00:00:04,000\nB\n")
+        #expect(lost.cues.map(\.plainText) == ["A", "B"])
+        #expect(lost.diagnostics.map(\.code.rawValue) == ["srt.block.indexOnly"])
     }
 
     /// Two files joined: the second's byte order mark before its first index is not text of the
@@ -163,6 +169,21 @@ import Testing
         #expect(Charset.sameReading("WINDOWS-1251", "windows-1251") && Charset.sameReading("Shift_JIS", "SHIFT-JIS"))
         #expect(Charset.sameReading("ISO-8859-2", "windows-1250") && Charset.sameReading("UTF-16LE", "UTF-16BE"))
         #expect(!Charset.sameReading("WINDOWS-1251", "WINDOWS-1252") && !Charset.sameReading("ISO-8859-5", "KOI8-R"))
+    }
+
+    /// Detection mistakes found on real-looking text: short English Windows-1252 with curly quotes
+    /// was read as MAC-CENTRALEUROPE ("I’m" as "Iím"), Czech Windows-1250 as ISO-8859-2 ("š" at
+    /// 0x9A, a C1 control there); a Czech Mac file stays a Mac file.
+    @Test(arguments: [
+        ("I’m here – you’re there. It’s fine, we don’t know what’s there.", "CP1252", "windows-1252"),
+        ("Příliš žluťoučký kůň úpěl ďábelské ódy. Česká republika je krásná země.", "CP1250", "WINDOWS-1250"),
+        ("Příliš žluťoučký kůň úpěl ďábelské ódy. Česká republika je krásná země.", "MAC-CENTRALEUROPE", "MAC-CENTRALEUROPE"),
+    ])
+    func windowsCodePagesAreNotTakenForOthers(text: String, encoding: String, detected: String) throws {
+        let encoded = try #require(Self.encode("1\n00:00:01,000 --> 00:00:02,000\n\(text)\n", as: encoding))
+        let document = try SRTReader().read(encoded)
+        #expect(document.cues.first?.plainText == text)
+        #expect(document.diagnostics.first?.message.contains("read as \(detected)") == true, "\(document.diagnostics)")
     }
 
     /// `text` in `encoding`, through iconv the other way.

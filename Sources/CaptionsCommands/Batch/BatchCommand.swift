@@ -21,10 +21,6 @@ protocol BatchCommand: IOCommand {
     /// `a.ssa.md`: each a document about its input), instead of the pair being refused (`convert`:
     /// two files that would be one). Reports do.
     static var keepsInputExtensionOnClash: Bool { get }
-    /// Whether one input's run writes its own progress lines, ending with `"done": true` (the scans
-    /// of video and audio); the others get one line when the input is finished, and so do these
-    /// when they fail.
-    static var writesOwnProgress: Bool { get }
     /// The extension of each input's output in the output folder; throws a usage error when the
     /// format cannot be told (no `--to`).
     func outputExtension() throws -> String
@@ -42,10 +38,17 @@ extension BatchCommand {
     func spelledOneWay() -> Self { self }
 
     static var keepsInputExtensionOnClash: Bool { reportsToStandardOutput }
-    static var writesOwnProgress: Bool { false }
 
     /// One input as the command always ran, or several through ``BatchRunner``.
     func executeOneOrMany(io: CommandIO) throws {
+        if batch.progress == .json, !batch.isBatch(inputs), inputs.count == 1 {
+            try withDoneLine(io: io) { io in
+                try batch.check()
+                try refuseToReplace([inputs[0]] + batch.filesRead, with: output)
+                try executeOne(io: io)
+            }
+            return
+        }
         try batch.check()
         if batch.isBatch(inputs) {
             try BatchRunner.run(self, io: io)
@@ -55,20 +58,22 @@ extension BatchCommand {
             throw ValidationError("give an input (a file, several files, a folder, or --manifest list.txt)")
         }
         try refuseToReplace([inputs[0]] + batch.filesRead, with: output)
-        guard batch.progress == .json else {
-            try executeOne(io: io)
-            return
-        }
-        // `--progress json` on one input: a wrapper gets a line that says it is finished, however
-        // short the work and whether or not it succeeded (a scan's own last line, or this one).
+        try executeOne(io: io)
+    }
+
+    /// Runs `body` on one input with `--progress json`, so that a wrapper gets a line that says
+    /// it is finished, however short the work and however it ended: the scan's own last line, or
+    /// `{"file","status","elapsed","done"}` with the status a batch's result would have.
+    private func withDoneLine(io: CommandIO, _ body: (CommandIO) throws -> Void) throws {
         let started = Clock.now()
-        var status = "ok"
+        let recording = DoneLineIO(io)
+        var exit: Int32 = 0
         defer {
-            if !Self.writesOwnProgress || status == "error" {
+            if !recording.wroteDoneLine {
                 var json = JSONWriter(compact: true)
                 json.beginObject()
                 json.key("file"); json.string(inputs[0])
-                json.key("status"); json.string(status)
+                json.key("status"); json.string(BatchResult.status(exit: exit, facts: recording.facts))
                 json.key("elapsed"); json.number((max(Clock.now() - started, 0) * 1000).rounded() / 1000)
                 json.key("done"); json.bool(true)
                 json.endObject()
@@ -76,13 +81,39 @@ extension BatchCommand {
             }
         }
         do {
-            try executeOne(io: io)
+            try body(recording)
         } catch let code as ExitCode {
-            status = code.rawValue == 0 ? "ok" : code.rawValue == 2 ? "fail" : "error"
+            exit = code.rawValue
             throw code
+        } catch let error as ValidationError {
+            exit = 64
+            throw error
         } catch {
-            status = "error"
+            exit = 1
             throw error
         }
+    }
+}
+
+/// Passes everything on, and notes the facts recorded and whether a scan wrote its own last
+/// progress line (`"done":true`) for ``BatchCommand/executeOneOrMany(io:)``.
+private final class DoneLineIO: CommandIO {
+    private let base: CommandIO
+    private(set) var facts: [(String, ResultValue)] = []
+    private(set) var wroteDoneLine = false
+
+    init(_ base: CommandIO) { self.base = base }
+
+    func readStandardInput() throws(CaptionsIOError) -> [UInt8] { try base.readStandardInput() }
+    func writeStandardOutput(_ bytes: UnsafeRawBufferPointer) { base.writeStandardOutput(bytes) }
+    func writeStandardError(_ text: String) {
+        if text.hasPrefix("{"), text.contains("\"done\":true") { wroteDoneLine = true }
+        base.writeStandardError(text)
+    }
+    func discard(_ result: sending Any) { base.discard(result) }
+    var standardErrorIsTerminal: Bool { base.standardErrorIsTerminal }
+    func record(_ field: String, _ value: ResultValue) {
+        facts.append((field, value))
+        base.record(field, value)
     }
 }

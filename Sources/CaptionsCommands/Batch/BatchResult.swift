@@ -22,8 +22,12 @@ struct BatchResult {
     /// `ok` (exit 0); `fail` when the file was read and did not pass (2: a flash hazard; 1 from
     /// `check`, which then counted its findings); `usage` (64); else `error`.
     var status: String {
-        if let storedStatus { return storedStatus }
-        return switch exit {
+        storedStatus ?? Self.status(exit: exit, facts: facts)
+    }
+
+    /// The status of a run that exited with `exit` and recorded `facts`.
+    static func status(exit: Int32, facts: [(String, ResultValue)]) -> String {
+        switch exit {
         case 0: "ok"
         case 2: "fail"
         case 1 where facts.contains(where: { $0.0 == "findingErrors" }): "fail"

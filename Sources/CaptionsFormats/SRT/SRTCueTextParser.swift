@@ -81,8 +81,8 @@ struct SRTCueTextParser {
         case text(Range<Int>)
         case tag(SRTTag, at: Int)
         case overrides(Range<Int>, at: Int)
-        /// `\N`, `\n` (a line break) or `\h` (a no-break space).
-        case escape(String)
+        /// `\N`, `\n` (a line break) or `\h` (a no-break space), at an offset.
+        case escape(String, at: Int)
     }
 
     /// Parses a line into the tree, first with a line break when `breakBefore` and the line has
@@ -105,7 +105,12 @@ struct SRTCueTextParser {
         for piece in pieces {
             switch piece {
             case .text(let range): builder.appendText(text[range].string)
-            case .escape(let replacement): builder.appendText(replacement)
+            case .escape(let replacement, let offset):
+                builder.appendText(replacement)
+                leniencies.append((
+                    .note, "srt.text.substationEscape",
+                    "a backslash code read as SubStation's (\\N and \\n a line break, \\h a no-break space), as players show it",
+                    location(of: offset, on: line)))
             case .tag(let tag, let offset): apply(tag, at: offset, on: line)
             case .overrides(let range, let offset): applyOverrides(text[range], at: location(of: offset, on: line))
             }
@@ -143,7 +148,7 @@ struct SRTCueTextParser {
                 let replacement = Self.escapes[text[index + 1]]
             {
                 flush(upTo: index)
-                pieces.append(.escape(replacement))
+                pieces.append(.escape(replacement, at: index))
                 index += 2
                 runStart = index
             } else {

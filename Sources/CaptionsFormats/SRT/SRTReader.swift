@@ -195,11 +195,14 @@ struct SRTParser {
                     tally.add(.warning, "srt.bom.inside", "a byte order mark inside the file (files joined?) ignored", at: SourceLocation(line: line.number, column: 1))
                 }
                 readCue(index: digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }, indexLine: line, timing: timing)
-            } else if isIndexLine(line), peekLine()?.isBlank ?? true {
-                // A block that is only a number is a cue whose times are lost (a file cut short,
-                // an editor's empty entry), not text of the cue before: ExoPlayer, pysubs2 and
-                // ttconv leave it out too.
-                tally.add(.warning, "srt.block.indexOnly", "a cue index with no times or text after it skipped", at: SourceLocation(line: line.number, column: 1))
+            } else if let digits = indexDigits(of: line), peekLine()?.isBlank ?? true,
+                let expected = expectedIndex, digits.reduce(0, { $0 * 10 + Int($1 - 0x30) }) == expected
+            {
+                // A block that is only the next cue's number is a cue whose times are lost (a file
+                // cut short, an editor's empty entry), not text of the cue before: ExoPlayer,
+                // pysubs2 and ttconv leave it out too. Another number ("1985") stays text.
+                tally.add(.warning, "srt.block.indexOnly", "cue \(expected) has no times or text: skipped", at: SourceLocation(line: line.number, column: 1))
+                expectedIndex = expected + 1
             } else if let timing = SRTTimingParser(bytes: bytes, line: line) {
                 tally.add(.warning, "srt.index.missing", "cue without an index line", at: SourceLocation(line: line.number, column: 1))
                 readCue(index: nil, indexLine: nil, timing: timing)

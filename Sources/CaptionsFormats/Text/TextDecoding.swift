@@ -94,29 +94,39 @@ enum TextDecoding {
     /// The encoding `bytes` are read in, the bytes as UTF-8, and how sure the detectors are:
     /// uchardet's name with ICU's confidence in it (and ICU's preference when it differs), or,
     /// when uchardet cannot tell, ICU's best guess if it is at least ``leastConfidenceAlone`` sure.
-    /// `nil` when neither names an encoding iconv can convert the bytes from.
+    /// Two corrections: uchardet's Mac code page gives way to Windows-1252 when ICU is at least half
+    /// sure of it, and an ISO-8859 code page holding bytes 0x80–0x9F (C1 controls there) is read
+    /// as the Windows code page of its script. `nil` when neither names an encoding iconv can convert the
+    /// bytes from.
     static func detected(_ bytes: [UInt8], candidates: [Charset.Candidate]) -> (String, [UInt8], String)? {
         guard let (name, converted, how) = detectedAsNamed(bytes, candidates: candidates) else { return nil }
-        // ISO-8859-1, -9 and -11 have C1 controls at 0x80–0x9F, which no subtitle holds: files so
-        // detected are in their Windows supersets, which put €, quotes and dashes there (as the
-        // WHATWG Encoding Standard reads these labels, and browsers do).
-        let supersets = ["ISO-8859-1": "WINDOWS-1252", "ISO-8859-9": "WINDOWS-1254", "ISO-8859-11": "WINDOWS-874", "TIS-620": "WINDOWS-874"]
+        // ISO-8859 code pages have C1 controls at 0x80–0x9F, which no subtitle holds: a file so
+        // detected with such bytes is in the Windows code page of its script, which puts letters,
+        // €, quotes and dashes there (a superset for -1, -9, -11, -15, as the WHATWG Encoding
+        // Standard reads those labels; for Czech, "š" is 0x9A in Windows-1250, read as ISO-8859-2).
+        let supersets = [
+            "ISO-8859-1": "WINDOWS-1252", "ISO-8859-15": "WINDOWS-1252", "ISO-8859-2": "WINDOWS-1250",
+            "ISO-8859-7": "WINDOWS-1253", "ISO-8859-8": "WINDOWS-1255", "ISO-8859-9": "WINDOWS-1254",
+            "ISO-8859-13": "WINDOWS-1257", "ISO-8859-11": "WINDOWS-874", "TIS-620": "WINDOWS-874",
+        ]
         if let superset = supersets[name.uppercased()], bytes.contains(where: { $0 >= 0x80 && $0 <= 0x9F }),
             case .success(let windows) = Charset.convert(bytes, from: superset)
         {
-            return (superset, windows, how + "; read as its Windows superset, as the bytes 0x80–0x9F would be control characters in \(name)")
+            return (superset, windows, how + "; read as \(superset), as the bytes 0x80–0x9F would be control characters in \(name)")
         }
         return (name, converted, how)
     }
 
     private static func detectedAsNamed(_ bytes: [UInt8], candidates: [Charset.Candidate]) -> (String, [UInt8], String)? {
-        if let name = Charset.detect(bytes), name.uppercased().hasPrefix("MAC"),
-            !candidates.contains(where: { Charset.sameReading($0.name, name) }), let best = candidates.first,
-            best.confidence >= leastConfidenceAlone, case .success(let converted) = Charset.convert(bytes, from: best.name)
+        if let name = Charset.detect(bytes), name.uppercased().hasPrefix("MAC"), let best = candidates.first,
+            ["WINDOWS-1252", "ISO-8859-1"].contains(best.name.uppercased()), best.confidence >= 50,
+            case .success(let converted) = Charset.convert(bytes, from: "WINDOWS-1252")
         {
             // uchardet takes short Windows-1252 text with curly quotes for a Mac code page ("It’s"
-            // read as "Itís"); subtitles are seldom in one, so ICU's guess wins where it does not
-            // consider uchardet's.
+            // read as "Itís"). ICU has no Mac detectors, so only where it is at least half sure of
+            // Windows-1252 (or its ISO subset) does that win; a Czech or Russian Mac file, which
+            // ICU reads as another language's code page, stays uchardet's.
+            let best = Charset.Candidate(name: "windows-1252", confidence: best.confidence)
             return (
                 best.name, converted,
                 "ICU's detector's guess, confidence \(best.confidence) of 100, over uchardet's \(name), which it does not consider"
