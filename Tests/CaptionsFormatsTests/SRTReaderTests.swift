@@ -69,6 +69,13 @@ import Testing
     @Test func subStationEscapesAndUnderscoredTags() throws {
         let document = try readSRT("1\n00:00:01,000 --> 00:00:02,000\none\\Ntwo\\nthree\\hfour <x_y>five</x_y> 5\\x\n")
         #expect(document.cues.map(\.plainText) == ["one\ntwo\nthree\u{00A0}four five 5\\x"])
+        // Text holding them is written with an invisible U+200B after the backslash, and said
+        // (found by the fuzzer: TTML's "\\he" came back from SRT as " e").
+        var literal = try readSRT("1\n00:00:01,000 --> 00:00:02,000\nx\n")
+        literal.cues[0].content = [.text("\\he said C:\\new")]
+        #expect(SRTWriter().fit(&literal).map(\.code.rawValue) == ["convert.lost.literalMarkup"])
+        let back = try SRTReader().read(SRTWriter().write(literal))
+        #expect(back.cues.map(\.plainText) == ["\\\u{200B}he said C:\\\u{200B}new"])
     }
 
     @Test func eachLeniencyIsReportedWithItsPosition() throws {

@@ -21,6 +21,33 @@ public struct SRTWriter: TimedTextWriter {
     /// A writer with a line ending.
     public init(lineEnding: LineEnding = .lf) { self.lineEnding = lineEnding }
 
+    /// Reports text that SRT players read as SubStation's codes (written as text by
+    /// ``literal(_:)``).
+    public func fit(_ document: inout TimedTextDocument) -> [Diagnostic] {
+        LiteralText.diagnostic(
+            for: document, formatName: "SRT", codes: "\\N, \\n, \\h", how: "an invisible U+200B after such a backslash",
+            literal: Self.literal
+        ).map { [$0] } ?? []
+    }
+
+    /// Text as SRT players show it: `\N`, `\n` and `\h` would be a break or a hard space (VLC,
+    /// FFmpeg and our reader read them so), and an invisible U+200B after the backslash keeps
+    /// them text; and whether anything had to change.
+    static func literal(_ text: String) -> (text: String, changed: Bool) {
+        guard text.utf8.contains(UInt8(ascii: "\\")) else { return (text, false) }
+        var out = ""
+        var (afterBackslash, changed) = (false, false)
+        for character in text {
+            if afterBackslash, character == "N" || character == "n" || character == "h" {
+                out.append("\u{200B}")
+                changed = true
+            }
+            afterBackslash = character == "\\"
+            out.append(character)
+        }
+        return (out, changed)
+    }
+
     /// Writes the document as SRT bytes.
     public func write(_ document: TimedTextDocument, emit: (UnsafeRawBufferPointer) -> Void) {
         let newline = lineEnding == .crlf ? "\r\n" : "\n"
@@ -67,7 +94,7 @@ public struct SRTWriter: TimedTextWriter {
         for node in nodes {
             switch node {
             case .text(let text):
-                out.write(text)
+                out.write(Self.literal(text).text)
             case .timestamp:
                 break
             case .span(let span):
