@@ -108,15 +108,21 @@ import Testing
 /// 16-bit, for every run width, at the ends of the sample range (a 16-bit kernel that summed pairs
 /// as signed numbers would go wrong over 32767), through the vector path and the portable tail.
 @Suite struct RunKernelTests {
-    @Test(arguments: [1, 2, 4, 8])
-    func runsAreSummedIntoTheirCells(width: Int) {
+    /// 37 cells of `width` random 16-bit samples (with 0, 65535, 32767 and 32768 among them), the
+    /// same as 8-bit ones, and random sums to add to.
+    static func row(width: Int) -> (cells: Int, wide: [UInt16], narrow: [UInt8], start: [UInt32]) {
         var generator = SystemRandomNumberGenerator()
         let cells = 37
         let wide = (0..<(cells * width)).map { index -> UInt16 in
             index % 5 == 0 ? [0, 65535, 32767, 32768][index / 5 % 4] : UInt16.random(in: 0...65535, using: &generator)
         }
-        let narrow = wide.map { UInt8($0 >> 8) }
         let start = (0..<cells).map { _ in UInt32.random(in: 0...1_000_000, using: &generator) }
+        return (cells, wide, wide.map { UInt8($0 >> 8) }, start)
+    }
+
+    @Test(arguments: [1, 2, 4, 8])
+    func runsAreSummedIntoTheirCells(width: Int) {
+        let (cells, wide, narrow, start) = Self.row(width: width)
         func expected<Sample: BinaryInteger>(_ samples: [Sample]) -> [UInt32] {
             (0..<cells).map { cell in start[cell] + samples[(cell * width)..<((cell + 1) * width)].reduce(0) { $0 + UInt32($1) } }
         }
@@ -178,13 +184,7 @@ import Testing
     /// 16-bit samples are), summed into their cells: the vector paths and the portable tail.
     @Test(arguments: [1, 2, 4, 8])
     func squaresAreSummedIntoTheirCells(width: Int) {
-        var generator = SystemRandomNumberGenerator()
-        let cells = 37
-        let wide = (0..<(cells * width)).map { index -> UInt16 in
-            index % 5 == 0 ? [0, 65535, 32767, 32768][index / 5 % 4] : UInt16.random(in: 0...65535, using: &generator)
-        }
-        let narrow = wide.map { UInt8($0 >> 8) }
-        let start = (0..<cells).map { _ in UInt32.random(in: 0...1_000_000, using: &generator) }
+        let (cells, wide, narrow, start) = Self.row(width: width)
         func expected<Sample: BinaryInteger>(_ samples: [Sample], shift: Int) -> [UInt32] {
             (0..<cells).map { cell in
                 start[cell] + samples[(cell * width)..<((cell + 1) * width)].reduce(0) { $0 + (UInt32($1) * UInt32($1)) >> shift }

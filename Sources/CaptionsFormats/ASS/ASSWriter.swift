@@ -88,23 +88,20 @@ public struct ASSWriter: TimedTextWriter {
     /// backslash keeps them text), and a line break is `\N`; and whether anything but line breaks
     /// had to change.
     static func literal(_ text: String) -> (text: String, changed: Bool) {
+        let (separated, changed) = LiteralText.separatingBackslashCodes(text)
+        guard changed || separated.contains(where: { $0 == "\n" || $0 == "{" || $0 == "}" }) else { return (separated, false) }
         var out = ""
-        var (afterBackslash, changed) = (false, false)
-        for character in text {
-            if afterBackslash, character == "N" || character == "n" || character == "h" {
-                out.append("\u{200B}")
-                changed = true
-            }
-            afterBackslash = character == "\\"
+        var braces = false
+        for character in separated {
             switch character {
             case "\n": out += "\\N"
             case "{", "}":
                 out += character == "{" ? "(" : ")"
-                changed = true
+                braces = true
             default: out.append(character)
             }
         }
-        return (out, changed)
+        return (out, changed || braces)
     }
 
     /// What override tags set: a span sets one of them, and its end goes back to what the

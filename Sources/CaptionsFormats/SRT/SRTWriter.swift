@@ -34,18 +34,7 @@ public struct SRTWriter: TimedTextWriter {
     /// FFmpeg and our reader read them so), and an invisible U+200B after the backslash keeps
     /// them text; and whether anything had to change.
     static func literal(_ text: String) -> (text: String, changed: Bool) {
-        guard text.utf8.contains(UInt8(ascii: "\\")) else { return (text, false) }
-        var out = ""
-        var (afterBackslash, changed) = (false, false)
-        for character in text {
-            if afterBackslash, character == "N" || character == "n" || character == "h" {
-                out.append("\u{200B}")
-                changed = true
-            }
-            afterBackslash = character == "\\"
-            out.append(character)
-        }
-        return (out, changed)
+        LiteralText.separatingBackslashCodes(text)
     }
 
     /// Writes the document as SRT bytes.

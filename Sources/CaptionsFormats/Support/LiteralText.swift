@@ -4,6 +4,24 @@ import CaptionsCore
 /// MicroDVD's `|` and `{y:i}`, SBV's `[br]`): each writer has its rule for keeping such text
 /// text, and this says, in one warning, which cues it changed.
 enum LiteralText {
+    /// `text` with an invisible U+200B after every backslash that starts `\N`, `\n` or `\h`
+    /// (SubStation's line breaks and hard space, which ASS and SRT players read), so that they
+    /// stay text; and whether one was put in.
+    static func separatingBackslashCodes(_ text: String) -> (text: String, changed: Bool) {
+        guard text.utf8.contains(UInt8(ascii: "\\")) else { return (text, false) }
+        var out = ""
+        var (afterBackslash, changed) = (false, false)
+        for character in text {
+            if afterBackslash, character == "N" || character == "n" || character == "h" {
+                out.append("\u{200B}")
+                changed = true
+            }
+            afterBackslash = character == "\\"
+            out.append(character)
+        }
+        return (out, changed)
+    }
+
     /// One `convert.lost.literalMarkup` warning at the first cue whose plain text `literal`
     /// changes, naming what `formatName` would read (`codes`) and how it was written (`how`).
     static func diagnostic(
