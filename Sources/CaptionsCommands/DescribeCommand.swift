@@ -21,9 +21,16 @@ public struct DescribeCommand: IOCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case vtt, dapt
 
+        /// `--to` in any case, and the names its files take (`webvtt`, `ttml`), as every
+        /// command's `--to` reads them.
+        init?(argument: String) {
+            guard let format = Format(rawValue: argument.lowercased()) ?? Format(outputExtension: argument) else { return nil }
+            self = format
+        }
+
         /// The format an output's extension names: `.ttml`, `.xml` and `.dapt` DAPT, `.vtt` WebVTT.
         init?(outputExtension: String) {
-            switch outputExtension {
+            switch outputExtension.lowercased() {
             case "ttml", "xml", "dapt": self = .dapt
             case "vtt", "webvtt": self = .vtt
             default: return nil

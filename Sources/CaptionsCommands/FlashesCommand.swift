@@ -9,7 +9,11 @@ import Glibc
 
 extension FlashCriteria.Standard: ExpressibleByArgument {}
 extension FlashCriteria.RedRule: ExpressibleByArgument {}
-extension FlashReportFormat: ExpressibleByArgument {}
+extension FlashReportFormat: ExpressibleByArgument {
+    /// The format `--to` and `--report` name, in any case, with the names its files take (`txt`,
+    /// `webvtt`, `htm`), as every command's `--to` reads them.
+    public init?(argument: String) { self.init(fileExtension: "." + argument) }
+}
 
 /// `captions flashes`: scans a video for flashing hazards.
 public struct FlashesCommand: BatchCommand {
@@ -118,7 +122,7 @@ public struct FlashesCommand: BatchCommand {
         var reports = [(main, output)]
         for request in report {
             let parts = request.split(separator: ":", maxSplits: 1).map(String.init)
-            guard let chosen = parts.first.flatMap(FlashReportFormat.init(rawValue:)) else {
+            guard let chosen = parts.first.flatMap(FlashReportFormat.init(argument:)) else {
                 throw ValidationError("--report '\(request)': the format is one of \(FlashReportFormat.allCases.map(\.rawValue).joined(separator: ", ")), as in json:report.json")
             }
             if parts.count == 2 {

@@ -4,7 +4,11 @@ import CaptionsFormats
 import CaptionsMedia
 import CaptionsQuality
 
-extension QualityReportFormat: ExpressibleByArgument {}
+extension QualityReportFormat: ExpressibleByArgument {
+    /// The format `--to` names, in any case, with the names its files take (`txt`, `htm`), as
+    /// every command's `--to` reads them.
+    public init?(argument: String) { self.init(extension: argument) }
+}
 
 /// The options `check` and `fix` share: the profile, the language, the frame rate and the video
 /// shot changes come from.

@@ -1,4 +1,6 @@
 import CaptionsCommands
+import CaptionsFlash
+import CaptionsQuality
 import Foundation
 import Testing
 
@@ -239,6 +241,13 @@ import Testing
         let markdown = MemoryIO()
         #expect(run(["transcript", srt, "--to", "markdown"], io: markdown) == 0)
         #expect(markdown.outputText.hasPrefix("#"))
+        // Every command's --to takes any case and the names its files take (check and flashes
+        // took only their lower-case names: "--to txt" and "--to JSON" were usage errors).
+        for arguments in [["check", srt, "--to", "JSON"], ["check", srt, "--to", "txt"], ["transcript", srt, "--to", "HTML"]] {
+            #expect(run(arguments, io: MemoryIO()) == 0, "\(arguments)")
+        }
+        #expect(FlashReportFormat(argument: "WebVTT") == .vtt && FlashReportFormat(argument: "txt") == .text)
+        #expect(FlashReportFormat(argument: "pdf") == nil && QualityReportFormat(argument: "HTM") == .html)
         // --to and --format are one option.
         let a = MemoryIO(), b = MemoryIO()
         #expect(run(["convert", srt, "--to", "srt"], io: a) == 0)
