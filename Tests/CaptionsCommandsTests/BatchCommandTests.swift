@@ -92,6 +92,13 @@ import Testing
         let own = try String(contentsOfFile: namedOut + "/index.html", encoding: .utf8)
         #expect(!own.contains("<tr class="))
         #expect(try String(contentsOfFile: namedOut + "/captions-index.html", encoding: .utf8).contains("<a href=\"index.html\">"))
+        // Inputs whose reports take both names leave the batch's page the next free one (it
+        // replaced captions-index.html's own report).
+        try Self.good.write(to: named.appendingPathComponent("captions-index.srt"), atomically: true, encoding: .utf8)
+        let bothOut = folder.appendingPathComponent("both-out").path
+        _ = run(["check", named.path, "-o", bothOut, "--to", "html", "-q"], io: MemoryIO())
+        #expect(!(try String(contentsOfFile: bothOut + "/captions-index.html", encoding: .utf8)).contains("<tr class="))
+        #expect(try String(contentsOfFile: bothOut + "/captions-index-2.html", encoding: .utf8).contains("<a href=\"captions-index.html\">"))
     }
 
     @Test func severalInputsNeedAnOutputFolderAndAFormat() throws {

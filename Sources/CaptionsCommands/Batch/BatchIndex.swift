@@ -29,12 +29,18 @@ enum BatchIndex {
     }
 
     /// Writes `folder/index.html` (`captions-index.html` when an input's own report is called
-    /// `index.html`) from the result files below `folder`; returns where.
+    /// `index.html`, then `captions-index-2.html` and on while inputs' reports take those) from the
+    /// result files below `folder`; returns where.
     @discardableResult
     static func write(folder: String, command: String, taken: Set<String>, io: CommandIO) throws -> String? {
         let rows = self.rows(in: folder + "/" + BatchRunner.resultsFolder, io: io)
         guard !rows.isEmpty else { return nil }
-        let index = folder + (taken.contains(folder + "/index.html") ? "/captions-index.html" : "/index.html")
+        var index = folder + "/index.html"
+        var number = 1
+        while taken.contains(index) {
+            index = folder + (number == 1 ? "/captions-index.html" : "/captions-index-\(number).html")
+            number += 1
+        }
         try FileAccess.writeText(page(rows, folder: folder, command: command), to: index, io: io)
         return index
     }
