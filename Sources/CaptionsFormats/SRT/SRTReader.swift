@@ -165,6 +165,11 @@ struct SRTParser {
 
     private func isIndexLine(_ line: SRTParserLine) -> Bool { indexDigits(of: line) != nil }
 
+    /// The number that up to nine digits write.
+    private static func value(of digits: Slice<UnsafeBufferPointer<UInt8>>) -> Int {
+        digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+    }
+
     /// The digits of an index line: up to nine, after a byte order mark where files were joined
     /// (a second file's BOM in the middle of the first).
     private func indexDigits(of line: SRTParserLine) -> Slice<UnsafeBufferPointer<UInt8>>? {
@@ -188,16 +193,14 @@ struct SRTParser {
                 tally.add(.note, "srt.blankLines.extra", "several blank lines between cues", at: SourceLocation(line: line.number - blankRun + 1, column: 1))
             }
             blankRun = 0
-            if isIndexLine(line), let next = peekLine(), let timing = SRTTimingParser(bytes: bytes, line: next) {
+            let digits = indexDigits(of: line)
+            if let digits, let next = peekLine(), let timing = SRTTimingParser(bytes: bytes, line: next) {
                 _ = nextLine()
-                let digits = indexDigits(of: line)!
                 if digits.startIndex != line.range.lowerBound {
                     tally.add(.warning, "srt.bom.inside", "a byte order mark inside the file (files joined?) ignored", at: SourceLocation(line: line.number, column: 1))
                 }
-                readCue(index: digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }, indexLine: line, timing: timing)
-            } else if let digits = indexDigits(of: line), peekLine()?.isBlank ?? true,
-                let expected = expectedIndex, digits.reduce(0, { $0 * 10 + Int($1 - 0x30) }) == expected
-            {
+                readCue(index: (Self.value(of: digits), digits.string, line), timing: timing)
+            } else if let digits, peekLine()?.isBlank ?? true, let expected = expectedIndex, Self.value(of: digits) == expected {
                 // A block that is only the next cue's number is a cue whose times are lost (a file
                 // cut short, an editor's empty entry), not text of the cue before: ExoPlayer,
                 // pysubs2 and ttconv leave it out too. Another number ("1985") stays text.
@@ -205,19 +208,21 @@ struct SRTParser {
                 expectedIndex = expected + 1
             } else if let timing = SRTTimingParser(bytes: bytes, line: line) {
                 tally.add(.warning, "srt.index.missing", "cue without an index line", at: SourceLocation(line: line.number, column: 1))
-                readCue(index: nil, indexLine: nil, timing: timing)
+                readCue(index: nil, timing: timing)
             } else {
                 appendOrphan(line)
             }
         }
     }
 
-    private mutating func readCue(index: Int?, indexLine: SRTParserLine?, timing: SRTTimingParser) {
-        if let index, let expected = expectedIndex, index != expected, let indexLine {
-            tally.add(.warning, "srt.index.unexpected", "cue index \(index) where \(expected) was expected; kept in order of the file", at: SourceLocation(line: indexLine.number, column: 1))
+    /// Reads the cue whose times are `timing`, after its index line (`value`, its digits as the
+    /// cue's id, and the line) when it has one.
+    private mutating func readCue(index: (value: Int, id: String, line: SRTParserLine)?, timing: SRTTimingParser) {
+        if let index, let expected = expectedIndex, index.value != expected {
+            tally.add(.warning, "srt.index.unexpected", "cue index \(index.value) where \(expected) was expected; kept in order of the file", at: SourceLocation(line: index.line.number, column: 1))
         }
-        if firstIndex == nil { firstIndex = index }
-        if let current = index ?? expectedIndex {
+        if firstIndex == nil { firstIndex = index?.value }
+        if let current = index?.value ?? expectedIndex {
             lastIndex = current
             expectedIndex = current + 1
         }
@@ -244,7 +249,7 @@ struct SRTParser {
             }
             textLines.append(nextLine())
         }
-        let location = SourceLocation(line: (indexLine ?? timing.line).number, column: 1)
+        let location = SourceLocation(line: (index?.line ?? timing.line).number, column: 1)
         if max(timing.start, timing.end) > TimeLimits.plausibleMaximum {
             diagnostics.append(Diagnostic(.error, "time.outOfRange", "a time beyond \(TimeLimits.plausibleMaximumHours) hours is not plausible media time", at: SourceLocation(line: timing.line.number, column: 1)))
         }
@@ -257,7 +262,7 @@ struct SRTParser {
             tally.add(severity, code, message, at: textLocation)
         }
         cues.append(Cue(
-            id: indexLine.flatMap { indexDigits(of: $0)?.string } ?? "", start: timing.start, end: timing.end,
+            id: index?.id ?? "", start: timing.start, end: timing.end,
             settings: text.placement?.settings ?? CueSettings(), content: content, location: location))
     }
 
