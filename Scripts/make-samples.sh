@@ -220,4 +220,22 @@ make z3-offset-start-pass.mkv -i "$out/z-ntsc-square-pass.mp4" -c copy -output_t
 # field (PASS; the field was cut to the picture's height and the strip read as all of it).
 make z4-wide-strip-pass.mp4 -f lavfi -i "$(lavfi 1920x100 30 2)" -vf "format=gray,geq=lum='if($flash3\,235\,16)',format=yuv420p" -c:v libx264 -preset ultrafast
 
+# --- Motion at 1080p30 (4-pixel cells). "Credits": lines of 28 pixels every 42, of random 4-pixel
+# blocks, a third of them white, rolling up 8 pixels a frame (240 px/s). Each cell sees strokes pass
+# nine times a second or more, but the eye follows the text and what it follows does not change:
+# motion, not a flash (PASS; it failed with 48 % of a field). The same text over a background
+# flashing black <-> grey 140 at 5 Hz still flashes (FAIL). Stripes 8 pixels tall drifting 4 pixels a
+# frame flash 7.5 times a second at every point; moved half a period either way they look the same,
+# so they are not taken for motion (FAIL).
+text='lt(mod(Y\,42)\,28)*gt(mod(abs(sin(floor(X/4)*12.9898+floor(Y/4)*78.233))*43758.5453\,1)\,0.62)'
+make credits-text.png -f lavfi -i "nullsrc=s=1920x2400:d=1,geq=lum='255*$text':cb=128:cr=128,format=gray" -frames:v 1
+roll="crop=1920:1080:0:'8*n'"
+make v6-credits-rolling-pass.mp4 -loop 1 -framerate 30 -i "$out/credits-text.png" -vf "$roll,format=yuv420p" -t 4 \
+  -c:v libx264 -preset veryfast -crf 18
+make v7-credits-over-flash-fail.mp4 -loop 1 -framerate 30 -i "$out/credits-text.png" \
+  -f lavfi -i "$(lavfi 1920x1080 30 4),format=gray,geq=lum='140*$flash3'" \
+  -filter_complex "[0]$roll,format=gray[text];[1][text]blend=all_mode=lighten,format=yuv420p" -t 4 -c:v libx264 -preset veryfast -crf 18
+make v8-stripes-drifting-fail.mp4 -f lavfi -i "$(lavfi 1920x1080 30 3)" \
+  -vf "format=gray,geq=lum='255*lt(mod(Y+4*N\,16)\,8)',format=yuv420p" -c:v libx264 -preset veryfast -crf 18
+
 echo "samples in $out"

@@ -267,6 +267,46 @@ void ccaptions_add_run_squares_u16(const uint16_t *row, int width, size_t cells,
         squares_u16_avx2(row, width, cells, shift, squares), squares_u16_portable(row, width, cells, shift, squares));
 }
 
+void ccaptions_keep_strip(uint32_t *runs, size_t cells, int shift, uint32_t *sums, uint8_t *strip) {
+    const uint32_t half = ((uint32_t)1 << shift) >> 1;
+    for (size_t c = 0; c < cells; c++) {
+        uint32_t run = runs[c], mean = (run + half) >> shift;
+        sums[c] += run;
+        strip[c] = (uint8_t)(mean > 255 ? 255 : mean);
+        runs[c] = 0;
+    }
+}
+
+// The sum of |a[i] − b[i]| for i < n (compilers make it a sum of absolute differences).
+static inline uint32_t sad_u8(const uint8_t *a, const uint8_t *b, size_t n) {
+    uint32_t total = 0;
+    for (size_t i = 0; i < n; i++) total += (uint32_t)(a[i] > b[i] ? a[i] - b[i] : b[i] - a[i]);
+    return total;
+}
+
+void ccaptions_shift_errors(
+    const uint8_t *now, const uint8_t *before, size_t lines, size_t columns, size_t first, size_t last, long top,
+    long bottom, int search, uint32_t *sums, uint32_t *counts) {
+    // Each column's lines gathered (the window now; the window and `search` lines either side
+    // before), so that a shift is an offset into contiguous bytes.
+    enum { most = 1024 };
+    uint8_t column_now[most], column_before[most + 2 * 256];
+    long low = top - search > 0 ? top - search : 0, high = bottom + search < (long)lines ? bottom + search : (long)lines;
+    for (int s = -search; s <= search; s++) sums[s + search] = counts[s + search] = 0;
+    if (bottom - top > most || search > 256 || bottom <= top) return;
+    for (size_t c = first; c <= last; c++) {
+        for (long y = top; y < bottom; y++) column_now[y - top] = now[(size_t)y * columns + c];
+        for (long y = low; y < high; y++) column_before[y - low] = before[(size_t)y * columns + c];
+        for (int s = -search; s <= search; s++) {
+            // Lines y of the window whose source y − s is a line of the picture.
+            long from = top > low + s ? top : low + s, to = bottom < high + s ? bottom : high + s;
+            if (to <= from) continue;
+            sums[s + search] += sad_u8(column_now + (from - top), column_before + (from - s - low), (size_t)(to - from));
+            counts[s + search] += (uint32_t)(to - from);
+        }
+    }
+}
+
 void ccaptions_fold_columns(uint32_t *columns, const int32_t *cell_of, size_t count, int shift, uint32_t *cells) {
     if (count == 0) return;
     for (size_t x = 0; x < count; x++) cells[cell_of[x]] += columns[x >> shift];

@@ -21,6 +21,21 @@ void ccaptions_add_runs_u16(const uint16_t *row, int width, size_t cells, uint32
 void ccaptions_add_run_squares_u8(const uint8_t *row, int width, size_t cells, uint32_t *squares);
 void ccaptions_add_run_squares_u16(const uint16_t *row, int width, size_t cells, int shift, uint32_t *squares);
 
+/// Keeps one line's run sums (``ccaptions_add_runs_u8`` into `runs`, zeroed before) as the line's
+/// strip of mean values a cell column, and adds them to the row's sums: sums[c] += runs[c];
+/// strip[c] = min(255, (runs[c] + half) >> shift), half = 2^shift / 2; runs[c] = 0, for c < cells.
+/// `shift` is log2 of the run's width plus the samples' bits past 8 (``MotionStrips``).
+void ccaptions_keep_strip(uint32_t *runs, size_t cells, int shift, uint32_t *sums, uint8_t *strip);
+
+/// How far a window of strips (`lines` lines of `columns` values, line by line) is from the
+/// previous picture's moved down by each whole shift s from −search to search: sums[s + search]
+/// = Σ |now[y × columns + c] − before[(y − s) × columns + c]| over columns first … last and lines
+/// y in [top, bottom) whose y − s is a line, and counts[s + search] the number of terms
+/// (``MotionStrips``). All zero where the window is over 1024 lines or `search` over 256.
+void ccaptions_shift_errors(
+    const uint8_t *now, const uint8_t *before, size_t lines, size_t columns, size_t first, size_t last, long top,
+    long bottom, int search, uint32_t *sums, uint32_t *counts);
+
 /// Folds a line's column sums into a row of cells and clears them:
 /// cells[cell_of[x]] += columns[x >> shift] for x < count, then columns[0 … (count - 1) >> shift] = 0.
 /// `shift` replicates each column over 2^shift entries of `cell_of` (chroma narrower than its cells).

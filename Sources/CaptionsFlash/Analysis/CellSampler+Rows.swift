@@ -59,6 +59,23 @@ extension CellSampler {
         }
     }
 
+    /// Adds a row of luma samples to the cells' sums like ``addRuns(_:width:cells:into:)`` (channel
+    /// 0), and keeps it as line `line`'s strip of means (``MotionStrips``; `depthShift`: bits past 8).
+    /// `runs` is a zeroed scratch row, `sums` channel 0's column sums, `strip` the line's strip.
+    @inline(__always)
+    static func addLumaRuns<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ row: UnsafePointer<Sample>?, width: Int, cells: Int, depthShift: Int, runs: UnsafeMutablePointer<UInt32>,
+        sums: UnsafeMutablePointer<UInt32>, strip: UnsafeMutablePointer<UInt8>
+    ) {
+        guard let row else { return }
+        if Sample.bitWidth == 16 {
+            ccaptions_add_runs_u16(UnsafeRawPointer(row).assumingMemoryBound(to: UInt16.self), Int32(width), cells, runs)
+        } else {
+            ccaptions_add_runs_u8(UnsafeRawPointer(row).assumingMemoryBound(to: UInt8.self), Int32(width), cells, runs)
+        }
+        ccaptions_keep_strip(runs, cells, Int32(width.trailingZeroBitCount + depthShift), sums, strip)
+    }
+
     /// A sample over black by its alpha: for 8 bits the product itself (the sums are divided by
     /// 255 afterwards, exactly); for wider samples the product divided by the largest alpha
     /// (`alphaMax`, 2^bits − 1), rounded, as the product of two 16-bit samples would overflow the

@@ -43,6 +43,10 @@ struct CellSampler {
     var squareShift = 0
     private var geometry: Geometry?
     private var maps = Maps()
+    /// Each line's mean luma a cell column, this picture's and the last one's (``MotionStrips``).
+    let strips: MotionStrips
+    /// One line's luma run sums, on their way to ``strips`` and the column sums.
+    let stripRuns: Buffers
 
     /// What the per-picture maps were built for.
     private struct Geometry: Hashable {
@@ -55,6 +59,10 @@ struct CellSampler {
         /// The cell column of each chroma column (its first luma column).
         var columnOfChromaX: [Int32] = []
         var rowOfLine: [Int32] = []
+        /// The lines of each row of cells.
+        var linesOfRow: [Range<Int>] = []
+        /// Luma samples a cell column (for a line's strip where cells are not uniform).
+        var columnSamples: [UInt32] = []
         /// Whether luma line `line` adds its chroma line: once per chroma line and row of cells.
         var addsChroma: [Bool] = []
         var lumaWeight: [Float] = []
@@ -124,6 +132,8 @@ struct CellSampler {
         squareSums = Buffers(count: grid.count, channels: 1)
         columnSums = Buffers(count: 0)
         columnSquares = Buffers(count: 0)
+        strips = MotionStrips(columns: grid.columns)
+        stripRuns = Buffers(count: grid.columns, channels: 1)
     }
 
     /// Samples `picture`, a whole frame or one field of a frame `frameHeight` lines tall (`parity`
@@ -271,6 +281,13 @@ struct CellSampler {
         var lumaCount = [Float](repeating: 0, count: grid.count)
         var columnPixels = [Float](repeating: 0, count: grid.columns)
         for column in maps.columnOfX { columnPixels[Int(column)] += 1 }
+        maps.columnSamples = columnPixels.map { UInt32($0) }
+        maps.linesOfRow = [Range<Int>](repeating: 0..<0, count: grid.rows)
+        for (line, row) in maps.rowOfLine.enumerated() {
+            let lines = maps.linesOfRow[Int(row)]
+            maps.linesOfRow[Int(row)] = lines.isEmpty ? line..<line + 1 : lines.lowerBound..<line + 1
+        }
+        strips.setRows(maps.linesOfRow)
         for row in maps.rowOfLine {
             for column in 0..<grid.columns { lumaCount[Int(row) * grid.columns + column] += columnPixels[column] }
         }
@@ -332,6 +349,16 @@ struct CellSampler {
         // Black, and neutral chroma, in this picture's codes: what YUV with alpha is composited over.
         let codeScale = UInt64(1) << (picture.bitDepth - 8)
         let (blackLuma, neutralChroma) = (picture.range == .full ? 0 : 16 * codeScale, 128 * codeScale)
+        // Luma's strips for ``MotionStrips``, where there is a luma plane without alpha.
+        strips.begin(lines: height)
+        let keepsStrips: Bool
+        switch layout {
+        case .planarYUV: keepsStrips = planes.3.base == nil
+        case .nv12, .gray: keepsStrips = true
+        default: keepsStrips = false
+        }
+        let depthShift = Sample.bitWidth == 16 ? max(0, picture.bitDepth - 8) : 0
+        let (lumaRuns, lumaSums, strips) = (stripRuns[0], columnSums[0], strips)
         maps.rowOfLine.withUnsafeBufferPointer { rowOfLine in
             for line in 0..<height {
                 let row = Int(rowOfLine[line])
@@ -349,7 +376,9 @@ struct CellSampler {
                 if let runs = uniformRuns {
                     switch layout {
                     case .planarYUV:
-                        addRuns(samples(planes.0, line), width: runs.luma, cells: cellColumns, into: 0)
+                        Self.addLumaRuns(
+                            samples(planes.0, line), width: runs.luma, cells: cellColumns, depthShift: depthShift,
+                            runs: lumaRuns, sums: lumaSums, strip: strips.line(line))
                         addRunSquares(samples(planes.0, line), width: runs.luma, cells: cellColumns)
                         if addsChroma[line] {
                             addRuns(samples(planes.1, line &>> shiftY), width: runs.chroma, cells: cellColumns, into: 1)
@@ -357,7 +386,9 @@ struct CellSampler {
                         }
                         continue
                     case .gray:
-                        addRuns(samples(planes.0, line), width: runs.luma, cells: cellColumns, into: 0)
+                        Self.addLumaRuns(
+                            samples(planes.0, line), width: runs.luma, cells: cellColumns, depthShift: depthShift,
+                            runs: lumaRuns, sums: lumaSums, strip: strips.line(line))
                         addRunSquares(samples(planes.0, line), width: runs.luma, cells: cellColumns)
                         continue
                     default: break
@@ -379,15 +410,18 @@ struct CellSampler {
                         break
                     }
                     add(samples(planes.0, line), count: width, into: 0, squared: true)
+                    keepStrip(samples(planes.0, line), count: width, line: line, depthShift: depthShift)
                     if addsChroma[line] {
                         add(samples(planes.1, line &>> shiftY), count: chromaWidth, into: 1)
                         add(samples(planes.2, line &>> shiftY), count: chromaWidth, into: 2)
                     }
                 case .nv12:
                     add(samples(planes.0, line), count: width, into: 0, squared: true)
+                    keepStrip(samples(planes.0, line), count: width, line: line, depthShift: depthShift)
                     if addsChroma[line], let uv = samples(planes.1, line &>> 1) { addInterleaved(uv, count: chromaWidth) }
                 case .gray:
                     add(samples(planes.0, line), count: width, into: 0, squared: true)
+                    keepStrip(samples(planes.0, line), count: width, line: line, depthShift: depthShift)
                 case .planarGBR(let alpha):
                     if alpha, let a = samples(planes.3, line) {
                         for (plane, channel) in [(planes.2, 0), (planes.0, 1), (planes.1, 2)] {
@@ -409,6 +443,27 @@ struct CellSampler {
             flush(
                 row: currentRow, layout: layout,
                 uniform: uniformRuns != nil, scales: scales)
+        }
+        if keepsStrips { strips.finish() }
+    }
+
+    /// Keeps line `line`'s strip (``MotionStrips``) where cells are not a uniform width: each cell
+    /// column's mean sample on the 8-bit scale (`depthShift`: bits past 8).
+    private func keepStrip<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ row: UnsafePointer<Sample>?, count: Int, line: Int, depthShift: Int
+    ) {
+        guard let row else { return }
+        let runs = stripRuns[0]
+        let strip = strips.line(line)
+        maps.columnOfX.withUnsafeBufferPointer { columnOfX in
+            for x in 0..<count { runs[Int(columnOfX[x])] &+= UInt32(truncatingIfNeeded: row[x]) }
+        }
+        maps.columnSamples.withUnsafeBufferPointer { samples in
+            for column in 0..<samples.count {
+                let count = samples[column] << UInt32(depthShift)
+                strip[column] = count > 0 ? UInt8(min(255, (runs[column] + count / 2) / count)) : 0
+                runs[column] = 0
+            }
         }
     }
 

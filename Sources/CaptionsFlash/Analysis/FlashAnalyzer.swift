@@ -51,6 +51,8 @@ public struct FlashAnalyzer {
     private var openGeneralHazard: Int?
     private var openRedHazard: Int?
     private var warnings: [FlashReport.Warning] = []
+    /// Stretches where changes were taken as motion (``MotionStrips``): when, and how many.
+    private var motionSpans: [(start: Double, end: Double, count: Int)] = []
     private var colourNames: [String] = []
     private var firstFormat: String?
     private var lastFrameDuration = 1.0 / 25
@@ -208,6 +210,7 @@ public struct FlashAnalyzer {
         result.generalMoving = (max(a.generalMoving.window, b.generalMoving.window), max(a.generalMoving.screen, b.generalMoving.screen))
         result.redMoving = (max(a.redMoving.window, b.redMoving.window), max(a.redMoving.screen, b.redMoving.screen))
         result.largestSwing = max(a.largestSwing, b.largestSwing)
+        result.movedTransitions = a.movedTransitions + b.movedTransitions
         result.generalWindowStart = [a.generalWindowStart, b.generalWindowStart].compactMap { $0 }.min()
         result.redWindowStart = [a.redWindowStart, b.redWindowStart].compactMap { $0 }.min()
         return result
@@ -277,6 +280,14 @@ public struct FlashAnalyzer {
                 (max(inPlace.window, moving.window), max(inPlace.screen, moving.screen)), placeFails || movingFails,
                 movingFails && !placeFails
             )
+        }
+        if measure.movedTransitions > 0 {
+            if let last = motionSpans.last, time - last.end <= 2 {
+                motionSpans[motionSpans.count - 1].end = time
+                motionSpans[motionSpans.count - 1].count += measure.movedTransitions
+            } else {
+                motionSpans.append((time, time, measure.movedTransitions))
+            }
         }
         let general = combined(measure.generalArea, measure.generalMoving)
         let red = combined(measure.redArea, measure.redMoving)
@@ -354,6 +365,12 @@ public struct FlashAnalyzer {
         fill(dimFlashingLights.finish())
         var warnings = warnings
         if criteria.warnSustained { warnings += sustainedFlashing() }
+        warnings += motionSpans.map { span in
+            FlashReport.Warning(
+                code: "flash.motion",
+                message: "\(span.count) changes of light in moving texture (such as rolling credits) taken as motion, not flashes",
+                start: span.start, end: span.end + lastFrameDuration)
+        }
         let absolute = model?.isAbsolute ?? false
         let rule = absolute
             ? "changes of at least 20 cd/m² where the darker state is below 160 cd/m², and a Michelson contrast of at least 1/17 above"

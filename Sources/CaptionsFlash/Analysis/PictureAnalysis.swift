@@ -34,6 +34,9 @@ struct PictureAnalysis {
     /// under 1 % of white, a tenth of the smallest flash, where a mean that moves by 0.25 moves it
     /// by as much as 0.3 %.
     private static let spreadStillness: Float = 1
+    /// How many transitions a cell has in the last second before the next one is first asked
+    /// whether it is motion (``MotionStrips``): fewer cannot make it flash, and asking costs.
+    private static let judgedCount: Int32 = 6
     /// How many changed cells ahead a cell's state is fetched into cache.
     private static let prefetchDistance = 12
 
@@ -158,6 +161,8 @@ struct PictureAnalysis {
         /// the screen they pass through more than six times a second.
         var generalMoving: (window: Float, screen: Float) = (0, 0)
         var redMoving: (window: Float, screen: Float) = (0, 0)
+        /// Transitions not counted because what the cell showed moved (``MotionStrips``).
+        var movedTransitions = 0
         /// When the oldest frame of the window of a failing kind was shown.
         var generalWindowStart: Double?
         var redWindowStart: Double?
@@ -290,6 +295,16 @@ struct PictureAnalysis {
                 $0, store.fed0, store.fed1, store.fed2, store.spreadList, store.changed, changed, store.lights, store.count)
         }
         let stateSize = MemoryLayout<CellState>.size
+        // Whether a transition of `cell` that would make it count (`counts`: its transitions in the
+        // last second) is what moving the picture up or down gives (``MotionStrips``).
+        let strips = sampler.strips
+        let judging = strips.canJudge
+        func moved(_ cell: Int, counts: UnsafeBufferPointer<Int32>) -> Bool {
+            guard judging, counts[cell] >= Self.judgedCount else { return false }
+            let isMotion = strips.explainsChange(cell: cell)
+            if isMotion { measure.movedTransitions += 1 }
+            return isMotion
+        }
         for index in 0..<changed {
             if index &+ Self.prefetchDistance < changed {
                 ccaptions_prefetch(store.states + Int(store.changed[index &+ Self.prefetchDistance]), stateSize)
@@ -305,7 +320,7 @@ struct PictureAnalysis {
             state.pointee.level = level
             luminanceChange += Double(y - state.pointee.luminance)
             state.pointee.luminance = y
-            if state.pointee.luminanceTracker.update(y, rule: rule) {
+            if state.pointee.luminanceTracker.update(y, rule: rule), !moved(cell, counts: general.counts) {
                 general.record(cell)
                 meters?.movingGeneral.mark(cell, rising: state.pointee.luminanceTracker.rising)
             }
@@ -323,7 +338,7 @@ struct PictureAnalysis {
                     r: r, g: g, b: b, isRed: sum > black && r >= 0.8 * sum, chromaticity: chromaticity)
                     ? state.pointee.chromaticityTracker.towardRed : nil
             }
-            if let towardRed = redTransition {
+            if let towardRed = redTransition, !moved(cell, counts: meters.red.counts) {
                 meters.red.record(cell)
                 meters.movingRed.mark(cell, rising: towardRed)
             }

@@ -1,0 +1,95 @@
+import CaptionsCore
+import Testing
+
+@testable import CaptionsFlash
+
+/// Fine texture that moves (credits rolling) is motion, not flashing; a pattern that reverses in
+/// place, and a flash behind moving texture, still count (``MotionStrips``).
+struct MotionTests {
+    /// A texture of random values in 4-line runs (like text strokes), stable for a given line and column.
+    static func texture(_ line: Int, _ column: Int) -> UInt8 {
+        var hash = UInt64(truncatingIfNeeded: (line >> 2) &* 73_856_093 ^ column &* 19_349_663)
+        hash = (hash ^ (hash >> 13)) &* 0x5bd1_e995
+        return hash % 3 == 0 ? 235 : 16
+    }
+
+    /// Strips of two pictures, `before(line, column)` then `now(line, column)`, 200 lines of 10 columns.
+    static func strips(before: (Int, Int) -> UInt8, now: (Int, Int) -> UInt8) -> MotionStrips {
+        let strips = MotionStrips(columns: 10)
+        func write(_ picture: (Int, Int) -> UInt8) {
+            strips.begin(lines: 200)
+            for line in 0..<200 {
+                let values = strips.line(line)
+                for column in 0..<10 { values[column] = picture(line, column) }
+            }
+            strips.finish()
+        }
+        write(before)
+        write(now)
+        return strips
+    }
+
+    static func explains(_ strips: MotionStrips) -> Bool {
+        strips.explainsChange(lines: 100..<104, columns: 5...5, cellLines: 4)
+    }
+
+    @Test func textureMovedUpIsMotion() {
+        for shift in [-12, -5, -1, 3, 8] {
+            let strips = Self.strips(before: Self.texture, now: { Self.texture($0 - shift, $1) })
+            #expect(Self.explains(strips), "shift \(shift)")
+        }
+    }
+
+    @Test func textureMovedByAFractionOfALineIsMotion() {
+        // 2.5 lines: each line the mean of two of the texture's.
+        let strips = Self.strips(
+            before: Self.texture,
+            now: { UInt8((Int(Self.texture($0 - 2, $1)) + Int(Self.texture($0 - 3, $1)) + 1) / 2) })
+        #expect(Self.explains(strips))
+    }
+
+    @Test func whatNoShiftExplainsIsNotMotion() {
+        // Stripes reversing (the same stripes moved half a period either way), moved texture that
+        // also brightens by a flash, a move farther than `reach`, a texture that changes in place,
+        // and no change at all.
+        let stripes = { (line: Int, _: Int) -> UInt8 in (line / 6) % 2 == 0 ? 235 : 16 }
+        let cases: [(String, (Int, Int) -> UInt8, (Int, Int) -> UInt8)] = [
+            ("reversing stripes", stripes, { stripes($0 + 6, $1) }),
+            ("moved and brightened", Self.texture, { UInt8(min(255, Int(Self.texture($0 - 4, $1)) + 90)) }),
+            ("moved too far", Self.texture, { Self.texture($0 - 20, $1) }),
+            ("changed in place", Self.texture, { Self.texture($0 + 1000, $1 + 3) }),
+            ("still", Self.texture, Self.texture),
+        ]
+        for (name, before, now) in cases {
+            #expect(!Self.explains(Self.strips(before: before, now: now)), "\(name)")
+        }
+    }
+
+    @Test func onePictureAloneIsNeverMotion() {
+        let strips = MotionStrips(columns: 10)
+        strips.begin(lines: 200)
+        strips.finish()
+        #expect(!Self.explains(strips))
+        // A picture of another size starts afresh.
+        strips.begin(lines: 100)
+        strips.finish()
+        #expect(!strips.canJudge)
+    }
+
+    /// Through the analyzer (480 × 270: 1-pixel cells): lines of text-like texture rolling up 2
+    /// lines a frame pass (each cell sees strokes go by many times a second); the same over a
+    /// background flashing at 5 Hz fails.
+    @Test func rollingTextPassesAndAFlashBehindItFails() {
+        let builder = FrameBuilder(width: 480, height: 270)
+        func text(_ x: Int, _ y: Int) -> Bool { y % 12 < 8 && Self.texture(y, x / 2) > 128 }
+        let rolling = builder.scan(fps: 30, seconds: 2) { frame in
+            { x, y in text(x, y + 2 * frame) ? (255, 255, 255) : (0, 0, 0) }
+        }
+        #expect(rolling.verdict == .pass, "\(rolling.hazards)")
+        let flashing = builder.scan(fps: 30, seconds: 2) { frame in
+            let background = frame % 6 < 3 ? 0 : 150
+            return { x, y in text(x, y + 2 * frame) ? (255, 255, 255) : (background, background, background) }
+        }
+        #expect(flashing.verdict == .fail)
+    }
+}
