@@ -61,8 +61,9 @@ struct CellSampler {
         var rowOfLine: [Int32] = []
         /// The lines of each row of cells.
         var linesOfRow: [Range<Int>] = []
-        /// Luma samples a cell column (for a line's strip where cells are not uniform).
-        var columnSamples: [UInt32] = []
+        /// 2^32 / the luma samples of each cell column, rounded up: a line's strip where cells are
+        /// not uniform is each column's sum times it, shifted right by 32 (no division a value).
+        var columnReciprocals: [UInt64] = []
         /// Whether luma line `line` adds its chroma line: once per chroma line and row of cells.
         var addsChroma: [Bool] = []
         var lumaWeight: [Float] = []
@@ -137,8 +138,9 @@ struct CellSampler {
     }
 
     /// Samples `picture`, a whole frame or one field of a frame `frameHeight` lines tall (`parity`
-    /// 1 for the odd lines), into ``channel0``–``channel2``.
-    mutating func sample(_ picture: VideoFrame, frameHeight: Int, parity: Int) {
+    /// 1 for the odd lines), into ``channel0``–``channel2``; and, when `keepingStrips`, luma's
+    /// ``strips`` (otherwise the strips of the next picture have nothing to be compared with).
+    mutating func sample(_ picture: VideoFrame, frameHeight: Int, parity: Int, keepingStrips: Bool = true) {
         let (shiftX, shiftY) = Self.chromaShifts(picture.layout)
         let key = Geometry(
             width: picture.width, height: picture.height, frameHeight: frameHeight, parity: parity, shiftX: shiftX,
@@ -175,9 +177,9 @@ struct CellSampler {
             squareSums.clear()
         }
         if picture.bytesPerSample == 1 {
-            accumulate(picture, as: UInt8.self, shiftX: shiftX, shiftY: shiftY, scales: scales)
+            accumulate(picture, as: UInt8.self, shiftX: shiftX, shiftY: shiftY, scales: scales, keepingStrips: keepingStrips)
         } else {
-            accumulate(picture, as: UInt16.self, shiftX: shiftX, shiftY: shiftY, scales: scales)
+            accumulate(picture, as: UInt16.self, shiftX: shiftX, shiftY: shiftY, scales: scales, keepingStrips: keepingStrips)
         }
         if !direct {
             let (sum0, sum1, sum2) = sums.channels
@@ -281,7 +283,7 @@ struct CellSampler {
         var lumaCount = [Float](repeating: 0, count: grid.count)
         var columnPixels = [Float](repeating: 0, count: grid.columns)
         for column in maps.columnOfX { columnPixels[Int(column)] += 1 }
-        maps.columnSamples = columnPixels.map { UInt32($0) }
+        maps.columnReciprocals = columnPixels.map { $0 > 0 ? ((UInt64(1) << 32) + UInt64($0) - 1) / UInt64($0) : 0 }
         maps.linesOfRow = [Range<Int>](repeating: 0..<0, count: grid.rows)
         for (line, row) in maps.rowOfLine.enumerated() {
             let lines = maps.linesOfRow[Int(row)]
@@ -334,7 +336,7 @@ struct CellSampler {
 
     /// Sums every sample of the picture into ``sums`` (per cell).
     private mutating func accumulate<Sample: FixedWidthInteger & UnsignedInteger>(
-        _ picture: VideoFrame, as: Sample.Type, shiftX: Int, shiftY: Int, scales: Scales
+        _ picture: VideoFrame, as: Sample.Type, shiftX: Int, shiftY: Int, scales: Scales, keepingStrips: Bool
     ) {
         let width = picture.width
         let height = picture.height
@@ -353,8 +355,8 @@ struct CellSampler {
         strips.begin(lines: height)
         let keepsStrips: Bool
         switch layout {
-        case .planarYUV: keepsStrips = planes.3.base == nil
-        case .nv12, .gray: keepsStrips = true
+        case .planarYUV: keepsStrips = keepingStrips && planes.3.base == nil
+        case .nv12, .gray: keepsStrips = keepingStrips
         default: keepsStrips = false
         }
         let depthShift = Sample.bitWidth == 16 ? max(0, picture.bitDepth - 8) : 0
@@ -376,9 +378,13 @@ struct CellSampler {
                 if let runs = uniformRuns {
                     switch layout {
                     case .planarYUV:
-                        Self.addLumaRuns(
-                            samples(planes.0, line), width: runs.luma, cells: cellColumns, depthShift: depthShift,
-                            runs: lumaRuns, sums: lumaSums, strip: strips.line(line))
+                        if keepsStrips {
+                            Self.addLumaRuns(
+                                samples(planes.0, line), width: runs.luma, cells: cellColumns, depthShift: depthShift,
+                                runs: lumaRuns, sums: lumaSums, strip: strips.line(line))
+                        } else {
+                            addRuns(samples(planes.0, line), width: runs.luma, cells: cellColumns, into: 0)
+                        }
                         addRunSquares(samples(planes.0, line), width: runs.luma, cells: cellColumns)
                         if addsChroma[line] {
                             addRuns(samples(planes.1, line &>> shiftY), width: runs.chroma, cells: cellColumns, into: 1)
@@ -386,9 +392,13 @@ struct CellSampler {
                         }
                         continue
                     case .gray:
-                        Self.addLumaRuns(
-                            samples(planes.0, line), width: runs.luma, cells: cellColumns, depthShift: depthShift,
-                            runs: lumaRuns, sums: lumaSums, strip: strips.line(line))
+                        if keepsStrips {
+                            Self.addLumaRuns(
+                                samples(planes.0, line), width: runs.luma, cells: cellColumns, depthShift: depthShift,
+                                runs: lumaRuns, sums: lumaSums, strip: strips.line(line))
+                        } else {
+                            addRuns(samples(planes.0, line), width: runs.luma, cells: cellColumns, into: 0)
+                        }
                         addRunSquares(samples(planes.0, line), width: runs.luma, cells: cellColumns)
                         continue
                     default: break
@@ -410,18 +420,18 @@ struct CellSampler {
                         break
                     }
                     add(samples(planes.0, line), count: width, into: 0, squared: true)
-                    keepStrip(samples(planes.0, line), count: width, line: line, depthShift: depthShift)
+                    if keepsStrips { keepStrip(samples(planes.0, line), count: width, line: line, depthShift: depthShift) }
                     if addsChroma[line] {
                         add(samples(planes.1, line &>> shiftY), count: chromaWidth, into: 1)
                         add(samples(planes.2, line &>> shiftY), count: chromaWidth, into: 2)
                     }
                 case .nv12:
                     add(samples(planes.0, line), count: width, into: 0, squared: true)
-                    keepStrip(samples(planes.0, line), count: width, line: line, depthShift: depthShift)
+                    if keepsStrips { keepStrip(samples(planes.0, line), count: width, line: line, depthShift: depthShift) }
                     if addsChroma[line], let uv = samples(planes.1, line &>> 1) { addInterleaved(uv, count: chromaWidth) }
                 case .gray:
                     add(samples(planes.0, line), count: width, into: 0, squared: true)
-                    keepStrip(samples(planes.0, line), count: width, line: line, depthShift: depthShift)
+                    if keepsStrips { keepStrip(samples(planes.0, line), count: width, line: line, depthShift: depthShift) }
                 case .planarGBR(let alpha):
                     if alpha, let a = samples(planes.3, line) {
                         for (plane, channel) in [(planes.2, 0), (planes.0, 1), (planes.1, 2)] {
@@ -458,10 +468,13 @@ struct CellSampler {
         maps.columnOfX.withUnsafeBufferPointer { columnOfX in
             for x in 0..<count { runs[Int(columnOfX[x])] &+= UInt32(truncatingIfNeeded: row[x]) }
         }
-        maps.columnSamples.withUnsafeBufferPointer { samples in
-            for column in 0..<samples.count {
-                let count = samples[column] << UInt32(depthShift)
-                strip[column] = count > 0 ? UInt8(min(255, (runs[column] + count / 2) / count)) : 0
+        // The mean on the 8-bit scale, rounded: sum × reciprocal / 2^(32 + bits past 8), plus a half.
+        let shift = UInt64(32 + depthShift)
+        let half = UInt64(1) << (shift - 1)
+        maps.columnReciprocals.withUnsafeBufferPointer { reciprocals in
+            for column in 0..<reciprocals.count {
+                let mean = (UInt64(runs[column]) &* reciprocals[column] &+ half) &>> shift
+                strip[column] = UInt8(truncatingIfNeeded: min(255, mean))
                 runs[column] = 0
             }
         }

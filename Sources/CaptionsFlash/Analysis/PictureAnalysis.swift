@@ -246,7 +246,6 @@ struct PictureAnalysis {
         _ picture: VideoFrame, frameHeight: Int, parity: Int, time: Double, model: ColorModel, criteria: FlashCriteria,
         displayPeak: Float
     ) -> Measure {
-        sampler.sample(picture, frameHeight: frameHeight, parity: parity)
         general.begin(frameAt: time)
         let meters = meters
         if let meters {
@@ -254,6 +253,10 @@ struct PictureAnalysis {
             meters.movingGeneral.begin(frameAt: time)
             meters.movingRed.begin(frameAt: time)
         }
+        // A cell gains at most one transition a picture, so strips can be asked about in this
+        // picture or the next only where some cell already has one fewer than is judged.
+        let nearlyJudged = max(general.maximum, meters?.red.maximum ?? 0) >= Self.judgedCount - 1
+        sampler.sample(picture, frameHeight: frameHeight, parity: parity, keepingStrips: nearlyJudged)
         let whole = meters != nil
         var measure = Measure()
         let rule = LuminanceRule(absolute: model.isAbsolute)
