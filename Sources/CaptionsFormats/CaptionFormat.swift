@@ -79,9 +79,14 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
     /// order mark and white space); what nothing recognises is read as SRT.
     public static func sniff(_ bytes: some Collection<UInt8>) -> CaptionFormat {
         var head = Array(bytes.prefix(4096))
-        // UTF-16 and UTF-32 with a byte order mark are looked at as text.
+        // UTF-16 and UTF-32 with a byte order mark, and UTF-16 without one, are looked at as text
+        // (a MicroDVD file in UTF-16 without a mark was read as JSON for its first "{").
         if let (name, length) = Charset.byteOrderMark(head), name != "UTF-8",
             case .success(let text) = Charset.convert(Array(head.dropFirst(length).prefix((head.count - length) & ~3)), from: name)
+        {
+            head = text
+        } else if let name = Charset.unmarkedUTF16(head),
+            case .success(let text) = Charset.convert(Array(head.prefix(head.count & ~3)), from: name)
         {
             head = text
         }

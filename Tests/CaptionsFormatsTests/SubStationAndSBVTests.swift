@@ -84,6 +84,17 @@ import Testing
         #expect(CaptionFormat.sniff(utf16) == .ass)
     }
 
+    /// UTF-16 without a byte order mark is recognised by its text too: MicroDVD's first "{" was
+    /// taken for JSON (podcast.json.invalid), in either byte order.
+    @Test(arguments: [false, true])
+    func unmarkedUTF16IsRecognised(bigEndian: Bool) throws {
+        let text = "{1}{50}Hello world\n{60}{100}Second|line\n"
+        let bytes: [UInt8] = text.utf16.flatMap { unit in
+            bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+        }
+        #expect(CaptionFormat.sniff(bytes) == .microdvd)
+    }
+
     /// `H:MM:SS:cc` (ExoPlayer reads it; libass skips the line) is read as `H:MM:SS.cc`, with a
     /// note; a time that is neither is still skipped with a warning.
     @Test func centisecondsAfterAColonAreRead() throws {
