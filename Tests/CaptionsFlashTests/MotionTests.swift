@@ -17,7 +17,7 @@ struct MotionTests {
     static func strips(before: (Int, Int) -> UInt8, now: (Int, Int) -> UInt8) -> MotionStrips {
         let strips = MotionStrips(columns: 10)
         func write(_ picture: (Int, Int) -> UInt8) {
-            strips.begin(lines: 200)
+            strips.begin(lines: 200, keeping: true)
             for line in 0..<200 {
                 let values = strips.line(line)
                 for column in 0..<10 { values[column] = picture(line, column) }
@@ -67,13 +67,20 @@ struct MotionTests {
 
     @Test func onePictureAloneIsNeverMotion() {
         let strips = MotionStrips(columns: 10)
-        strips.begin(lines: 200)
+        strips.begin(lines: 200, keeping: true)
         strips.finish()
         #expect(!Self.explains(strips))
-        // A picture of another size starts afresh.
-        strips.begin(lines: 100)
+        // A picture of another size starts afresh, and so does one after a picture not kept.
+        strips.begin(lines: 100, keeping: true)
         strips.finish()
         #expect(!strips.canJudge)
+        strips.begin(lines: 100, keeping: false)
+        strips.begin(lines: 100, keeping: true)
+        strips.finish()
+        #expect(!strips.canJudge)
+        strips.begin(lines: 100, keeping: true)
+        strips.finish()
+        #expect(strips.canJudge)
     }
 
     /// Through the analyzer (480 × 270: 1-pixel cells): lines of text-like texture rolling up 2

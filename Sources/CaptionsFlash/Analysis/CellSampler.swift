@@ -352,13 +352,13 @@ struct CellSampler {
         let codeScale = UInt64(1) << (picture.bitDepth - 8)
         let (blackLuma, neutralChroma) = (picture.range == .full ? 0 : 16 * codeScale, 128 * codeScale)
         // Luma's strips for ``MotionStrips``, where there is a luma plane without alpha.
-        strips.begin(lines: height)
         let keepsStrips: Bool
         switch layout {
         case .planarYUV: keepsStrips = keepingStrips && planes.3.base == nil
         case .nv12, .gray: keepsStrips = keepingStrips
         default: keepsStrips = false
         }
+        strips.begin(lines: height, keeping: keepsStrips)
         let depthShift = Sample.bitWidth == 16 ? max(0, picture.bitDepth - 8) : 0
         let (lumaRuns, lumaSums, strips) = (stripRuns[0], columnSums[0], strips)
         maps.rowOfLine.withUnsafeBufferPointer { rowOfLine in

@@ -66,20 +66,21 @@ final class MotionStrips {
         return explainsChange(lines: lines, columns: column...column, cellLines: lines.count)
     }
 
-    /// Starts a picture of `lines` lines: the last picture's strips become the previous ones.
-    func begin(lines: Int) {
+    /// Starts a picture of `lines` lines, whose strips are written when `keeping` (the storage is
+    /// made then: a scan where nothing comes near flashing has none): the last picture's strips
+    /// become the previous ones.
+    func begin(lines: Int, keeping: Bool) {
         swap(&current, &previous)
         previousWritten = written && lines == self.lines
         written = false
-        if lines * columns > capacity {
-            current.deallocate()
-            previous.deallocate()
-            capacity = lines * columns
-            current = .allocate(capacity: capacity)
-            previous = .allocate(capacity: capacity)
-            previousWritten = false
-        }
         self.lines = lines
+        guard keeping, lines * columns > capacity else { return }
+        current.deallocate()
+        previous.deallocate()
+        capacity = lines * columns
+        current = .allocate(capacity: capacity)
+        previous = .allocate(capacity: capacity)
+        previousWritten = false
     }
 
     /// Line `line`'s values of the current picture, one a cell column, to be written.
