@@ -235,6 +235,10 @@ make v6-credits-rolling-pass.mp4 -loop 1 -framerate 30 -i "$out/credits-text.png
 make v7-credits-over-flash-fail.mp4 -loop 1 -framerate 30 -i "$out/credits-text.png" \
   -f lavfi -i "$(lavfi 1920x1080 30 4),format=gray,geq=lum='140*$flash3'" \
   -filter_complex "[0]$roll,format=gray[text];[1][text]blend=all_mode=lighten,format=yuv420p" -t 4 -c:v libx264 -preset veryfast -crf 18
+# The same text shaken up and down 8 pixels every frame: each shift explains its change, but no eye
+# follows a 15 Hz shake and every point flickers (FAIL; the first motion rule passed it).
+make v9-credits-shaking-fail.mp4 -loop 1 -framerate 30 -i "$out/credits-text.png" \
+  -vf "crop=1920:1080:0:'200+8*mod(n\,2)',format=yuv420p" -t 3 -c:v libx264 -preset veryfast -crf 18
 make v8-stripes-drifting-fail.mp4 -f lavfi -i "$(lavfi 1920x1080 30 3)" \
   -vf "format=gray,geq=lum='255*lt(mod(Y+4*N\,16)\,8)',format=yuv420p" -c:v libx264 -preset veryfast -crf 18
 

@@ -31,7 +31,7 @@ struct FlashRealVideoTests {
         ("v-checker-0.03deg-pass.mp4", 0), ("v2-checker-grey-fail.mp4", 2),
         ("v3-checker-equal-light-pass.mp4", 0),
         ("v4-dots-eighth-fail.mp4", 2), ("v5-dither-seven-eighths-pass.mp4", 0), ("v6-credits-rolling-pass.mp4", 0),
-        ("v7-credits-over-flash-fail.mp4", 2), ("v8-stripes-drifting-fail.mp4", 2), ("w-joined-fail.ts", 2), ("w2-joined-grids-fail.ts", 2),
+        ("v7-credits-over-flash-fail.mp4", 2), ("v8-stripes-drifting-fail.mp4", 2), ("v9-credits-shaking-fail.mp4", 2), ("w-joined-fail.ts", 2), ("w2-joined-grids-fail.ts", 2),
         ("w3-progressive-interlaced-fail.ts", 2), ("w4-interlaced-progressive-fail.ts", 2),
         ("w5-sdr-hdr-joined-fail.ts", 2), ("x-damaged-partial.ts", 1),
         ("x2-corrupt-packets-partial.ts", 1), ("y-repeated-timestamps-fail.mkv", 2),

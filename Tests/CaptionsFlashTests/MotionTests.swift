@@ -13,8 +13,11 @@ struct MotionTests {
         return hash % 3 == 0 ? 235 : 16
     }
 
-    /// Strips of two pictures, `before(line, column)` then `now(line, column)`, 200 lines of 10 columns.
-    static func strips(before: (Int, Int) -> UInt8, now: (Int, Int) -> UInt8) -> MotionStrips {
+    /// Strips of three pictures, `earlier`, `before` then `now` (line, column), 200 lines of 10
+    /// columns; `earlier` is `before` moved back as `now` moves it on when not given.
+    static func strips(
+        earlier: ((Int, Int) -> UInt8)? = nil, before: @escaping (Int, Int) -> UInt8, now: @escaping (Int, Int) -> UInt8
+    ) -> MotionStrips {
         let strips = MotionStrips(columns: 10)
         func write(_ picture: (Int, Int) -> UInt8) {
             strips.begin(lines: 200, keeping: true)
@@ -24,9 +27,20 @@ struct MotionTests {
             }
             strips.finish()
         }
+        write(earlier ?? Self.movedBack(before, as: now))
         write(before)
         write(now)
         return strips
+    }
+
+    /// `before` moved back by the shift that makes `now` of it (the one within 12 lines that
+    /// matches best, 0 when none does): the picture before a steady move.
+    static func movedBack(_ before: @escaping (Int, Int) -> UInt8, as now: @escaping (Int, Int) -> UInt8) -> (Int, Int) -> UInt8 {
+        let shift = (-12...12).min { a, b in
+            func misses(_ s: Int) -> Int { (90..<110).filter { now($0, 5) != before($0 - s, 5) }.count }
+            return misses(a) < misses(b)
+        } ?? 0
+        return { before($0 + shift, $1) }
     }
 
     static func explains(_ strips: MotionStrips) -> Bool {
@@ -65,6 +79,16 @@ struct MotionTests {
         }
     }
 
+    /// Texture shaken up and down (each picture moved back where the one before it was) flickers
+    /// at every point, which no eye follows: not motion, though each change is a shift.
+    @Test func textureShakenUpAndDownIsNotMotion() {
+        let strips = Self.strips(
+            earlier: Self.texture, before: { Self.texture($0 - 4, $1) }, now: Self.texture)
+        #expect(!Self.explains(strips))
+        let steady = Self.strips(earlier: { Self.texture($0 + 4, $1) }, before: Self.texture, now: { Self.texture($0 - 4, $1) })
+        #expect(Self.explains(steady))
+    }
+
     @Test func onePictureAloneIsNeverMotion() {
         let strips = MotionStrips(columns: 10)
         strips.begin(lines: 200, keeping: true)
@@ -75,9 +99,11 @@ struct MotionTests {
         strips.finish()
         #expect(!strips.canJudge)
         strips.begin(lines: 100, keeping: false)
-        strips.begin(lines: 100, keeping: true)
-        strips.finish()
-        #expect(!strips.canJudge)
+        for _ in 0..<MotionStrips.picturesBefore {
+            strips.begin(lines: 100, keeping: true)
+            strips.finish()
+            #expect(!strips.canJudge)
+        }
         strips.begin(lines: 100, keeping: true)
         strips.finish()
         #expect(strips.canJudge)

@@ -1,7 +1,7 @@
 import CCaptionsKernels
 
-/// Each line's mean luma in every cell column, of the current picture and the one before it:
-/// enough to tell a cell whose light changes because what it shows moved up or down (credits
+/// Each line's mean luma in every cell column, of the current picture and the two before it:
+/// enough to tell a cell whose light changes because what it shows moves up or down (credits
 /// rolling, a tilt) from one that flashes in place.
 ///
 /// Why: fine texture that moves changes each cell's light as it passes. White 28-pixel credits
@@ -10,22 +10,26 @@ import CCaptionsKernels
 /// what it follows does not change: that is motion, not a flash. A pattern that reverses in place
 /// is different even when a shift could also explain it (a checkerboard or stripes reversing
 /// is its own image moved by half a period, either way): so a change counts as motion only
-/// when one shift explains it and no other does (``explainsChange(lines:columns:cellLines:)``).
+/// when one shift explains it and no other does; and only when the picture before moved the same
+/// way, as an eye can follow (texture shaken up and down flickers at every point).
+/// (``explainsChange(lines:columns:cellLines:)``).
 ///
 /// Values are means on the 8-bit scale (`UInt8`), which is all a shift needs: 1 MB a picture at
-/// 2160p.
+/// 2160p, made only when a scan comes near flashing.
 final class MotionStrips {
     /// Cell columns: the values of each line.
     let columns: Int
     /// Lines of the current picture.
     private(set) var lines = 0
+    /// The current picture's strips, the previous picture's and the one before.
     private var current: UnsafeMutablePointer<UInt8>
     private var previous: UnsafeMutablePointer<UInt8>
+    private var older: UnsafeMutablePointer<UInt8>
     private var capacity = 0
-    /// Whether the current picture's strips were written (its layout has a luma plane), and the
-    /// previous picture's, of the same size.
+    /// Whether the current picture's strips were written (its layout has a luma plane), and how
+    /// many pictures in a row, of the same size, were written before it (up to 2).
     private var written = false
-    private var previousWritten = false
+    private var writtenBefore = 0
     /// The lines of each row of cells (``setRows(_:)``).
     private var rows: [Range<Int>] = []
 
@@ -41,16 +45,19 @@ final class MotionStrips {
     /// and sub-pixel motion leave 1–7 on rolled credits; a flash of 0.1 of white between
     /// light greys changes luma by at least 14.
     static let largestResidual: Float = 10
+    /// How many pictures before the current one must have strips: 2 (the move before this one is
+    /// compared with this one).
+    static let picturesBefore = 2
 
     init(columns: Int) {
         self.columns = max(columns, 1)
         current = .allocate(capacity: 1)
         previous = .allocate(capacity: 1)
+        older = .allocate(capacity: 1)
     }
 
     deinit {
-        current.deallocate()
-        previous.deallocate()
+        for buffer in [current, previous, older] { buffer.deallocate() }
     }
 
     /// Sets which lines make each row of cells.
@@ -67,20 +74,18 @@ final class MotionStrips {
     }
 
     /// Starts a picture of `lines` lines, whose strips are written when `keeping` (the storage is
-    /// made then: a scan where nothing comes near flashing has none): the last picture's strips
-    /// become the previous ones.
+    /// made then: a scan where nothing comes near flashing has none): the last pictures' strips
+    /// move back one place.
     func begin(lines: Int, keeping: Bool) {
-        swap(&current, &previous)
-        previousWritten = written && lines == self.lines
+        (current, previous, older) = (older, current, previous)
+        writtenBefore = written && lines == self.lines ? min(writtenBefore + 1, Self.picturesBefore) : 0
         written = false
         self.lines = lines
         guard keeping, lines * columns > capacity else { return }
-        current.deallocate()
-        previous.deallocate()
+        for buffer in [current, previous, older] { buffer.deallocate() }
         capacity = lines * columns
-        current = .allocate(capacity: capacity)
-        previous = .allocate(capacity: capacity)
-        previousWritten = false
+        (current, previous, older) = (.allocate(capacity: capacity), .allocate(capacity: capacity), .allocate(capacity: capacity))
+        writtenBefore = 0
     }
 
     /// Line `line`'s values of the current picture, one a cell column, to be written.
@@ -89,8 +94,8 @@ final class MotionStrips {
     /// Says that every line of the current picture was written.
     func finish() { written = true }
 
-    /// Whether this picture and the one before have strips to compare.
-    var canJudge: Bool { written && previousWritten }
+    /// Whether this picture and the two before have strips to compare.
+    var canJudge: Bool { written && writtenBefore >= Self.picturesBefore }
 
     /// Whether the change of a cell since the previous picture (its `lines`, its `columns`, cells
     /// `cellLines` lines tall) is what one vertical shift of the picture around it gives, and no
@@ -135,7 +140,13 @@ final class MotionStrips {
                         residual(now, before, shift: Float(best) + Float(quarter) / 4, top: top, bottom: bottom, first: first, last: last, needed: needed))
                 }
             }
-            return smallest <= still / 4 && smallest <= Self.largestResidual && other >= 2 * smallest + 1
+            guard smallest <= still / 4, smallest <= Self.largestResidual, other >= 2 * smallest + 1 else { return false }
+            // The move before this one, of the same window: the same way, about as far.
+            ccaptions_shift_errors(previous, older, lines, columns, first, last, top, bottom, Int32(reach), nearby, nearby + (2 * search + 1))
+            let stillBefore = error(0)
+            var (earlier, earlierError) = (0, stillBefore)
+            for shift in -reach...reach where error(shift) < earlierError { (earlier, earlierError) = (shift, error(shift)) }
+            return earlier != 0 && earlierError <= stillBefore / 2 && abs(earlier - best) <= max(1, abs(best) / 2)
         }
     }
 

@@ -253,9 +253,10 @@ struct PictureAnalysis {
             meters.movingGeneral.begin(frameAt: time)
             meters.movingRed.begin(frameAt: time)
         }
-        // A cell gains at most one transition a picture, so strips can be asked about in this
-        // picture or the next only where some cell already has one fewer than is judged.
-        let nearlyJudged = max(general.maximum, meters?.red.maximum ?? 0) >= Self.judgedCount - 1
+        // A cell gains at most one transition a picture, and strips are asked about in their own
+        // picture and the two after it: so only where some cell has two fewer than is judged.
+        let nearlyJudged =
+            max(general.maximum, meters?.red.maximum ?? 0) >= Self.judgedCount - Int32(MotionStrips.picturesBefore)
         sampler.sample(picture, frameHeight: frameHeight, parity: parity, keepingStrips: nearlyJudged)
         let whole = meters != nil
         var measure = Measure()
