@@ -239,6 +239,17 @@ make v7-credits-over-flash-fail.mp4 -loop 1 -framerate 30 -i "$out/credits-text.
 # follows a 15 Hz shake and every point flickers (FAIL; the first motion rule passed it).
 make v9-credits-shaking-fail.mp4 -loop 1 -framerate 30 -i "$out/credits-text.png" \
   -vf "crop=1920:1080:0:'200+8*mod(n\,2)',format=yuv420p" -t 3 -c:v libx264 -preset veryfast -crf 18
+# Saturated green <-> a grey of the same luma at 5 Hz (0.57 <-> 0.34 of white) behind a line texture
+# rolling up 4 lines a frame, in which every 4-line cell holds two light and two dark lines: luma
+# moves and every cell's luma stays, so the luma strips explain each change by the shift; the
+# colour does not move (FAIL; the first motion rule passed it: an attack found it).
+# (each cell's two light lines are one of the six choices, picked by a hash of the cell: no period).
+pick='floor(mod(abs(sin(floor((Y+4*N)/4)*12.9898))*43758.5453\,1)*6)'
+choice="if(lt($pick\,1)\,3\,if(lt($pick\,2)\,5\,if(lt($pick\,3)\,6\,if(lt($pick\,4)\,9\,if(lt($pick\,5)\,10\,12)))))"
+lines_tex="if(mod(floor($choice/pow(2\,mod(Y+4*N\,4)))\,2)\,160\,140)"
+make v10-colour-flash-behind-motion-fail.mp4 -f lavfi -i "$(lavfi 1920x1080 30 3)" \
+  -vf "format=yuv420p,geq=lum='$lines_tex':cb='if($flash3\,44\,128)':cr='if($flash3\,21\,128)'" \
+  -c:v libx264 -preset veryfast -crf 12 -colorspace bt709 -color_primaries bt709 -color_trc bt709 -color_range tv
 make v8-stripes-drifting-fail.mp4 -f lavfi -i "$(lavfi 1920x1080 30 3)" \
   -vf "format=gray,geq=lum='255*lt(mod(Y+4*N\,16)\,8)',format=yuv420p" -c:v libx264 -preset veryfast -crf 18
 

@@ -44,7 +44,7 @@ struct MotionTests {
     }
 
     static func explains(_ strips: MotionStrips) -> Bool {
-        strips.explainsChange(lines: 100..<104, columns: 5...5, cellLines: 4)
+        strips.explainsChange(lines: 100..<104, columns: 5...5, cellLines: 4, largestCellResidual: 6)
     }
 
     @Test func textureMovedUpIsMotion() {
@@ -87,6 +87,17 @@ struct MotionTests {
         #expect(!Self.explains(strips))
         let steady = Self.strips(earlier: { Self.texture($0 + 4, $1) }, before: Self.texture, now: { Self.texture($0 - 4, $1) })
         #expect(Self.explains(steady))
+    }
+
+    /// A small flash inside a window that moves: the window's shift explains most of the change,
+    /// but not the cell's own (its lines brightened by 40 codes as well as moving).
+    @Test func aFlashInTheCellItselfIsNotDilutedByTheWindow() {
+        let brightened = { (line: Int, column: Int) -> UInt8 in
+            let moved = Self.texture(line - 4, column)
+            return (100..<104).contains(line) && column == 5 ? UInt8(min(255, Int(moved) + 40)) : moved
+        }
+        #expect(!Self.explains(Self.strips(before: Self.texture, now: brightened)))
+        #expect(Self.explains(Self.strips(before: Self.texture, now: { Self.texture($0 - 4, $1) })))
     }
 
     @Test func onePictureAloneIsNeverMotion() {

@@ -32,6 +32,13 @@ final class MotionStrips {
     private var writtenBefore = 0
     /// The lines of each row of cells (``setRows(_:)``).
     private var rows: [Range<Int>] = []
+    /// Rows of cells whose move is found together (``explainsChange(cell:largestCellResidual:)``).
+    static let blockRows = 4
+    /// Each block's move (NaN: none) and the picture it was found in.
+    private var blockMoves: [Float] = []
+    private var blockStamps: [UInt32] = []
+    /// Counts pictures (``begin(lines:keeping:)``).
+    private var picture: UInt32 = 1
 
     /// How far a picture may move from one picture to the next, in cell heights: 3 (12 pixels at
     /// 1080p, 360 px/s at 30 fps, faster than credits roll).
@@ -61,16 +68,32 @@ final class MotionStrips {
     }
 
     /// Sets which lines make each row of cells.
-    func setRows(_ rows: [Range<Int>]) { self.rows = rows }
+    func setRows(_ rows: [Range<Int>]) {
+        self.rows = rows
+        let blocks = (rows.count + Self.blockRows - 1) / Self.blockRows * columns
+        blockMoves = [Float](repeating: .nan, count: blocks)
+        blockStamps = [UInt32](repeating: 0, count: blocks)
+    }
 
     /// Whether the change of cell `cell` (of a grid of ``columns`` across) since the previous
-    /// picture is motion (``explainsChange(lines:columns:cellLines:)``).
-    func explainsChange(cell: Int) -> Bool {
+    /// picture is motion (``explainsChange(lines:columns:cellLines:largestCellResidual:)``). The
+    /// move is found once a picture for each column of ``blockRows`` cells (their windows are
+    /// nearly one: the shake of a whole 2160p picture asked it of every cell), and each cell is
+    /// held to it.
+    func explainsChange(cell: Int, largestCellResidual: Float) -> Bool {
         let row = cell / columns
         guard canJudge, row < rows.count else { return false }
-        let lines = rows[row]
         let column = cell - row * columns
-        return explainsChange(lines: lines, columns: column...column, cellLines: lines.count)
+        let block = (row / Self.blockRows) * columns + column
+        if blockStamps[block] != picture {
+            blockStamps[block] = picture
+            let first = row - row % Self.blockRows
+            let last = min(first + Self.blockRows, rows.count) - 1
+            let window = rows[first].lowerBound..<rows[last].upperBound
+            blockMoves[block] = move(around: window, columns: column...column, cellLines: rows[first].count) ?? .nan
+        }
+        let shift = blockMoves[block]
+        return !shift.isNaN && cellAgrees(with: shift, lines: rows[row], columns: column...column, largestCellResidual: largestCellResidual)
     }
 
     /// Starts a picture of `lines` lines, whose strips are written when `keeping` (the storage is
@@ -78,6 +101,11 @@ final class MotionStrips {
     /// move back one place.
     func begin(lines: Int, keeping: Bool) {
         (current, previous, older) = (older, current, previous)
+        picture &+= 1
+        if picture == 0 {
+            picture = 1
+            blockStamps = [UInt32](repeating: 0, count: blockStamps.count)
+        }
         writtenBefore = written && lines == self.lines ? min(writtenBefore + 1, Self.picturesBefore) : 0
         written = false
         self.lines = lines
@@ -98,56 +126,95 @@ final class MotionStrips {
     var canJudge: Bool { written && writtenBefore >= Self.picturesBefore }
 
     /// Whether the change of a cell since the previous picture (its `lines`, its `columns`, cells
-    /// `cellLines` lines tall) is what one vertical shift of the picture around it gives, and no
-    /// other shift: the best shift within ``reach`` cells (to a quarter line) is not zero, leaves
-    /// at most a quarter of the change and at most ``largestResidual`` unexplained, and every
-    /// shift at least two lines from it within ``search`` cells leaves at least twice as much.
-    func explainsChange(lines cellLines: Range<Int>, columns cellColumns: ClosedRange<Int>, cellLines height: Int) -> Bool {
-        guard canJudge, height > 0 else { return false }
+    /// `cellLines` lines tall) is what one vertical shift of the picture around it gives, as an
+    /// eye can follow (``move(around:columns:cellLines:)``), and the cell itself agrees
+    /// (``cellAgrees(with:lines:columns:largestCellResidual:)``).
+    func explainsChange(
+        lines cellLines: Range<Int>, columns cellColumns: ClosedRange<Int>, cellLines height: Int, largestCellResidual: Float
+    ) -> Bool {
+        guard let shift = move(around: cellLines, columns: cellColumns, cellLines: height) else { return false }
+        return cellAgrees(with: shift, lines: cellLines, columns: cellColumns, largestCellResidual: largestCellResidual)
+    }
+
+    /// The vertical shift (in lines, to a quarter) that moves the previous picture onto this one
+    /// around `cellLines` and `cellColumns` (cells `height` lines tall), as an eye can follow; nil
+    /// when there is none:
+    /// 1. the best shift within ``reach`` cells is not zero, and leaves at most a quarter of the
+    ///    change and at most ``largestResidual`` unexplained;
+    /// 2. the picture before moved the same way, about as far (a shake is not followed);
+    /// 3. every shift at least two lines from it within ``search`` cells leaves at least twice as
+    ///    much (a pattern that reverses is its own image moved half a period either way).
+    func move(around cellLines: Range<Int>, columns cellColumns: ClosedRange<Int>, cellLines height: Int) -> Float? {
+        guard canJudge, height > 0, !cellLines.isEmpty else { return nil }
         let reach = Self.reach * height
         let search = Self.search * height
         let top = max(0, cellLines.lowerBound - Self.margin * height)
         let bottom = min(lines, cellLines.upperBound + Self.margin * height)
         let first = max(0, cellColumns.lowerBound - 1)
         let last = min(columns - 1, cellColumns.upperBound + 1)
-        guard bottom > top else { return false }
+        guard bottom > top else { return nil }
         let needed = (bottom - top) / 2 + 1
-        let (now, before, lines) = (current, previous, self.lines)
-        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * (2 * search + 1)) { buffer in
+        let (now, before, older, lines) = (current, previous, self.older, self.lines)
+        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * (2 * search + 1)) { buffer -> Float? in
             let sums = buffer.baseAddress!
             let counts = sums + (2 * search + 1)
-            // The shifts within reach first: most changes that are not motion stop there.
             let nearby = sums + (search - reach)
-            ccaptions_shift_errors(now, before, lines, columns, first, last, top, bottom, Int32(reach), nearby, nearby + (2 * search + 1))
+            func errors(_ to: UnsafeMutablePointer<UInt8>, _ from: UnsafeMutablePointer<UInt8>, within range: Int) {
+                let start = range == search ? sums : nearby
+                ccaptions_shift_errors(to, from, lines, columns, first, last, top, bottom, Int32(range), start, start + (2 * search + 1))
+            }
             func error(_ shift: Int) -> Float {
                 let count = counts[shift + search]
                 return Int(count) >= needed * (last - first + 1) ? Float(sums[shift + search]) / Float(count) : .infinity
             }
+            func bestWithinReach() -> (shift: Int, error: Float) {
+                var best = (shift: 0, error: error(0))
+                for shift in -reach...reach where error(shift) < best.error { best = (shift, error(shift)) }
+                return best
+            }
+            // 1. The shifts within reach first: most changes that are not motion stop there.
+            errors(now, before, within: reach)
             let still = error(0)
-            guard still.isFinite, still > 0 else { return false }
-            var (best, smallest) = (0, still)
-            for shift in -reach...reach where error(shift) < smallest { (best, smallest) = (shift, error(shift)) }
-            guard best != 0 else { return false }
-            if smallest > still / 2 { return false }  // not even close: no need to look farther
-            ccaptions_shift_errors(now, before, lines, columns, first, last, top, bottom, Int32(search), sums, counts)
-            var other = Float.infinity
-            for shift in -search...search where abs(shift - best) >= 2 { other = min(other, error(shift)) }
-            // Between whole lines (sub-pixel motion), when the whole shift is not close enough.
+            guard still.isFinite, still > 0 else { return nil }
+            var (best, smallest) = bestWithinReach()
+            guard best != 0, smallest <= still / 2 else { return nil }
+            var shift = Float(best)
             if smallest > still / 4 || smallest > Self.largestResidual {
+                // Between whole lines (sub-pixel motion).
                 for quarter in [-3, -2, -1, 1, 2, 3] {
-                    smallest = min(
-                        smallest,
-                        residual(now, before, shift: Float(best) + Float(quarter) / 4, top: top, bottom: bottom, first: first, last: last, needed: needed))
+                    let candidate = Float(best) + Float(quarter) / 4
+                    let value = residual(now, before, shift: candidate, top: top, bottom: bottom, first: first, last: last, needed: needed)
+                    if value < smallest { (smallest, shift) = (value, candidate) }
                 }
             }
-            guard smallest <= still / 4, smallest <= Self.largestResidual, other >= 2 * smallest + 1 else { return false }
-            // The move before this one, of the same window: the same way, about as far.
-            ccaptions_shift_errors(previous, older, lines, columns, first, last, top, bottom, Int32(reach), nearby, nearby + (2 * search + 1))
-            let stillBefore = error(0)
-            var (earlier, earlierError) = (0, stillBefore)
-            for shift in -reach...reach where error(shift) < earlierError { (earlier, earlierError) = (shift, error(shift)) }
-            return earlier != 0 && earlierError <= stillBefore / 2 && abs(earlier - best) <= max(1, abs(best) / 2)
+            guard smallest <= still / 4, smallest <= Self.largestResidual else { return nil }
+            // 2. The move before this one, of the same window: the same way, about as far.
+            errors(before, older, within: reach)
+            let (earlier, earlierError) = bestWithinReach()
+            guard earlier != 0, earlierError <= error(0) / 2, abs(earlier - best) <= max(1, abs(best) / 2) else { return nil }
+            // 3. No other shift.
+            errors(now, before, within: search)
+            var other = Float.infinity
+            for shift in -search...search where abs(shift - best) >= 2 { other = min(other, error(shift)) }
+            return other >= 2 * smallest + 1 ? shift : nil
         }
+    }
+
+    /// Whether `shift` explains the change of the cell itself (its `lines` and `columns`), to an
+    /// eighth of a line either way within half a line (sub-pixel motion over a few lines): it
+    /// leaves at most `largestCellResidual` and half the cell's change (a flash smaller than the
+    /// window around it is not diluted by the window's motion, and no shift makes a cell of one
+    /// light another).
+    func cellAgrees(with shift: Float, lines cellLines: Range<Int>, columns cellColumns: ClosedRange<Int>, largestCellResidual: Float) -> Bool {
+        let (top, bottom, first, last) = (cellLines.lowerBound, cellLines.upperBound, cellColumns.lowerBound, cellColumns.upperBound)
+        var inCell = Float.infinity
+        for eighth in -4...4 {
+            inCell = min(
+                inCell,
+                residual(current, previous, shift: shift + Float(eighth) / 8, top: top, bottom: bottom, first: first, last: last, needed: 1))
+        }
+        let change = residual(current, previous, shift: 0, top: top, bottom: bottom, first: first, last: last, needed: 1)
+        return inCell <= largestCellResidual && inCell <= change / 2
     }
 
     /// The mean difference of a window with the previous picture moved down by `shift` lines,

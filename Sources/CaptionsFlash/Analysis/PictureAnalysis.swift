@@ -37,6 +37,8 @@ struct PictureAnalysis {
     /// How many transitions a cell has in the last second before the next one is first asked
     /// whether it is motion (``MotionStrips``): fewer cannot make it flash, and asking costs.
     private static let judgedCount: Int32 = 6
+    /// How far a cell's chroma may move (8-bit codes) for its change to be judged as motion.
+    private static let chromaStillness: Float = 3
     /// How many changed cells ahead a cell's state is fetched into cache.
     private static let prefetchDistance = 12
 
@@ -73,6 +75,9 @@ struct PictureAnalysis {
         private(set) var hardingStorage: UnsafeMutablePointer<TransitionTracker>?
         /// The cells that changed in the current picture.
         let changed: UnsafeMutablePointer<Int32>
+        /// How far each changed cell's chroma (or G and B) moved since last fed, in the order of
+        /// `changed` (``MotionStrips`` judges luma only).
+        let chromaMoves: UnsafeMutablePointer<Float>
         /// Linear R, G, B, luminance and Dim Flashing Lights level of each changed cell, in the
         /// order of `changed`: five planes of `count` (``ccaptions_cell_light``).
         let lights: UnsafeMutablePointer<Float>
@@ -89,6 +94,7 @@ struct PictureAnalysis {
             spreads = (spread, spread, spread)
             states = make(CellState())
             changed = .allocate(capacity: max(count, 1))  // written before it is read
+            chromaMoves = .allocate(capacity: max(count, 1))  // likewise
             lights = .allocate(capacity: 5 * max(count, 1))
             listPointers()
         }
@@ -129,6 +135,7 @@ struct PictureAnalysis {
             states.deallocate()
             hardingStorage?.deallocate()
             changed.deallocate()
+            chromaMoves.deallocate()
             lights.deallocate()
         }
     }
@@ -278,6 +285,7 @@ struct PictureAnalysis {
                 store.changed)
             for index in 0..<count {
                 let cell = Int(store.changed[index])
+                store.chromaMoves[index] = max(abs(channels.1[cell] - store.fed1[cell]), abs(channels.2[cell] - store.fed2[cell]))
                 (store.fed0[cell], store.fed1[cell], store.fed2[cell]) = (channels.0[cell], channels.1[cell], channels.2[cell])
                 store.spreads.0[cell] = spreads.0[cell]
                 if spreadChannels == 3 { (store.spreads.1[cell], store.spreads.2[cell]) = (spreads.1[cell], spreads.2[cell]) }
@@ -303,9 +311,14 @@ struct PictureAnalysis {
         // last second) is what moving the picture up or down gives (``MotionStrips``).
         let strips = sampler.strips
         let judging = strips.canJudge
-        func moved(_ cell: Int, counts: UnsafeBufferPointer<Int32>) -> Bool {
-            guard judging, counts[cell] >= Self.judgedCount else { return false }
-            let isMotion = strips.explainsChange(cell: cell)
+        // In the cell itself a shift may leave less than the smallest flash moves luma (8-bit
+        // codes): about 10 near SDR white, 4–5 for PQ at 100–1000 cd/m² (20 cd/m², or 1/17).
+        let largestCellResidual: Float = model.isAbsolute ? 2.5 : 8
+        func moved(_ cell: Int, index: Int, counts: UnsafeBufferPointer<Int32>) -> Bool {
+            // A cell whose colour moved too is not judged on luma alone (a flash between colours
+            // of one luma, behind moving texture, passed).
+            guard judging, counts[cell] >= Self.judgedCount, store.chromaMoves[index] <= Self.chromaStillness else { return false }
+            let isMotion = strips.explainsChange(cell: cell, largestCellResidual: largestCellResidual)
             if isMotion { measure.movedTransitions += 1 }
             return isMotion
         }
@@ -324,7 +337,7 @@ struct PictureAnalysis {
             state.pointee.level = level
             luminanceChange += Double(y - state.pointee.luminance)
             state.pointee.luminance = y
-            if state.pointee.luminanceTracker.update(y, rule: rule), !moved(cell, counts: general.counts) {
+            if state.pointee.luminanceTracker.update(y, rule: rule), !moved(cell, index: index, counts: general.counts) {
                 general.record(cell)
                 meters?.movingGeneral.mark(cell, rising: state.pointee.luminanceTracker.rising)
             }
@@ -342,7 +355,7 @@ struct PictureAnalysis {
                     r: r, g: g, b: b, isRed: sum > black && r >= 0.8 * sum, chromaticity: chromaticity)
                     ? state.pointee.chromaticityTracker.towardRed : nil
             }
-            if let towardRed = redTransition, !moved(cell, counts: meters.red.counts) {
+            if let towardRed = redTransition {
                 meters.red.record(cell)
                 meters.movingRed.mark(cell, rising: towardRed)
             }
