@@ -270,12 +270,13 @@ void ccaptions_add_run_squares_u16(const uint16_t *row, int width, size_t cells,
         squares_u16_avx2(row, width, cells, shift, squares), squares_u16_portable(row, width, cells, shift, squares));
 }
 
-void ccaptions_keep_strip(uint32_t *runs, size_t cells, int shift, uint32_t *sums, uint8_t *strip) {
+void ccaptions_keep_strip(uint32_t *runs, size_t cells, int shift, int merge, uint32_t *sums, uint8_t *strip) {
     const uint32_t half = ((uint32_t)1 << shift) >> 1;
     for (size_t c = 0; c < cells; c++) {
         uint32_t run = runs[c], mean = (run + half) >> shift;
+        if (mean > 255) mean = 255;
         sums[c] += run;
-        strip[c] = (uint8_t)(mean > 255 ? 255 : mean);
+        strip[c] = (uint8_t)(merge ? (strip[c] + mean + 1) >> 1 : mean);
         runs[c] = 0;
     }
 }

@@ -24,8 +24,9 @@ void ccaptions_add_run_squares_u16(const uint16_t *row, int width, size_t cells,
 /// Keeps one line's run sums (``ccaptions_add_runs_u8`` into `runs`, zeroed before) as the line's
 /// strip of mean values a cell column, and adds them to the row's sums: sums[c] += runs[c];
 /// strip[c] = min(255, (runs[c] + half) >> shift), half = 2^shift / 2; runs[c] = 0, for c < cells.
-/// `shift` is log2 of the run's width plus the samples' bits past 8 (``MotionStrips``).
-void ccaptions_keep_strip(uint32_t *runs, size_t cells, int shift, uint32_t *sums, uint8_t *strip);
+/// `shift` is log2 of the run's width plus the samples' bits past 8 (``MotionStrips``). With
+/// `merge`, the strip keeps the mean of what it held and this line: (strip[c] + mean + 1) >> 1.
+void ccaptions_keep_strip(uint32_t *runs, size_t cells, int shift, int merge, uint32_t *sums, uint8_t *strip);
 
 /// How far a window of strips (`lines` lines of `columns` values, line by line) is from the
 /// previous picture's moved down by each whole shift s from −search to search: sums[s + search]

@@ -65,7 +65,7 @@ extension CellSampler {
     @inline(__always)
     static func addLumaRuns<Sample: FixedWidthInteger & UnsignedInteger>(
         _ row: UnsafePointer<Sample>?, width: Int, cells: Int, depthShift: Int, runs: UnsafeMutablePointer<UInt32>,
-        sums: UnsafeMutablePointer<UInt32>, strip: UnsafeMutablePointer<UInt8>
+        sums: UnsafeMutablePointer<UInt32>, strip: UnsafeMutablePointer<UInt8>, merge: Bool
     ) {
         guard let row else { return }
         if Sample.bitWidth == 16 {
@@ -73,7 +73,31 @@ extension CellSampler {
         } else {
             ccaptions_add_runs_u8(UnsafeRawPointer(row).assumingMemoryBound(to: UInt8.self), Int32(width), cells, runs)
         }
-        ccaptions_keep_strip(runs, cells, Int32(width.trailingZeroBitCount + depthShift), sums, strip)
+        ccaptions_keep_strip(runs, cells, Int32(width.trailingZeroBitCount + depthShift), merge ? 1 : 0, sums, strip)
+    }
+
+    /// Keeps line `line`'s strip (``MotionStrips``) where cells are not a uniform width: each cell
+    /// column's mean sample on the 8-bit scale (`depthShift`: bits past 8).
+    func keepStrip<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ row: UnsafePointer<Sample>?, count: Int, line: Int, depthShift: Int
+    ) {
+        guard let row else { return }
+        let runs = stripRuns[0]
+        let (strip, merge) = (strips.line(line), strips.merges(line))
+        maps.columnOfX.withUnsafeBufferPointer { columnOfX in
+            for x in 0..<count { runs[Int(columnOfX[x])] &+= UInt32(truncatingIfNeeded: row[x]) }
+        }
+        // The mean on the 8-bit scale, rounded: sum × reciprocal / 2^(32 + bits past 8), plus a half.
+        let shift = UInt64(32 + depthShift)
+        let half = UInt64(1) << (shift - 1)
+        maps.columnReciprocals.withUnsafeBufferPointer { reciprocals in
+            for column in 0..<reciprocals.count {
+                let mean = (UInt64(runs[column]) &* reciprocals[column] &+ half) &>> shift
+                let value = UInt8(truncatingIfNeeded: min(255, mean))
+                strip[column] = merge ? UInt8((UInt16(strip[column]) + UInt16(value) + 1) >> 1) : value
+                runs[column] = 0
+            }
+        }
     }
 
     /// A sample over black by its alpha: for 8 bits the product itself (the sums are divided by

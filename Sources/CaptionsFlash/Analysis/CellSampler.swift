@@ -42,8 +42,8 @@ struct CellSampler {
     /// How far each square is shifted right: 0 for 8-bit samples, 2 × (bits − 8) for wider ones.
     var squareShift = 0
     private var geometry: Geometry?
-    private var maps = Maps()
-    /// Each line's mean luma a cell column, this picture's and the last one's (``MotionStrips``).
+    private(set) var maps = Maps()
+    /// Each line's mean luma a cell column, this picture's and the last two's (``MotionStrips``).
     let strips: MotionStrips
     /// One line's luma run sums, on their way to ``strips`` and the column sums.
     let stripRuns: Buffers
@@ -53,75 +53,12 @@ struct CellSampler {
         var width, height, frameHeight, parity, shiftX, shiftY: Int
     }
 
-    /// Column and row maps and pixel counts for one picture geometry.
-    private struct Maps {
-        var columnOfX: [Int32] = []
-        /// The cell column of each chroma column (its first luma column).
-        var columnOfChromaX: [Int32] = []
-        var rowOfLine: [Int32] = []
-        /// The lines of each row of cells.
-        var linesOfRow: [Range<Int>] = []
-        /// 2^32 / the luma samples of each cell column, rounded up: a line's strip where cells are
-        /// not uniform is each column's sum times it, shifted right by 32 (no division a value).
-        var columnReciprocals: [UInt64] = []
-        /// Whether luma line `line` adds its chroma line: once per chroma line and row of cells.
-        var addsChroma: [Bool] = []
-        var lumaWeight: [Float] = []
-        var chromaWeight: [Float] = []
-        /// How a line's luma, and chroma, column sums fold into a row of cells.
-        var lumaFold = Fold.scatter(map: [], count: 0, shift: 0)
-        var chromaFold = Fold.scatter(map: [], count: 0, shift: 0)
-        /// Cells narrower than a chroma sample: chroma is replicated to every luma pixel instead.
-        var replicatesChroma = false
-        /// When every cell is exactly `luma` luma columns and `chroma` chroma columns wide (1, 2,
-        /// 4 or 8: 1080p and 2160p), rows are summed straight into cells, a word at a time.
-        var uniformRuns: (luma: Int, chroma: Int)?
-    }
+    /// The lines of the picture in cell row `row`.
+    func lines(ofRow row: Int) -> Range<Int> { row < maps.linesOfRow.count ? maps.linesOfRow[row] : 0..<0 }
 
-    /// How column sums fold into cells: each column `x` (of `count`) adds to cell `map[x]` the
-    /// sum of column `x >> shift`; or, when no cell takes more than two columns, cell by cell.
-    private enum Fold {
-        case scatter(map: [Int32], count: Int, shift: Int)
-        case pairs(first: [Int32], second: [Int32], keep: [UInt32], clear: Int)
-
-        /// The fold for `map` and `shift` into `cells` cells.
-        static func make(map: [Int32], count: Int, shift: Int, cells: Int) -> Fold {
-            var first = [Int32](repeating: -1, count: cells)
-            var second = [Int32](repeating: -1, count: cells)
-            for x in 0..<count {
-                let (cell, source) = (Int(map[x]), Int32(x >> shift))
-                if first[cell] < 0 {
-                    first[cell] = source
-                } else if second[cell] < 0 {
-                    second[cell] = source
-                } else {
-                    return .scatter(map: map, count: count, shift: shift)
-                }
-            }
-            guard !first.contains(-1) else { return .scatter(map: map, count: count, shift: shift) }
-            let keep = second.map { $0 < 0 ? UInt32(0) : .max }
-            return .pairs(
-                first: first, second: zip(first, second).map { $1 < 0 ? $0 : $1 }, keep: keep,
-                clear: count == 0 ? 0 : ((count - 1) >> shift) + 1)
-        }
-
-        /// Adds `columns` into `cells` and clears them.
-        func apply(_ columns: UnsafeMutablePointer<UInt32>, into cells: UnsafeMutablePointer<UInt32>) {
-            switch self {
-            case .scatter(let map, let count, let shift):
-                map.withUnsafeBufferPointer { ccaptions_fold_columns(columns, $0.baseAddress, count, Int32(shift), cells) }
-            case .pairs(let first, let second, let keep, let clear):
-                first.withUnsafeBufferPointer { first in
-                    second.withUnsafeBufferPointer { second in
-                        keep.withUnsafeBufferPointer { keep in
-                            ccaptions_fold_pairs(
-                                columns, clear, first.baseAddress, second.baseAddress, keep.baseAddress, first.count, cells)
-                        }
-                    }
-                }
-            }
-        }
-    }
+    /// The pixels of a cell across, where cells are a whole number of pixels (the grids that have
+    /// a second grid); 0 before a picture.
+    var cellWidth: Int { maps.columnOfX.isEmpty ? 0 : maps.columnOfX.count / grid.columns }
 
     init(grid: CellGrid) {
         self.grid = grid
@@ -289,7 +226,7 @@ struct CellSampler {
             let lines = maps.linesOfRow[Int(row)]
             maps.linesOfRow[Int(row)] = lines.isEmpty ? line..<line + 1 : lines.lowerBound..<line + 1
         }
-        strips.setRows(maps.linesOfRow)
+        strips.setRows(maps.linesOfRow, columnOfPixel: maps.columnOfX)
         for row in maps.rowOfLine {
             for column in 0..<grid.columns { lumaCount[Int(row) * grid.columns + column] += columnPixels[column] }
         }
@@ -381,7 +318,7 @@ struct CellSampler {
                         if keepsStrips {
                             Self.addLumaRuns(
                                 samples(planes.0, line), width: runs.luma, cells: cellColumns, depthShift: depthShift,
-                                runs: lumaRuns, sums: lumaSums, strip: strips.line(line))
+                                runs: lumaRuns, sums: lumaSums, strip: strips.line(line), merge: strips.merges(line))
                         } else {
                             addRuns(samples(planes.0, line), width: runs.luma, cells: cellColumns, into: 0)
                         }
@@ -395,7 +332,7 @@ struct CellSampler {
                         if keepsStrips {
                             Self.addLumaRuns(
                                 samples(planes.0, line), width: runs.luma, cells: cellColumns, depthShift: depthShift,
-                                runs: lumaRuns, sums: lumaSums, strip: strips.line(line))
+                                runs: lumaRuns, sums: lumaSums, strip: strips.line(line), merge: strips.merges(line))
                         } else {
                             addRuns(samples(planes.0, line), width: runs.luma, cells: cellColumns, into: 0)
                         }
@@ -455,29 +392,6 @@ struct CellSampler {
                 uniform: uniformRuns != nil, scales: scales)
         }
         if keepsStrips { strips.finish() }
-    }
-
-    /// Keeps line `line`'s strip (``MotionStrips``) where cells are not a uniform width: each cell
-    /// column's mean sample on the 8-bit scale (`depthShift`: bits past 8).
-    private func keepStrip<Sample: FixedWidthInteger & UnsignedInteger>(
-        _ row: UnsafePointer<Sample>?, count: Int, line: Int, depthShift: Int
-    ) {
-        guard let row else { return }
-        let runs = stripRuns[0]
-        let strip = strips.line(line)
-        maps.columnOfX.withUnsafeBufferPointer { columnOfX in
-            for x in 0..<count { runs[Int(columnOfX[x])] &+= UInt32(truncatingIfNeeded: row[x]) }
-        }
-        // The mean on the 8-bit scale, rounded: sum × reciprocal / 2^(32 + bits past 8), plus a half.
-        let shift = UInt64(32 + depthShift)
-        let half = UInt64(1) << (shift - 1)
-        maps.columnReciprocals.withUnsafeBufferPointer { reciprocals in
-            for column in 0..<reciprocals.count {
-                let mean = (UInt64(runs[column]) &* reciprocals[column] &+ half) &>> shift
-                strip[column] = UInt8(truncatingIfNeeded: min(255, mean))
-                runs[column] = 0
-            }
-        }
     }
 
     /// Folds the column sums into the cells of `row` and clears them. When rows are summed

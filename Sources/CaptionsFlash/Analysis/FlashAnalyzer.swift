@@ -186,7 +186,7 @@ public struct FlashAnalyzer {
         else { return measure }
         let other = shifted[index].analyze(
             part, frameHeight: frameHeight ?? part.height, parity: index, time: time, model: model, criteria: criteria,
-            displayPeak: Float(display.peak))
+            displayPeak: Float(display.peak), sharedStrips: index < pictures.count ? pictures[index].sharing(x: crop.x, y: crop.y) : nil)
         return Self.either(measure, other)
     }
 

@@ -19,8 +19,11 @@ import CCaptionsKernels
 final class MotionStrips {
     /// Cell columns: the values of each line.
     let columns: Int
-    /// Lines of the current picture.
+    /// Strip lines of the current picture: its lines, or pairs of them (``halves``).
     private(set) var lines = 0
+    /// Whether each strip line is the mean of two picture lines: where cells are 6 lines tall or
+    /// more (2160p: 8), so that the strips of three pictures stay within 1.5 MB.
+    private(set) var halves = false
     /// The current picture's strips, the previous picture's and the one before.
     private var current: UnsafeMutablePointer<UInt8>
     private var previous: UnsafeMutablePointer<UInt8>
@@ -32,6 +35,9 @@ final class MotionStrips {
     private var writtenBefore = 0
     /// The lines of each row of cells (``setRows(_:)``).
     private var rows: [Range<Int>] = []
+    /// The cell column of each pixel, and the row of cells of each line.
+    private var columnOfPixel: [Int32] = []
+    private var rowOfLine: [Int32] = []
     /// Rows of cells whose move is found together (``explainsChange(cell:largestCellResidual:)``).
     static let blockRows = 4
     /// Each block's move (NaN: none) and the picture it was found in.
@@ -68,11 +74,15 @@ final class MotionStrips {
     }
 
     /// Sets which lines make each row of cells.
-    func setRows(_ rows: [Range<Int>]) {
-        self.rows = rows
-        let blocks = (rows.count + Self.blockRows - 1) / Self.blockRows * columns
-        blockMoves = [Float](repeating: .nan, count: blocks)
-        blockStamps = [UInt32](repeating: 0, count: blocks)
+    func setRows(_ rows: [Range<Int>], columnOfPixel: [Int32]) {
+        halves = (rows.map(\.count).min() ?? 0) >= 6
+        (written, writtenBefore) = (false, 0)  // strips of another geometry are not compared
+        let shift = halves ? 1 : 0
+        self.rows = rows.map { ($0.lowerBound >> shift)..<(($0.upperBound + shift) >> shift) }
+        self.columnOfPixel = columnOfPixel
+        rowOfLine = [Int32](repeating: 0, count: rows.last?.upperBound ?? 0)
+        for (row, lines) in rows.enumerated() { for line in lines { rowOfLine[line] = Int32(row) } }
+        (blockMoves, blockStamps) = ([], [])  // made when first asked for
     }
 
     /// Whether the change of cell `cell` (of a grid of ``columns`` across) since the previous
@@ -84,6 +94,35 @@ final class MotionStrips {
         let row = cell / columns
         guard canJudge, row < rows.count else { return false }
         let column = cell - row * columns
+        guard let shift = blockMove(row: row, column: column) else { return false }
+        return cellAgrees(with: shift, lines: rows[row], columns: column...column, largestCellResidual: largestCellResidual)
+    }
+
+    /// The same for a cell of another grid over the same picture (a second grid, offset by half
+    /// a cell): its `lines` of the picture and the cell `columns` its pixels fall in, held to the
+    /// move of the block its middle is in.
+    func explainsChange(picture lines: Range<Int>, columns cellColumns: ClosedRange<Int>, largestCellResidual: Float) -> Bool {
+        let middle = (lines.lowerBound + lines.upperBound) / 2
+        let shift = halves ? 1 : 0
+        let stripLines = (lines.lowerBound >> shift)..<((lines.upperBound + shift) >> shift)
+        guard canJudge, !lines.isEmpty, stripLines.upperBound <= self.lines, cellColumns.upperBound < columns,
+            middle < rowOfLine.count
+        else { return false }
+        guard let move = blockMove(row: Int(rowOfLine[middle]), column: cellColumns.lowerBound) else { return false }
+        return cellAgrees(with: move, lines: stripLines, columns: cellColumns, largestCellResidual: largestCellResidual)
+    }
+
+    /// The cell column of pixel `x` (the last for pixels past the picture).
+    func column(ofPixel x: Int) -> Int {
+        columnOfPixel.isEmpty ? 0 : Int(columnOfPixel[min(max(x, 0), columnOfPixel.count - 1)])
+    }
+
+    /// The move of the block of ``blockRows`` rows holding cell `row`, `column`, found once a picture.
+    private func blockMove(row: Int, column: Int) -> Float? {
+        if blockStamps.isEmpty {
+            let blocks = (rows.count + Self.blockRows - 1) / Self.blockRows * columns
+            (blockMoves, blockStamps) = ([Float](repeating: .nan, count: blocks), [UInt32](repeating: 0, count: blocks))
+        }
         let block = (row / Self.blockRows) * columns + column
         if blockStamps[block] != picture {
             blockStamps[block] = picture
@@ -93,13 +132,14 @@ final class MotionStrips {
             blockMoves[block] = move(around: window, columns: column...column, cellLines: rows[first].count) ?? .nan
         }
         let shift = blockMoves[block]
-        return !shift.isNaN && cellAgrees(with: shift, lines: rows[row], columns: column...column, largestCellResidual: largestCellResidual)
+        return shift.isNaN ? nil : shift
     }
 
     /// Starts a picture of `lines` lines, whose strips are written when `keeping` (the storage is
     /// made then: a scan where nothing comes near flashing has none): the last pictures' strips
     /// move back one place.
-    func begin(lines: Int, keeping: Bool) {
+    func begin(lines pictureLines: Int, keeping: Bool) {
+        let lines = halves ? (pictureLines + 1) / 2 : pictureLines
         (current, previous, older) = (older, current, previous)
         picture &+= 1
         if picture == 0 {
@@ -117,7 +157,11 @@ final class MotionStrips {
     }
 
     /// Line `line`'s values of the current picture, one a cell column, to be written.
-    func line(_ line: Int) -> UnsafeMutablePointer<UInt8> { current + line * columns }
+    func line(_ line: Int) -> UnsafeMutablePointer<UInt8> { current + (halves ? line >> 1 : line) * columns }
+
+    /// Whether picture line `line` is merged into the strip line ``line(_:)`` gives (the second
+    /// of a pair) rather than written.
+    func merges(_ line: Int) -> Bool { halves && line & 1 == 1 }
 
     /// Says that every line of the current picture was written.
     func finish() { written = true }

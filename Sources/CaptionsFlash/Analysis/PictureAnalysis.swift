@@ -77,7 +77,7 @@ struct PictureAnalysis {
         let changed: UnsafeMutablePointer<Int32>
         /// How far each changed cell's chroma (or G and B) moved since last fed, in the order of
         /// `changed` (``MotionStrips`` judges luma only).
-        let chromaMoves: UnsafeMutablePointer<Float>
+        private(set) var chromaStorage: UnsafeMutablePointer<Float>?
         /// Linear R, G, B, luminance and Dim Flashing Lights level of each changed cell, in the
         /// order of `changed`: five planes of `count` (``ccaptions_cell_light``).
         let lights: UnsafeMutablePointer<Float>
@@ -94,7 +94,6 @@ struct PictureAnalysis {
             spreads = (spread, spread, spread)
             states = make(CellState())
             changed = .allocate(capacity: max(count, 1))  // written before it is read
-            chromaMoves = .allocate(capacity: max(count, 1))  // likewise
             lights = .allocate(capacity: 5 * max(count, 1))
             listPointers()
         }
@@ -117,6 +116,14 @@ struct PictureAnalysis {
             spreadList = [spreads.0, spreads.1, spreads.2].map(constant)
         }
 
+        /// The chroma moves, made when strips are first asked about (written before read).
+        var chromaMoves: UnsafeMutablePointer<Float> {
+            if let chromaStorage { return chromaStorage }
+            let moves = UnsafeMutablePointer<Float>.allocate(capacity: max(count, 1))
+            chromaStorage = moves
+            return moves
+        }
+
         /// Harding's trackers, made (each at its start) on first use.
         var hardingTrackers: UnsafeMutablePointer<TransitionTracker> {
             if let hardingStorage { return hardingStorage }
@@ -135,7 +142,7 @@ struct PictureAnalysis {
             states.deallocate()
             hardingStorage?.deallocate()
             changed.deallocate()
-            chromaMoves.deallocate()
+            chromaStorage?.deallocate()
             lights.deallocate()
         }
     }
@@ -249,9 +256,20 @@ struct PictureAnalysis {
     }
 
     /// Analyses the next picture, shown at `time` seconds.
+    /// The strips of the picture's main grid, for a second grid (whose cells start `x`, `y` pixels
+    /// into it): one set of strips serves both (3 MB a grid at 2160p), and the moves found for
+    /// the main grid's cells serve the second's.
+    struct SharedStrips {
+        let strips: MotionStrips
+        let x, y: Int
+    }
+
+    /// This analysis's strips, for a second grid of the same picture.
+    func sharing(x: Int, y: Int) -> SharedStrips { SharedStrips(strips: sampler.strips, x: x, y: y) }
+
     mutating func analyze(
         _ picture: VideoFrame, frameHeight: Int, parity: Int, time: Double, model: ColorModel, criteria: FlashCriteria,
-        displayPeak: Float
+        displayPeak: Float, sharedStrips: SharedStrips? = nil
     ) -> Measure {
         general.begin(frameAt: time)
         let meters = meters
@@ -264,7 +282,7 @@ struct PictureAnalysis {
         // picture and the two after it: so only where some cell has two fewer than is judged.
         let nearlyJudged =
             max(general.maximum, meters?.red.maximum ?? 0) >= Self.judgedCount - Int32(MotionStrips.picturesBefore)
-        sampler.sample(picture, frameHeight: frameHeight, parity: parity, keepingStrips: nearlyJudged)
+        sampler.sample(picture, frameHeight: frameHeight, parity: parity, keepingStrips: nearlyJudged && sharedStrips == nil)
         let whole = meters != nil
         var measure = Measure()
         let rule = LuminanceRule(absolute: model.isAbsolute)
@@ -277,6 +295,9 @@ struct PictureAnalysis {
         let store = store
         let spreadChannels = sampler.spreadChannels
         if spreadChannels == 3 { store.makeRGBSpreads() }
+        let strips = sharedStrips?.strips ?? sampler.strips
+        let judging = strips.canJudge
+        let chromaMoves = judging ? store.chromaMoves : nil
         let changed = sampler.withChannels { channels, spreads in
             // Every cell whose means or spreads moved by `stillness` or more since last fed.
             let now: [UnsafePointer<Float>?] = [channels.0, channels.1, channels.2, spreads.0, spreads.1, spreads.2]
@@ -285,7 +306,7 @@ struct PictureAnalysis {
                 store.changed)
             for index in 0..<count {
                 let cell = Int(store.changed[index])
-                store.chromaMoves[index] = max(abs(channels.1[cell] - store.fed1[cell]), abs(channels.2[cell] - store.fed2[cell]))
+                chromaMoves?[index] = max(abs(channels.1[cell] - store.fed1[cell]), abs(channels.2[cell] - store.fed2[cell]))
                 (store.fed0[cell], store.fed1[cell], store.fed2[cell]) = (channels.0[cell], channels.1[cell], channels.2[cell])
                 store.spreads.0[cell] = spreads.0[cell]
                 if spreadChannels == 3 { (store.spreads.1[cell], store.spreads.2[cell]) = (spreads.1[cell], spreads.2[cell]) }
@@ -309,16 +330,27 @@ struct PictureAnalysis {
         let stateSize = MemoryLayout<CellState>.size
         // Whether a transition of `cell` that would make it count (`counts`: its transitions in the
         // last second) is what moving the picture up or down gives (``MotionStrips``).
-        let strips = sampler.strips
-        let judging = strips.canJudge
+        let cellWidth = sharedStrips.map { _ in sampler.cellWidth } ?? 0
         // In the cell itself a shift may leave less than the smallest flash moves luma (8-bit
         // codes): about 10 near SDR white, 4–5 for PQ at 100–1000 cd/m² (20 cd/m², or 1/17).
         let largestCellResidual: Float = model.isAbsolute ? 2.5 : 8
         func moved(_ cell: Int, index: Int, counts: UnsafeBufferPointer<Int32>) -> Bool {
             // A cell whose colour moved too is not judged on luma alone (a flash between colours
             // of one luma, behind moving texture, passed).
-            guard judging, counts[cell] >= Self.judgedCount, store.chromaMoves[index] <= Self.chromaStillness else { return false }
-            let isMotion = strips.explainsChange(cell: cell, largestCellResidual: largestCellResidual)
+            guard let chromaMoves, counts[cell] >= Self.judgedCount, chromaMoves[index] <= Self.chromaStillness else { return false }
+            let isMotion: Bool
+            if let shared = sharedStrips {
+                // The second grid's cell in the main grid's strips: its lines, and the main
+                // columns its pixels fall in.
+                let lines = sampler.lines(ofRow: cell / grid.columns)
+                let left = shared.x + (cell % grid.columns) * cellWidth
+                let columns = strips.column(ofPixel: left)...strips.column(ofPixel: left + cellWidth - 1)
+                isMotion = strips.explainsChange(
+                    picture: (lines.lowerBound + shared.y)..<(lines.upperBound + shared.y), columns: columns,
+                    largestCellResidual: largestCellResidual)
+            } else {
+                isMotion = strips.explainsChange(cell: cell, largestCellResidual: largestCellResidual)
+            }
             if isMotion { measure.movedTransitions += 1 }
             return isMotion
         }
