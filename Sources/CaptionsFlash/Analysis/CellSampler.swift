@@ -313,33 +313,21 @@ struct CellSampler {
                     plane.base.map { UnsafeRawPointer($0 + line * plane.stride).assumingMemoryBound(to: Sample.self) }
                 }
                 if let runs = uniformRuns {
-                    switch layout {
-                    case .planarYUV:
-                        if keepsStrips {
-                            Self.addLumaRuns(
-                                samples(planes.0, line), width: runs.luma, cells: cellColumns, depthShift: depthShift,
-                                runs: lumaRuns, sums: lumaSums, strip: strips.line(line), merge: strips.merges(line))
-                        } else {
-                            addRuns(samples(planes.0, line), width: runs.luma, cells: cellColumns, into: 0)
-                        }
-                        addRunSquares(samples(planes.0, line), width: runs.luma, cells: cellColumns)
-                        if addsChroma[line] {
-                            addRuns(samples(planes.1, line &>> shiftY), width: runs.chroma, cells: cellColumns, into: 1)
-                            addRuns(samples(planes.2, line &>> shiftY), width: runs.chroma, cells: cellColumns, into: 2)
-                        }
-                        continue
-                    case .gray:
-                        if keepsStrips {
-                            Self.addLumaRuns(
-                                samples(planes.0, line), width: runs.luma, cells: cellColumns, depthShift: depthShift,
-                                runs: lumaRuns, sums: lumaSums, strip: strips.line(line), merge: strips.merges(line))
-                        } else {
-                            addRuns(samples(planes.0, line), width: runs.luma, cells: cellColumns, into: 0)
-                        }
-                        addRunSquares(samples(planes.0, line), width: runs.luma, cells: cellColumns)
-                        continue
-                    default: break
+                    // Planar YUV without alpha, or grey (``uniformRuns(for:)``): luma, then chroma.
+                    let luma = samples(planes.0, line)
+                    if keepsStrips {
+                        Self.addLumaRuns(
+                            luma, width: runs.luma, cells: cellColumns, depthShift: depthShift,
+                            runs: lumaRuns, sums: lumaSums, strip: strips.line(line), merge: strips.merges(line))
+                    } else {
+                        addRuns(luma, width: runs.luma, cells: cellColumns, into: 0)
                     }
+                    addRunSquares(luma, width: runs.luma, cells: cellColumns)
+                    if case .planarYUV = layout, addsChroma[line] {
+                        addRuns(samples(planes.1, line &>> shiftY), width: runs.chroma, cells: cellColumns, into: 1)
+                        addRuns(samples(planes.2, line &>> shiftY), width: runs.chroma, cells: cellColumns, into: 2)
+                    }
+                    continue
                 }
                 switch layout {
                 case .planarYUV:

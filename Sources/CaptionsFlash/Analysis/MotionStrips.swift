@@ -39,7 +39,7 @@ final class MotionStrips {
     private var columnOfPixel: [Int32] = []
     private var rowOfLine: [Int32] = []
     /// Rows of cells whose move is found together (``explainsChange(cell:largestCellResidual:)``).
-    static let blockRows = 4
+    static let blockRows = 8
     /// Each block's move (NaN: none) and the picture it was found in.
     private var blockMoves: [Float] = []
     private var blockStamps: [UInt32] = []
