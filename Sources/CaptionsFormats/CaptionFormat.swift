@@ -81,12 +81,9 @@ public enum CaptionFormat: String, Sendable, CaseIterable {
         var head = Array(bytes.prefix(4096))
         // UTF-16 and UTF-32 with a byte order mark, and UTF-16 without one, are looked at as text
         // (a MicroDVD file in UTF-16 without a mark was read as JSON for its first "{").
-        if let (name, length) = Charset.byteOrderMark(head), name != "UTF-8",
+        let marked = Charset.byteOrderMark(head).flatMap { $0.name == "UTF-8" ? nil : $0 }
+        if let (name, length) = marked ?? Charset.unmarkedUTF16(head).map({ ($0, 0) }),
             case .success(let text) = Charset.convert(Array(head.dropFirst(length).prefix((head.count - length) & ~3)), from: name)
-        {
-            head = text
-        } else if let name = Charset.unmarkedUTF16(head),
-            case .success(let text) = Charset.convert(Array(head.prefix(head.count & ~3)), from: name)
         {
             head = text
         }

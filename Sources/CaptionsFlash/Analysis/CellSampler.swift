@@ -226,7 +226,7 @@ struct CellSampler {
             let lines = maps.linesOfRow[Int(row)]
             maps.linesOfRow[Int(row)] = lines.isEmpty ? line..<line + 1 : lines.lowerBound..<line + 1
         }
-        strips.setRows(maps.linesOfRow, columnOfPixel: maps.columnOfX)
+        strips.setRows(maps.linesOfRow, rowOfLine: maps.rowOfLine, columnOfPixel: maps.columnOfX)
         for row in maps.rowOfLine {
             for column in 0..<grid.columns { lumaCount[Int(row) * grid.columns + column] += columnPixels[column] }
         }

@@ -11,11 +11,12 @@ import CCaptionsKernels
 /// is different even when a shift could also explain it (a checkerboard or stripes reversing
 /// is its own image moved by half a period, either way): so a change counts as motion only
 /// when one shift explains it and no other does; and only when the picture before moved the same
-/// way, as an eye can follow (texture shaken up and down flickers at every point).
-/// (``explainsChange(lines:columns:cellLines:)``).
+/// way, as an eye can follow (texture shaken up and down flickers at every point)
+/// (``move(around:columns:cellLines:)``); and only when the cell itself agrees
+/// (``cellAgrees(with:lines:columns:largestCellResidual:)``).
 ///
-/// Values are means on the 8-bit scale (`UInt8`), which is all a shift needs: 1 MB a picture at
-/// 2160p, made only when a scan comes near flashing.
+/// Values are means on the 8-bit scale (`UInt8`), which is all a shift needs: 0.5 MB a picture at
+/// 2160p (``halves``), made only when a scan comes near flashing.
 final class MotionStrips {
     /// Cell columns: the values of each line.
     let columns: Int
@@ -33,7 +34,7 @@ final class MotionStrips {
     /// many pictures in a row, of the same size, were written before it (up to 2).
     private var written = false
     private var writtenBefore = 0
-    /// The lines of each row of cells (``setRows(_:)``).
+    /// The lines of each row of cells (``setRows(_:rowOfLine:columnOfPixel:)``), in strip lines.
     private var rows: [Range<Int>] = []
     /// The cell column of each pixel, and the row of cells of each line.
     private var columnOfPixel: [Int32] = []
@@ -55,8 +56,8 @@ final class MotionStrips {
     /// Lines compared above and below the cell, in cell heights.
     static let margin = 3
     /// The most a shift may leave unexplained, in 8-bit codes a sample on average: compression
-    /// and sub-pixel motion leave 1–7 on rolled credits; a flash of 0.1 of white between
-    /// light greys changes luma by at least 14.
+    /// and sub-pixel motion leave 1–7 on rolled credits; a flash of 0.1 of white changes luma by
+    /// about 10 codes at the bright end, far more below.
     static let largestResidual: Float = 10
     /// How many pictures before the current one must have strips: 2 (the move before this one is
     /// compared with this one).
@@ -73,15 +74,15 @@ final class MotionStrips {
         for buffer in [current, previous, older] { buffer.deallocate() }
     }
 
-    /// Sets which lines make each row of cells.
-    func setRows(_ rows: [Range<Int>], columnOfPixel: [Int32]) {
+    /// Sets which lines make each row of cells, the row of each line and the cell column of
+    /// each pixel (``CellSampler``'s maps).
+    func setRows(_ rows: [Range<Int>], rowOfLine: [Int32], columnOfPixel: [Int32]) {
         halves = (rows.map(\.count).min() ?? 0) >= 6
         (written, writtenBefore) = (false, 0)  // strips of another geometry are not compared
         let shift = halves ? 1 : 0
         self.rows = rows.map { ($0.lowerBound >> shift)..<(($0.upperBound + shift) >> shift) }
         self.columnOfPixel = columnOfPixel
-        rowOfLine = [Int32](repeating: 0, count: rows.last?.upperBound ?? 0)
-        for (row, lines) in rows.enumerated() { for line in lines { rowOfLine[line] = Int32(row) } }
+        self.rowOfLine = rowOfLine
         (blockMoves, blockStamps) = ([], [])  // made when first asked for
     }
 

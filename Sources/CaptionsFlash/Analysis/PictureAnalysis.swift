@@ -255,10 +255,9 @@ struct PictureAnalysis {
         luminanceTotal *= Double(factor)
     }
 
-    /// Analyses the next picture, shown at `time` seconds.
     /// The strips of the picture's main grid, for a second grid (whose cells start `x`, `y` pixels
-    /// into it): one set of strips serves both (3 MB a grid at 2160p), and the moves found for
-    /// the main grid's cells serve the second's.
+    /// into it): one set of strips serves both, and the moves found for the main grid's cells
+    /// serve the second's.
     struct SharedStrips {
         let strips: MotionStrips
         let x, y: Int
@@ -267,6 +266,8 @@ struct PictureAnalysis {
     /// This analysis's strips, for a second grid of the same picture.
     func sharing(x: Int, y: Int) -> SharedStrips { SharedStrips(strips: sampler.strips, x: x, y: y) }
 
+    /// Analyses the next picture, shown at `time` seconds; a second grid's with the main grid's
+    /// `sharedStrips`.
     mutating func analyze(
         _ picture: VideoFrame, frameHeight: Int, parity: Int, time: Double, model: ColorModel, criteria: FlashCriteria,
         displayPeak: Float, sharedStrips: SharedStrips? = nil
