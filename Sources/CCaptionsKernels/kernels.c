@@ -270,15 +270,42 @@ void ccaptions_add_run_squares_u16(const uint16_t *row, int width, size_t cells,
         squares_u16_avx2(row, width, cells, shift, squares), squares_u16_portable(row, width, cells, shift, squares));
 }
 
-void ccaptions_keep_strip(uint32_t *runs, size_t cells, int shift, int merge, uint32_t *sums, uint8_t *strip) {
+static inline void keep_strip_portable(
+    uint32_t *runs, size_t from, size_t cells, int shift, int merge, uint32_t *sums, uint8_t *strip) {
     const uint32_t half = ((uint32_t)1 << shift) >> 1;
-    for (size_t c = 0; c < cells; c++) {
+    for (size_t c = from; c < cells; c++) {
         uint32_t run = runs[c], mean = (run + half) >> shift;
         if (mean > 255) mean = 255;
         sums[c] += run;
         strip[c] = (uint8_t)(merge ? (strip[c] + mean + 1) >> 1 : mean);
         runs[c] = 0;
     }
+}
+
+#ifdef CCAPTIONS_X86
+// Eight cells at a time: the means capped at 255 and packed to bytes, merged by pavgb, which is
+// (a + b + 1) >> 1.
+AVX2 static void keep_strip_avx2(uint32_t *runs, size_t cells, int shift, int merge, uint32_t *sums, uint8_t *strip) {
+    const __m256i half = _mm256_set1_epi32((int)(((uint32_t)1 << shift) >> 1));
+    const __m128i count = _mm_cvtsi32_si128(shift);
+    size_t c = 0;
+    for (; c + 8 <= cells; c += 8) {
+        __m256i run = _mm256_loadu_si256((const __m256i *)(runs + c));
+        _mm256_storeu_si256((__m256i *)(sums + c), _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(sums + c)), run));
+        _mm256_storeu_si256((__m256i *)(runs + c), _mm256_setzero_si256());
+        __m256i mean = _mm256_min_epu32(_mm256_srl_epi32(_mm256_add_epi32(run, half), count), _mm256_set1_epi32(255));
+        __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(mean), _mm256_extracti128_si256(mean, 1));
+        __m128i bytes = _mm_packus_epi16(words, words);
+        if (merge) bytes = _mm_avg_epu8(bytes, _mm_loadl_epi64((const __m128i *)(strip + c)));
+        _mm_storel_epi64((__m128i *)(strip + c), bytes);
+    }
+    keep_strip_portable(runs, c, cells, shift, merge, sums, strip);
+}
+#endif
+
+void ccaptions_keep_strip(uint32_t *runs, size_t cells, int shift, int merge, uint32_t *sums, uint8_t *strip) {
+    DISPATCH(
+        keep_strip_avx2(runs, cells, shift, merge, sums, strip), keep_strip_portable(runs, 0, cells, shift, merge, sums, strip));
 }
 
 // The sum of |a[i] − b[i]| for i < n. With SSE2 (every x86-64), sixteen bytes at a time by

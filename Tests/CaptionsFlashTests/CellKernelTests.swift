@@ -200,3 +200,28 @@ import Testing
         #expect(sums == expected(narrow, shift: 0), "8-bit, \(width) a cell")
     }
 }
+
+/// A line's strip of means (``MotionStrips``) from its run sums: the vector path and the portable
+/// tail against the definition, means over 255 capped, merged with the strip already there or not.
+@Suite struct StripKernelTests {
+    @Test(arguments: [2, 3, 4, 6], [false, true])
+    func stripsAreRoundedCappedMeansAndTheRunsMoveToTheSums(shift: Int, merge: Bool) {
+        var generator = SystemRandomNumberGenerator()
+        let cells = 37
+        // Runs of up to 4× the 8-bit scale past the cap (16-bit samples out of their range).
+        var runs = (0..<cells).map { _ in UInt32.random(in: 0...(1020 << shift), using: &generator) }
+        runs[0] = 0
+        runs[9] = UInt32(255 << shift) + UInt32(1 << shift) / 2 - 1  // rounds to 255, just
+        let start = (0..<cells).map { _ in UInt32.random(in: 0...1_000_000, using: &generator) }
+        let before = (0..<cells).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        var (sums, strip, kept) = (start, before, runs)
+        ccaptions_keep_strip(&kept, cells, Int32(shift), merge ? 1 : 0, &sums, &strip)
+        for cell in 0..<cells {
+            let mean = min(255, (runs[cell] + UInt32(1 << shift) / 2) >> shift)
+            let value = merge ? (UInt32(before[cell]) + mean + 1) >> 1 : mean
+            #expect(strip[cell] == UInt8(value), "cell \(cell), run \(runs[cell])")
+            #expect(sums[cell] == start[cell] + runs[cell])
+        }
+        #expect(kept.allSatisfy { $0 == 0 })
+    }
+}

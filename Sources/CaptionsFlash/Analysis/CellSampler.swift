@@ -298,7 +298,10 @@ struct CellSampler {
         strips.begin(lines: height, keeping: keepsStrips)
         let depthShift = Sample.bitWidth == 16 ? max(0, picture.bitDepth - 8) : 0
         let (lumaRuns, lumaSums, strips) = (stripRuns[0], columnSums[0], strips)
-        maps.rowOfLine.withUnsafeBufferPointer { rowOfLine in
+        // A local copy of the map, not a closure over it: a closure capturing `self` in a
+        // mutating method copied the whole sampler (20 references) for every line.
+        let rowOfLine = maps.rowOfLine
+        do {
             for line in 0..<height {
                 let row = Int(rowOfLine[line])
                 if row != currentRow {
