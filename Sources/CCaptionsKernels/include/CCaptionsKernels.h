@@ -49,6 +49,13 @@ void ccaptions_fold_pairs(
     uint32_t *columns, size_t clear, const int32_t *first, const int32_t *second, const uint32_t *keep, size_t count,
     uint32_t *cells);
 
+/// Fetches `length` bytes from `address` into cache for reading, every 64-byte line of them: a
+/// picture's line some lines ahead of the one being summed (the summing waits on memory otherwise;
+/// the hardware's own prefetching keeps up with one stream, not with luma and two chroma planes).
+static inline void ccaptions_prefetch_read(const void *address, size_t length) {
+    for (size_t offset = 0; offset < length; offset += 64) __builtin_prefetch((const char *)address + offset, 0, 3);
+}
+
 /// Asks for the cache lines of `length` bytes at `address`, about to be read and written (a
 /// hint: it changes no result). The per-cell state of the cells that changed in a picture is
 /// scattered over megabytes; fetched a few cells ahead, it is in cache when its turn comes.

@@ -271,6 +271,11 @@ struct CellSampler {
         columnSquares = Buffers(count: width)
     }
 
+    /// How many lines ahead of the one summed a line is fetched into cache: the sums wait on
+    /// memory otherwise (on the 60 s 1080p bench clip, three alternating runs, the scan's CPU
+    /// went from 9.2–9.4 s to 8.8–8.9 s; 4 lines did a little less, 16 the same).
+    static let prefetchLines = 8
+
     /// Sums every sample of the picture into ``sums`` (per cell).
     private mutating func accumulate<Sample: FixedWidthInteger & UnsignedInteger>(
         _ picture: VideoFrame, as: Sample.Type, shiftX: Int, shiftY: Int, scales: Scales, keepingStrips: Bool
@@ -301,6 +306,11 @@ struct CellSampler {
         // A local copy of the map, not a closure over it: a closure capturing `self` in a
         // mutating method copied the whole sampler (20 references) for every line.
         let rowOfLine = maps.rowOfLine
+        let (lumaBytes, chromaBytes) = (width * MemoryLayout<Sample>.size, chromaWidth * MemoryLayout<Sample>.size)
+        let chromaPlanes = { if case .planarYUV = layout { true } else { false } }()
+        func prefetch(_ plane: VideoFrame.Plane, line: Int, bytes: Int) {
+            if let base = plane.base { ccaptions_prefetch_read(base + line * plane.stride, bytes) }
+        }
         do {
             for line in 0..<height {
                 let row = Int(rowOfLine[line])
@@ -316,7 +326,16 @@ struct CellSampler {
                     plane.base.map { UnsafeRawPointer($0 + line * plane.stride).assumingMemoryBound(to: Sample.self) }
                 }
                 if let runs = uniformRuns {
-                    // Planar YUV without alpha, or grey (``uniformRuns(for:)``): luma, then chroma.
+                    // Planar YUV without alpha, or grey (``uniformRuns(for:)``): luma, then chroma,
+                    // the lines `prefetchLines` ahead fetched into cache meanwhile.
+                    let ahead = line &+ Self.prefetchLines
+                    if ahead < height {
+                        prefetch(planes.0, line: ahead, bytes: lumaBytes)
+                        if chromaPlanes, addsChroma[ahead] {
+                            prefetch(planes.1, line: ahead &>> shiftY, bytes: chromaBytes)
+                            prefetch(planes.2, line: ahead &>> shiftY, bytes: chromaBytes)
+                        }
+                    }
                     let luma = samples(planes.0, line)
                     if keepsStrips {
                         Self.addLumaRuns(
