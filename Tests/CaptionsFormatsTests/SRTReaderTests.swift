@@ -228,6 +228,18 @@ import Testing
         #expect(complete.diagnostics.isEmpty)
     }
 
+    /// A file that ends on whole times (webvtt-py's invalid_format4.srt) keeps the cues before it:
+    /// a warning, not an error that wrote nothing; the last cue is read as the same bytes with a
+    /// line break after them read it.
+    @Test func aFileThatEndsOnWholeTimesKeepsItsCues() throws {
+        let text = "1\n00:00:01,000 --> 00:00:02,000\nHello\n\n2\n00:00:03,000 --> 00:00:04,000"
+        let document = try readSRT(text)
+        #expect(codes(document) == ["srt.input.truncated@6:1"])
+        #expect(document.diagnostics.allSatisfy { $0.severity == .warning })
+        #expect(document.cues.map(\.plainText) == (try readSRT(text + "\n")).cues.map(\.plainText))
+        #expect(document.cues.first?.plainText == "Hello")
+    }
+
     @Test(arguments: ["999999", "99999999999999999999"])
     func implausibleTimesAreErrors(hours: String) throws {
         let document = try readSRT("1\n00:00:01,000 --> 00:00:02,000\na\n\n2\n\(hours):00:00,000 --> \(hours):00:01,000\nx\n")

@@ -231,8 +231,15 @@ struct SRTParser {
         }
         textLines.removeAll(keepingCapacity: true)
         if isAtEnd, let last = bytes.last, last != 0x0A, last != 0x0D {
+            // Times cut short are damage (an error); whole times with nothing after them may be an
+            // empty last cue without its line break, so the cues before are kept (as ExoPlayer,
+            // pysubs2 and pycaption keep them), with a warning.
+            let whole = timing.leniencies.allSatisfy { $0.0 == .note }
             diagnostics.append(Diagnostic(
-                .error, "srt.input.truncated", "the file ends inside a cue: nothing follows its times (truncated?)",
+                whole ? .warning : .error, "srt.input.truncated",
+                whole
+                    ? "the file ends right after this cue's times: the cue has no text (truncated?)"
+                    : "the file ends inside a cue: its times are cut short (truncated?)",
                 at: SourceLocation(line: timing.line.number, column: 1)))
         }
         while !isAtEnd {
