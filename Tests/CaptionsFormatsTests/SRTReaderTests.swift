@@ -228,6 +228,15 @@ import Testing
         #expect(complete.diagnostics.isEmpty)
     }
 
+    /// MicroDVD's control codes left in SRT text (pysrt's capability tester) are dropped with a
+    /// warning; braces around other text are text.
+    @Test func microDVDControlCodesAreDropped() throws {
+        let document = try readSRT("1\n00:00:01,000 --> 00:00:02,000\nhide {Y:i}these{c:$0000FF}, show {normal text} {x:y}\n")
+        #expect(document.cues.map(\.plainText) == ["hide these, show {normal text} {x:y}"])
+        // One warning a cue for the code, at its first place (as for other dropped tags).
+        #expect(codes(document) == ["srt.tag.microDVD@3:6"])
+    }
+
     /// A file that ends on whole times (webvtt-py's invalid_format4.srt) keeps the cues before it:
     /// a warning, not an error that wrote nothing; the last cue is read as the same bytes with a
     /// line break after them read it.

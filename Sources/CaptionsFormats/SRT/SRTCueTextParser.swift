@@ -1,8 +1,8 @@
 import CaptionsCore
 
 /// Parses SRT cue text: `<i>`, `<b>`, `<u>` and `<font color>` become spans, `{\anN}` becomes a
-/// placement; other `{\…}` override tags and unknown `<tags>` are dropped with a warning. A `<` or
-/// `{` that does not start a tag is text. SubStation's `\N` and `\n` are line breaks and `\h` a
+/// placement; other `{\…}` override tags, MicroDVD's `{y:i}` control codes and unknown `<tags>`
+/// are dropped with a warning. A `<` or `{` that does not start a tag is text. SubStation's `\N` and `\n` are line breaks and `\h` a
 /// no-break space, as VLC, FFmpeg (libass) and pysubs2 show them in SRT.
 struct SRTCueTextParser {
     typealias Leniency = (Diagnostic.Severity, Diagnostic.Code, String, SourceLocation)
@@ -81,6 +81,7 @@ struct SRTCueTextParser {
         case text(Range<Int>)
         case tag(SRTTag, at: Int)
         case overrides(Range<Int>, at: Int)
+        case microDVD(Range<Int>, at: Int)
         /// `\N`, `\n` (a line break) or `\h` (a no-break space), at an offset.
         case escape(String, at: Int)
     }
@@ -113,6 +114,10 @@ struct SRTCueTextParser {
                     location(of: offset, on: line)))
             case .tag(let tag, let offset): apply(tag, at: offset, on: line)
             case .overrides(let range, let offset): applyOverrides(text[range], at: location(of: offset, on: line))
+            case .microDVD(let range, let offset):
+                leniencies.append((
+                    .warning, "srt.tag.microDVD", "MicroDVD control code {\(text[range].string)} dropped",
+                    location(of: offset, on: line)))
             }
         }
         return hasText
@@ -144,6 +149,14 @@ struct SRTCueTextParser {
                 pieces.append(.overrides((index + 1)..<close, at: index))
                 index = close + 1
                 runStart = index
+            } else if byte == UInt8(ascii: "{"), index + 2 < text.endIndex, Self.microDVDCodes.contains(text[index + 1]),
+                text[index + 2] == UInt8(ascii: ":"), let close = closingBrace(in: text, from: index)
+            {
+                // MicroDVD's control codes ({y:i}, {c:$0000FF}) left in SRT text by a conversion.
+                flush(upTo: index)
+                pieces.append(.microDVD((index + 1)..<close, at: index))
+                index = close + 1
+                runStart = index
             } else if byte == UInt8(ascii: "\\"), index + 1 < text.endIndex,
                 let replacement = Self.escapes[text[index + 1]]
             {
@@ -158,6 +171,10 @@ struct SRTCueTextParser {
         flush(upTo: text.endIndex)
         return pieces
     }
+
+    /// The letters of MicroDVD's control codes (`{y:i}` style, `{c:…}` colour, `{f:…}` font,
+    /// `{s:…}` size, `{p:…}` position, `{h:…}` character set), either case.
+    private static let microDVDCodes = Set("cCfFsSyYpPhH".utf8)
 
     /// SubStation's escapes in SRT text, by the letter after the backslash.
     private static let escapes: [UInt8: String] = [
