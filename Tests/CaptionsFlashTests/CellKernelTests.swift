@@ -225,3 +225,80 @@ import Testing
         #expect(kept.allSatisfy { $0 == 0 })
     }
 }
+
+/// Feeding a row of cells from its sums in one pass gives what scaling, spreading and comparing
+/// in three passes gave (the flash scan's reports depend on it bit for bit): the same changed
+/// cells in order, the same chroma moves, the same values fed; colour and grey (chroma 128).
+@Suite struct FeedKernelTests {
+    @Test(arguments: [false, true])
+    func feedingARowIsScalingSpreadingAndComparing(grey: Bool) {
+        var generator = SystemRandomNumberGenerator()
+        let (count, base) = (37, 5)  // four vectors of eight and a tail, after five other cells
+        let sums = (0..<3).map { _ in (0..<count).map { _ in UInt32.random(in: 0...4080, using: &generator) } }
+        let squares = (0..<count).map { index in UInt32.random(in: 0...(UInt32(sums[0][index]) * 255 + 1), using: &generator) }
+        let lumaWeights = (0..<count).map { _ in Float([1.0 / 16, 1.0 / 12, 1.0 / 9].randomElement(using: &generator)!) }
+        let chromaWeights = lumaWeights.map { $0 * 4 }
+        let (lumaScale, chromaScale, squareScale): (Float, Float, Float) = (1, 1, 1)
+        // The three passes.
+        var means = (0..<3).map { _ in [Float](repeating: 0, count: count) }
+        for channel in 0..<3 {
+            ccaptions_scale_sums(
+                sums[channel], channel == 0 ? lumaWeights : chromaWeights, channel == 0 ? lumaScale : chromaScale,
+                &means[channel], count)
+        }
+        if grey { (means[1], means[2]) = ([Float](repeating: 128, count: count), [Float](repeating: 128, count: count)) }
+        var spread = [Float](repeating: 0, count: count)
+        ccaptions_spreads(squares, lumaWeights, squareScale, means[0], &spread, count)
+        // What was fed: most cells just short of a change or just past it in one channel.
+        var fed = [means[0], means[1], means[2], spread]
+        for cell in 0..<count {
+            let channel = cell % 4
+            fed[channel][cell] += [0.2, -0.3, 0.9, -1.2, 0, -0.5][cell % 6]
+        }
+        var expectedChanged = [Int32](repeating: -1, count: count)
+        let expectedCount = means[0].withUnsafeBufferPointer { n0 in means[1].withUnsafeBufferPointer { n1 in
+            means[2].withUnsafeBufferPointer { n2 in spread.withUnsafeBufferPointer { s in
+                fed[0].withUnsafeBufferPointer { f0 in fed[1].withUnsafeBufferPointer { f1 in
+                    fed[2].withUnsafeBufferPointer { f2 in fed[3].withUnsafeBufferPointer { fs in
+                        ccaptions_changed_cells(
+                            [n0.baseAddress, n1.baseAddress, n2.baseAddress, s.baseAddress],
+                            [f0.baseAddress, f1.baseAddress, f2.baseAddress, fs.baseAddress], 4, count, 0.25, 1, &expectedChanged)
+                    } }
+                } }
+            } }
+        } }
+        // One pass, into whole-grid arrays at `base`.
+        let grid = fed.map { values in
+            let pointer = UnsafeMutablePointer<Float>.allocate(capacity: base + count)
+            pointer.initialize(repeating: -1000, count: base)
+            (pointer + base).initialize(from: values, count: count)
+            return pointer
+        }
+        defer { grid.forEach { $0.deallocate() } }
+        var changed = [Int32](repeating: -1, count: base + count)
+        var moves = [Float](repeating: .nan, count: base + count)
+        let found = changed.withUnsafeMutableBufferPointer { list in
+            moves.withUnsafeMutableBufferPointer { moved in
+                var feed = ccaptions_feed(
+                    fed0: grid[0], fed1: grid[1], fed2: grid[2], fed_spread: grid[3], changed: list.baseAddress,
+                    chroma_moves: moved.baseAddress, stillness: 0.25, spread_stillness: 1)
+                return ccaptions_feed_row(
+                    sums[0], grey ? nil : sums[1], grey ? nil : sums[2], squares, lumaWeights, chromaWeights, lumaScale,
+                    chromaScale, squareScale, base, count, &feed, 0)
+            }
+        }
+        #expect(found == expectedCount && found > 4 && found < count)
+        #expect(Array(changed.prefix(found)) == expectedChanged.prefix(expectedCount).map { $0 + Int32(base) })
+        for (place, listed) in expectedChanged.prefix(expectedCount).enumerated() {
+            let cell = Int(listed)
+            #expect(moves[place] == max(abs(means[1][cell] - fed[1][cell]), abs(means[2][cell] - fed[2][cell])))
+        }
+        for cell in 0..<count {
+            let wasChanged = expectedChanged.prefix(expectedCount).contains(Int32(cell))
+            let now = [means[0][cell], means[1][cell], means[2][cell], spread[cell]]
+            for channel in 0..<4 {
+                #expect(grid[channel][base + cell] == (wasChanged ? now[channel] : fed[channel][cell]), "cell \(cell) channel \(channel)")
+            }
+        }
+    }
+}

@@ -79,6 +79,27 @@ size_t ccaptions_changed_cells(
     const float *const *now, const float *const *fed, int channels, size_t count, float stillness,
     float spread_stillness, int32_t *changed);
 
+/// What a row of cells is compared with and fed into (``ccaptions_feed_row``): every cell's means
+/// and luma spread as last fed (whole-grid arrays), and where the cells that changed are listed.
+typedef struct {
+    float *fed0, *fed1, *fed2, *fed_spread;
+    int32_t *changed;      // the changed cells, appended
+    float *chroma_moves;   // NULL, or how far each changed cell's chroma moved, in the order of `changed`
+    float stillness;       // how far a mean must move for its cell to change
+    float spread_stillness; // how far the spread must move
+} ccaptions_feed;
+
+/// One row of `count` cells, the first `base`, from its sums (`sum1`, `sum2` NULL: grey, chroma
+/// 128): means m0 = sum0[i] × (luma_weights[i] × luma_scale), m1 and m2 the same with chroma's, the
+/// spread √max(0, squares[i] × (luma_weights[i] × square_scale) − m0²) — as ccaptions_scale_sums
+/// and ccaptions_spreads give them — compared as ccaptions_changed_cells compares them with what
+/// was fed; a cell that changed is appended to `changed` (from `found`), its chroma move
+/// max(|m1 − fed1|, |m2 − fed2|) recorded, and its means and spread fed. Returns the new count.
+size_t ccaptions_feed_row(
+    const uint32_t *sum0, const uint32_t *sum1, const uint32_t *sum2, const uint32_t *squares, const float *luma_weights,
+    const float *chroma_weights, float luma_scale, float chroma_scale, float square_scale, size_t base, size_t count,
+    const ccaptions_feed *feed, size_t found);
+
 /// How a picture's R′G′B′ is rewritten by ccaptions_dim_yuv: each channel through `curve`
 /// (1025 values of the new signal at signal 0, 1/1024 … 1, interpolated), then moved toward its
 /// luma by `saturation` (1: unchanged, 0: grey).

@@ -47,6 +47,10 @@ struct CellSampler {
     let strips: MotionStrips
     /// One line's luma run sums, on their way to ``strips`` and the column sums.
     let stripRuns: Buffers
+    /// Where the picture being sampled feeds its cells row by row (``sample(_:frameHeight:parity:keepingStrips:feeding:)``).
+    var feeding: Feeding?
+    /// A row of zero sums, for the rows of cells no line reaches.
+    let zeroRow: Buffers
 
     /// What the per-picture maps were built for.
     private struct Geometry: Hashable {
@@ -72,12 +76,22 @@ struct CellSampler {
         columnSquares = Buffers(count: 0)
         strips = MotionStrips(columns: grid.columns)
         stripRuns = Buffers(count: grid.columns, channels: 1)
+        zeroRow = Buffers(count: grid.columns, channels: 1)
     }
 
     /// Samples `picture`, a whole frame or one field of a frame `frameHeight` lines tall (`parity`
     /// 1 for the odd lines), into ``channel0``–``channel2``; and, when `keepingStrips`, luma's
     /// ``strips`` (otherwise the strips of the next picture have nothing to be compared with).
-    mutating func sample(_ picture: VideoFrame, frameHeight: Int, parity: Int, keepingStrips: Bool = true) {
+    ///
+    /// With `feed`, where the picture is summed a row of cells at a time (planar YUV without
+    /// alpha, or grey, in cells a whole number of samples wide), each row is compared with what
+    /// `feed` holds and the cells that changed are fed and listed there instead
+    /// (``ccaptions_feed_row``): the channels are not written, and the number of changed cells is
+    /// returned. Otherwise nil, and the channels are written for the caller to compare.
+    @discardableResult
+    mutating func sample(
+        _ picture: VideoFrame, frameHeight: Int, parity: Int, keepingStrips: Bool = true, feeding feed: ccaptions_feed? = nil
+    ) -> Int? {
         let (shiftX, shiftY) = Self.chromaShifts(picture.layout)
         let key = Geometry(
             width: picture.width, height: picture.height, frameHeight: frameHeight, parity: parity, shiftX: shiftX,
@@ -113,6 +127,8 @@ struct CellSampler {
             sums.clear()
             squareSums.clear()
         }
+        feeding = direct ? feed.map { Feeding(feed: $0, isGrey: { if case .gray = picture.layout { true } else { false } }()) } : nil
+        defer { feeding = nil }
         if picture.bytesPerSample == 1 {
             accumulate(picture, as: UInt8.self, shiftX: shiftX, shiftY: shiftY, scales: scales, keepingStrips: keepingStrips)
         } else {
@@ -141,6 +157,10 @@ struct CellSampler {
                 }
             }
         }
+        if feeding != nil {
+            feedRows(upTo: grid.rows, scales: scales)
+            return feeding?.found
+        }
         if case .gray = picture.layout {
             let neutral: Float = 128
             for cell in 0..<grid.count {
@@ -148,11 +168,12 @@ struct CellSampler {
                 channel2[cell] = neutral
             }
         }
+        return nil
     }
 
     /// What turns a cell's sums into means on the 8-bit scale, with its weights (1 / samples); and
     /// its sums of (shifted) squares into mean squares on that scale.
-    private struct Scales {
+    struct Scales {
         var luma, chroma, squares: Float
     }
 
@@ -411,6 +432,13 @@ struct CellSampler {
         row: Int, layout: VideoFrame.Layout, uniform: Bool, scales: Scales
     ) {
         let base = row * grid.columns
+        if uniform, feeding != nil {
+            feedRows(upTo: row, scales: scales)
+            feedRow(row, from: columnSums, squares: columnSquares[0], scales: scales)
+            for channel in 0..<3 { columnSums[channel].update(repeating: 0, count: grid.columns) }
+            columnSquares[0].update(repeating: 0, count: grid.columns)
+            return
+        }
         if uniform {
             let columnCount = grid.columns
             let columns = columnSums

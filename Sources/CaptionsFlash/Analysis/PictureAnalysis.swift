@@ -283,7 +283,13 @@ struct PictureAnalysis {
         // picture and the two after it: so only where some cell has two fewer than is judged.
         let nearlyJudged =
             max(general.maximum, meters?.red.maximum ?? 0) >= Self.judgedCount - Int32(MotionStrips.picturesBefore)
-        sampler.sample(picture, frameHeight: frameHeight, parity: parity, keepingStrips: nearlyJudged && sharedStrips == nil)
+        let store = store
+        // Rows of cells fed as they are summed where the sampler can (``CellSampler/sample(_:frameHeight:parity:keepingStrips:feeding:)``).
+        let feed = ccaptions_feed(
+            fed0: store.fed0, fed1: store.fed1, fed2: store.fed2, fed_spread: store.spreads.0, changed: store.changed,
+            chroma_moves: store.chromaMoves, stillness: Self.stillness, spread_stillness: Self.spreadStillness)
+        let fedByRows = sampler.sample(
+            picture, frameHeight: frameHeight, parity: parity, keepingStrips: nearlyJudged && sharedStrips == nil, feeding: feed)
         let whole = meters != nil
         var measure = Measure()
         let rule = LuminanceRule(absolute: model.isAbsolute)
@@ -293,13 +299,12 @@ struct PictureAnalysis {
         let hardingScale: Float = model.isAbsolute ? 320 / 200 : 320
         let limit = Int32(FlashCriteria.maximumTransitionsPerSecond)
         var luminanceChange: Double = 0
-        let store = store
         let spreadChannels = sampler.spreadChannels
         if spreadChannels == 3 { store.makeRGBSpreads() }
         let strips = sharedStrips?.strips ?? sampler.strips
         let judging = strips.canJudge
         let chromaMoves = judging ? store.chromaMoves : nil
-        let changed = sampler.withChannels { channels, spreads in
+        let changed = fedByRows ?? sampler.withChannels { channels, spreads in
             // Every cell whose means or spreads moved by `stillness` or more since last fed.
             let now: [UnsafePointer<Float>?] = [channels.0, channels.1, channels.2, spreads.0, spreads.1, spreads.2]
             let count = ccaptions_changed_cells(
