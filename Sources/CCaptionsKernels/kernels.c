@@ -334,27 +334,26 @@ static inline uint32_t sad_u8(const uint8_t *a, const uint8_t *b, size_t n) {
 }
 
 void ccaptions_shift_errors(
-    const uint8_t *now, const uint8_t *before, size_t lines, size_t columns, size_t first, size_t last, long top,
-    long bottom, int search, uint32_t *sums, uint32_t *counts) {
-    // Each column's lines gathered (the window now; the window and `search` lines either side
-    // before), so that a shift is an offset into contiguous bytes.
-    enum { most = 1024 };
-    // 16 bytes of slack for sad_u8's last, masked load.
-    uint8_t column_now[most + 16], column_before[most + 2 * 256 + 16];
+    const uint8_t *now, const uint8_t *before, size_t lines, size_t first, size_t last, long top, long bottom, int search,
+    uint32_t *sums, uint32_t *counts) {
     long low = top - search > 0 ? top - search : 0, high = bottom + search < (long)lines ? bottom + search : (long)lines;
     for (int s = -search; s <= search; s++) sums[s + search] = counts[s + search] = 0;
-    if (bottom - top > most || search > 256 || bottom <= top) return;
+    if (bottom <= top) return;
     for (size_t c = first; c <= last; c++) {
-        for (long y = top; y < bottom; y++) column_now[y - top] = now[(size_t)y * columns + c];
-        for (long y = low; y < high; y++) column_before[y - low] = before[(size_t)y * columns + c];
+        // A column's lines are contiguous, so a shift is an offset into them.
+        const uint8_t *column_now = now + c * lines, *column_before = before + c * lines;
         for (int s = -search; s <= search; s++) {
             // Lines y of the window whose source y − s is a line of the picture.
             long from = top > low + s ? top : low + s, to = bottom < high + s ? bottom : high + s;
             if (to <= from) continue;
-            sums[s + search] += sad_u8(column_now + (from - top), column_before + (from - s - low), (size_t)(to - from));
+            sums[s + search] += sad_u8(column_now + from, column_before + (from - s), (size_t)(to - from));
             counts[s + search] += (uint32_t)(to - from);
         }
     }
+}
+
+void ccaptions_gather_column(const uint8_t *in, size_t lines, size_t columns, size_t column, uint8_t *out) {
+    for (size_t y = 0; y < lines; y++) out[y] = in[y * columns + column];
 }
 
 void ccaptions_fold_columns(uint32_t *columns, const int32_t *cell_of, size_t count, int shift, uint32_t *cells) {

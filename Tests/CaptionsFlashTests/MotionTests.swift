@@ -100,6 +100,44 @@ struct MotionTests {
         #expect(Self.explains(Self.strips(before: Self.texture, now: { Self.texture($0 - 4, $1) })))
     }
 
+    /// A block's move found with what is kept from picture to picture and block to block (each
+    /// column's errors, the search before) is the move searched afresh: texture rolling at two
+    /// speeds, reversing in place, and shaken, over six pictures.
+    @Test func keptSearchesAnswerAsFreshOnes() {
+        let strips = MotionStrips(columns: 10)
+        let rows = (0..<50).map { $0 * 4..<($0 + 1) * 4 }
+        strips.setRows(rows, rowOfLine: (0..<200).map { Int32($0 / 4) }, columnOfPixel: (0..<40).map { Int32($0 / 4) })
+        func value(picture: Int, line: Int, column: Int) -> UInt8 {
+            switch column {
+            case 0..<4: Self.texture(line - 3 * picture, column)  // rolling down 3 lines a picture
+            case 4..<7: picture % 2 == 0 ? Self.texture(line, column) : 255 - Self.texture(line, column)  // reversing
+            default: line < 100 ? Self.texture(line + (picture % 2 == 0 ? 5 : -5), column) : Self.texture(line + 7 * picture, column)
+            }
+        }
+        var found = (moves: 0, none: 0)
+        for picture in 0..<6 {
+            strips.begin(lines: 200, keeping: true)
+            for line in 0..<200 {
+                let values = strips.line(line)
+                for column in 0..<10 { values[column] = value(picture: picture, line: line, column: column) }
+            }
+            strips.finish()
+            guard picture >= 2 else { continue }
+            for blockRow in 0..<7 {
+                let first = blockRow * MotionStrips.blockRows, last = min(first + MotionStrips.blockRows, rows.count) - 1
+                let window = rows[first].lowerBound..<rows[last].upperBound
+                // Every block once (what is kept is made), then each afresh.
+                let kept = (0..<10).map { strips.move(around: window, columns: $0...$0, cellLines: 4, block: blockRow * 10 + $0) }
+                for column in 0..<10 {
+                    let fresh = strips.move(around: window, columns: column...column, cellLines: 4)
+                    #expect(kept[column] == fresh, "picture \(picture), block row \(blockRow), column \(column)")
+                    if fresh == nil { found.none += 1 } else { found.moves += 1 }
+                }
+            }
+        }
+        #expect(found.moves >= 40 && found.none >= 40)
+    }
+
     @Test func onePictureAloneIsNeverMotion() {
         let strips = MotionStrips(columns: 10)
         strips.begin(lines: 200, keeping: true)

@@ -28,14 +28,18 @@ void ccaptions_add_run_squares_u16(const uint16_t *row, int width, size_t cells,
 /// `merge`, the strip keeps the mean of what it held and this line: (strip[c] + mean + 1) >> 1.
 void ccaptions_keep_strip(uint32_t *runs, size_t cells, int shift, int merge, uint32_t *sums, uint8_t *strip);
 
-/// How far a window of strips (`lines` lines of `columns` values, line by line) is from the
-/// previous picture's moved down by each whole shift s from −search to search: sums[s + search]
-/// = Σ |now[y × columns + c] − before[(y − s) × columns + c]| over columns first … last and lines
-/// y in [top, bottom) whose y − s is a line, and counts[s + search] the number of terms
-/// (``MotionStrips``). All zero where the window is over 1024 lines or `search` over 256.
+/// How far a window of strips (column by column: column c's `lines` values at c × lines, the
+/// buffers readable 15 bytes past their end) is from the previous picture's moved down by each whole
+/// shift s from −search to search: sums[s + search] = Σ |now[c × lines + y] − before[c × lines + y − s]|
+/// over columns first … last and lines y in [top, bottom) whose y − s is a line, and
+/// counts[s + search] the number of terms (``MotionStrips``).
 void ccaptions_shift_errors(
-    const uint8_t *now, const uint8_t *before, size_t lines, size_t columns, size_t first, size_t last, long top,
-    long bottom, int search, uint32_t *sums, uint32_t *counts);
+    const uint8_t *now, const uint8_t *before, size_t lines, size_t first, size_t last, long top, long bottom, int search,
+    uint32_t *sums, uint32_t *counts);
+
+/// One column of strips kept line by line (`lines` lines of `columns` values): out[y] =
+/// in[y × columns + column], for y < lines.
+void ccaptions_gather_column(const uint8_t *in, size_t lines, size_t columns, size_t column, uint8_t *out);
 
 /// Folds a line's column sums into a row of cells and clears them:
 /// cells[cell_of[x]] += columns[x >> shift] for x < count, then columns[0 … (count - 1) >> shift] = 0.

@@ -26,10 +26,21 @@ final class MotionStrips {
     /// more (2160p: 8), so that the strips of three pictures stay within 1.5 MB.
     private(set) var halves = false
     /// The current picture's strips, the previous picture's and the one before.
-    private var current: UnsafeMutablePointer<UInt8>
-    private var previous: UnsafeMutablePointer<UInt8>
-    private var older: UnsafeMutablePointer<UInt8>
-    private var capacity = 0
+    private(set) var current: UnsafeMutablePointer<UInt8>
+    private(set) var previous: UnsafeMutablePointer<UInt8>
+    private(set) var older: UnsafeMutablePointer<UInt8>
+    /// The same three, column by column, where a move is searched (contiguous lines, so that a
+    /// shift is an offset): each column gathered from the lines when first needed in its picture
+    /// (``byColumns(_:_:)``; neighbouring windows share columns), and the picture it was gathered
+    /// for (``picture`` counts them).
+    var currentColumns: UnsafeMutablePointer<UInt8>
+    var previousColumns: UnsafeMutablePointer<UInt8>
+    var olderColumns: UnsafeMutablePointer<UInt8>
+    var gathered: (current: [UInt32], previous: [UInt32], older: [UInt32]) = ([], [], [])
+    /// How many values each picture's strips have room for, and each column-by-column copy
+    /// (made when a move is first searched).
+    private(set) var capacity = 0
+    var columnsCapacity = 0
     /// Whether the current picture's strips were written (its layout has a luma plane), and how
     /// many pictures in a row, of the same size, were written before it (up to 2).
     private var written = false
@@ -44,8 +55,25 @@ final class MotionStrips {
     /// Each block's move (NaN: none) and the picture it was found in.
     private var blockMoves: [Float] = []
     private var blockStamps: [UInt32] = []
+    /// What each block's search within reach found, and in which picture: the next picture's
+    /// move before it (``move(around:columns:cellLines:block:)``, step 2) is the same search over
+    /// the same strips, so it is not made twice.
+    private var reachResults: [ReachResult] = []
+
+    /// Each column's errors for the block row searched last (``sumColumnErrors``), and for which
+    /// picture and block row each column's were found.
+    var columnErrorStorage: UnsafeMutablePointer<UInt32>?
+    var columnErrorCapacity = 0
+    var columnErrorStamps: [UInt64] = []
+
+    private struct ReachResult {
+        var stamp: UInt32 = 0
+        var best: Int = 0
+        var bestError: Float = 0
+        var still: Float = 0
+    }
     /// Counts pictures (``begin(lines:keeping:)``).
-    private var picture: UInt32 = 1
+    private(set) var picture: UInt32 = 3
 
     /// How far a picture may move from one picture to the next, in cell heights: 3 (12 pixels at
     /// 1080p, 360 px/s at 30 fps, faster than credits roll).
@@ -68,10 +96,12 @@ final class MotionStrips {
         current = .allocate(capacity: 1)
         previous = .allocate(capacity: 1)
         older = .allocate(capacity: 1)
+        (currentColumns, previousColumns, olderColumns) = (.allocate(capacity: 1), .allocate(capacity: 1), .allocate(capacity: 1))
     }
 
     deinit {
-        for buffer in [current, previous, older] { buffer.deallocate() }
+        for buffer in [current, previous, older, currentColumns, previousColumns, olderColumns] { buffer.deallocate() }
+        columnErrorStorage?.deallocate()
     }
 
     /// Sets which lines make each row of cells, the row of each line and the cell column of
@@ -83,7 +113,8 @@ final class MotionStrips {
         self.rows = rows.map { ($0.lowerBound >> shift)..<(($0.upperBound + shift) >> shift) }
         self.columnOfPixel = columnOfPixel
         self.rowOfLine = rowOfLine
-        (blockMoves, blockStamps) = ([], [])  // made when first asked for
+        (blockMoves, blockStamps, reachResults) = ([], [], [])  // made when first asked for
+        columnErrorStamps = [UInt64](repeating: 0, count: columnErrorStamps.count)
     }
 
     /// Whether the change of cell `cell` (of a grid of ``columns`` across) since the previous
@@ -118,19 +149,24 @@ final class MotionStrips {
         columnOfPixel.isEmpty ? 0 : Int(columnOfPixel[min(max(x, 0), columnOfPixel.count - 1)])
     }
 
+    /// Each block's move, stamp and search within reach, made when a block is first asked for.
+    private func makeBlockStorage() {
+        guard blockStamps.isEmpty else { return }
+        let blocks = (rows.count + Self.blockRows - 1) / Self.blockRows * columns
+        (blockMoves, blockStamps) = ([Float](repeating: .nan, count: blocks), [UInt32](repeating: 0, count: blocks))
+        reachResults = [ReachResult](repeating: ReachResult(), count: blocks)
+    }
+
     /// The move of the block of ``blockRows`` rows holding cell `row`, `column`, found once a picture.
     private func blockMove(row: Int, column: Int) -> Float? {
-        if blockStamps.isEmpty {
-            let blocks = (rows.count + Self.blockRows - 1) / Self.blockRows * columns
-            (blockMoves, blockStamps) = ([Float](repeating: .nan, count: blocks), [UInt32](repeating: 0, count: blocks))
-        }
+        makeBlockStorage()
         let block = (row / Self.blockRows) * columns + column
         if blockStamps[block] != picture {
             blockStamps[block] = picture
             let first = row - row % Self.blockRows
             let last = min(first + Self.blockRows, rows.count) - 1
             let window = rows[first].lowerBound..<rows[last].upperBound
-            blockMoves[block] = move(around: window, columns: column...column, cellLines: rows[first].count) ?? .nan
+            blockMoves[block] = move(around: window, columns: column...column, cellLines: rows[first].count, block: block) ?? .nan
         }
         let shift = blockMoves[block]
         return shift.isNaN ? nil : shift
@@ -142,10 +178,17 @@ final class MotionStrips {
     func begin(lines pictureLines: Int, keeping: Bool) {
         let lines = halves ? (pictureLines + 1) / 2 : pictureLines
         (current, previous, older) = (older, current, previous)
+        (currentColumns, previousColumns, olderColumns) = (olderColumns, currentColumns, previousColumns)
+        gathered = (gathered.older, gathered.current, gathered.previous)
         picture &+= 1
-        if picture == 0 {
-            picture = 1
+        if picture <= 2 {
+            // Past 2^32 pictures: no stamp may be taken for a picture's (0 is none, 1 and 2 the
+            // pictures before 3).
+            picture = 3
             blockStamps = [UInt32](repeating: 0, count: blockStamps.count)
+            reachResults = [ReachResult](repeating: ReachResult(), count: reachResults.count)
+            columnErrorStamps = [UInt64](repeating: 0, count: columnErrorStamps.count)
+            gathered = ([], [], [])
         }
         writtenBefore = written && lines == self.lines ? min(writtenBefore + 1, Self.picturesBefore) : 0
         written = false
@@ -189,7 +232,10 @@ final class MotionStrips {
     /// 2. the picture before moved the same way, about as far (a shake is not followed);
     /// 3. every shift at least two lines from it within ``search`` cells leaves at least twice as
     ///    much (a pattern that reverses is its own image moved half a period either way).
-    func move(around cellLines: Range<Int>, columns cellColumns: ClosedRange<Int>, cellLines height: Int) -> Float? {
+    ///
+    /// For a `block` (``blockMove(row:column:)``) what the search within reach found is kept for
+    /// the next picture's step 2.
+    func move(around cellLines: Range<Int>, columns cellColumns: ClosedRange<Int>, cellLines height: Int, block: Int? = nil) -> Float? {
         guard canJudge, height > 0, !cellLines.isEmpty else { return nil }
         let reach = Self.reach * height
         let search = Self.search * height
@@ -199,29 +245,42 @@ final class MotionStrips {
         let last = min(columns - 1, cellColumns.upperBound + 1)
         guard bottom > top else { return nil }
         let needed = (bottom - top) / 2 + 1
-        let (now, before, older, lines) = (current, previous, self.older, self.lines)
-        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * (2 * search + 1)) { buffer -> Float? in
-            let sums = buffer.baseAddress!
-            let counts = sums + (2 * search + 1)
-            let nearby = sums + (search - reach)
-            func errors(_ to: UnsafeMutablePointer<UInt8>, _ from: UnsafeMutablePointer<UInt8>, within range: Int) {
-                let start = range == search ? sums : nearby
-                ccaptions_shift_errors(to, from, lines, columns, first, last, top, bottom, Int32(range), start, start + (2 * search + 1))
+        let (now, before, lines) = (current, previous, self.lines)
+        let (nowColumns, beforeColumns, olderColumns) = (
+            byColumns(.current, first...last), byColumns(.previous, first...last), byColumns(.older, first...last)
+        )
+        let width = 2 * search + 1
+        if block != nil { makeBlockStorage() }
+        return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 4 * width) { buffer -> Float? in
+            // This picture against the one before at every shift within search, and (step 2) the
+            // one before against the one before it within reach.
+            let (sums, counts) = (buffer.baseAddress!, buffer.baseAddress! + width)
+            let (earlierSums, earlierCounts) = (counts + width, counts + 2 * width)
+            if let block {
+                sumColumnErrors(
+                    blockRow: block / columns, columns: first...last, top: top, bottom: bottom, search: search, sums: sums,
+                    counts: counts)
+            } else {
+                ccaptions_shift_errors(nowColumns, beforeColumns, lines, first, last, top, bottom, Int32(search), sums, counts)
             }
-            func error(_ shift: Int) -> Float {
+            func error(_ shift: Int, _ sums: UnsafeMutablePointer<UInt32>, _ counts: UnsafeMutablePointer<UInt32>) -> Float {
                 let count = counts[shift + search]
                 return Int(count) >= needed * (last - first + 1) ? Float(sums[shift + search]) / Float(count) : .infinity
             }
-            func bestWithinReach() -> (shift: Int, error: Float) {
-                var best = (shift: 0, error: error(0))
-                for shift in -reach...reach where error(shift) < best.error { best = (shift, error(shift)) }
+            func bestWithinReach(_ sums: UnsafeMutablePointer<UInt32>, _ counts: UnsafeMutablePointer<UInt32>) -> (shift: Int, error: Float) {
+                var best = (shift: 0, error: error(0, sums, counts))
+                for shift in -reach...reach where error(shift, sums, counts) < best.error { best = (shift, error(shift, sums, counts)) }
                 return best
             }
             // 1. The shifts within reach first: most changes that are not motion stop there.
-            errors(now, before, within: reach)
-            let still = error(0)
+            let still = error(0, sums, counts)
+            var (best, smallest) = bestWithinReach(sums, counts)
+            var earlierSearch: ReachResult?
+            if let block, block < reachResults.count {
+                if reachResults[block].stamp == picture &- 1 { earlierSearch = reachResults[block] }
+                reachResults[block] = ReachResult(stamp: picture, best: best, bestError: smallest, still: still)
+            }
             guard still.isFinite, still > 0 else { return nil }
-            var (best, smallest) = bestWithinReach()
             guard best != 0, smallest <= still / 2 else { return nil }
             var shift = Float(best)
             if smallest > still / 4 || smallest > Self.largestResidual {
@@ -234,13 +293,20 @@ final class MotionStrips {
             }
             guard smallest <= still / 4, smallest <= Self.largestResidual else { return nil }
             // 2. The move before this one, of the same window: the same way, about as far.
-            errors(before, older, within: reach)
-            let (earlier, earlierError) = bestWithinReach()
-            guard earlier != 0, earlierError <= error(0) / 2, abs(earlier - best) <= max(1, abs(best) / 2) else { return nil }
+            let (earlier, earlierError, earlierStill): (Int, Float, Float)
+            if let earlierSearch {
+                (earlier, earlierError, earlierStill) = (earlierSearch.best, earlierSearch.bestError, earlierSearch.still)
+            } else {
+                let offset = search - reach
+                ccaptions_shift_errors(
+                    beforeColumns, olderColumns, lines, first, last, top, bottom, Int32(reach), earlierSums + offset,
+                    earlierCounts + offset)
+                ((earlier, earlierError), earlierStill) = (bestWithinReach(earlierSums, earlierCounts), error(0, earlierSums, earlierCounts))
+            }
+            guard earlier != 0, earlierError <= earlierStill / 2, abs(earlier - best) <= max(1, abs(best) / 2) else { return nil }
             // 3. No other shift.
-            errors(now, before, within: search)
             var other = Float.infinity
-            for shift in -search...search where abs(shift - best) >= 2 { other = min(other, error(shift)) }
+            for shift in -search...search where abs(shift - best) >= 2 { other = min(other, error(shift, sums, counts)) }
             return other >= 2 * smallest + 1 ? shift : nil
         }
     }
@@ -252,14 +318,16 @@ final class MotionStrips {
     /// light another).
     func cellAgrees(with shift: Float, lines cellLines: Range<Int>, columns cellColumns: ClosedRange<Int>, largestCellResidual: Float) -> Bool {
         let (top, bottom, first, last) = (cellLines.lowerBound, cellLines.upperBound, cellColumns.lowerBound, cellColumns.upperBound)
-        var inCell = Float.infinity
-        for eighth in -4...4 {
-            inCell = min(
-                inCell,
-                residual(current, previous, shift: shift + Float(eighth) / 8, top: top, bottom: bottom, first: first, last: last, needed: 1))
-        }
         let change = residual(current, previous, shift: 0, top: top, bottom: bottom, first: first, last: last, needed: 1)
-        return inCell <= largestCellResidual && inCell <= change / 2
+        let allowed = min(largestCellResidual, change / 2)
+        // The shift itself first, then out from it: the first that leaves little enough answers
+        // (the least of them all would answer the same).
+        for eighth in [0, -1, 1, -2, 2, -3, 3, -4, 4] {
+            let inCell = residual(
+                current, previous, shift: shift + Float(eighth) / 8, top: top, bottom: bottom, first: first, last: last, needed: 1)
+            if inCell <= allowed { return true }
+        }
+        return false
     }
 
     /// The mean difference of a window with the previous picture moved down by `shift` lines,
