@@ -47,7 +47,8 @@ struct CellSampler {
     let strips: MotionStrips
     /// One line's luma run sums, on their way to ``strips`` and the column sums.
     let stripRuns: Buffers
-    /// Where the picture being sampled feeds its cells row by row (``sample(_:frameHeight:parity:keepingStrips:feeding:)``).
+    /// Where the picture being sampled feeds its cells row by row
+    /// (``sample(_:frameHeight:parity:keepingStrips:feeding:)``).
     var feeding: Feeding?
     /// A row of zero sums, for the rows of cells no line reaches.
     let zeroRow: Buffers
@@ -127,7 +128,8 @@ struct CellSampler {
             sums.clear()
             squareSums.clear()
         }
-        feeding = direct ? feed.map { Feeding(feed: $0, isGrey: { if case .gray = picture.layout { true } else { false } }()) } : nil
+        let isGrey = { if case .gray = picture.layout { true } else { false } }()
+        feeding = direct ? feed.map { Feeding(feed: $0, isGrey: isGrey) } : nil
         defer { feeding = nil }
         if picture.bytesPerSample == 1 {
             accumulate(picture, as: UInt8.self, shiftX: shiftX, shiftY: shiftY, scales: scales, keepingStrips: keepingStrips)

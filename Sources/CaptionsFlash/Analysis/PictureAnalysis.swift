@@ -284,7 +284,8 @@ struct PictureAnalysis {
         let nearlyJudged =
             max(general.maximum, meters?.red.maximum ?? 0) >= Self.judgedCount - Int32(MotionStrips.picturesBefore)
         let store = store
-        // Rows of cells fed as they are summed where the sampler can (``CellSampler/sample(_:frameHeight:parity:keepingStrips:feeding:)``).
+        // Rows of cells fed as they are summed, where the sampler can (``CellSampler``'s
+        // `sample(_:frameHeight:parity:keepingStrips:feeding:)`); otherwise compared below.
         let feed = ccaptions_feed(
             fed0: store.fed0, fed1: store.fed1, fed2: store.fed2, fed_spread: store.spreads.0, changed: store.changed,
             chroma_moves: store.chromaMoves, stillness: Self.stillness, spread_stillness: Self.spreadStillness)

@@ -2,8 +2,9 @@ import CaptionsCore
 
 /// Parses SRT cue text: `<i>`, `<b>`, `<u>` and `<font color>` become spans, `{\anN}` becomes a
 /// placement; other `{\…}` override tags, MicroDVD's `{y:i}` control codes and unknown `<tags>`
-/// are dropped with a warning. A `<` or `{` that does not start a tag is text. SubStation's `\N` and `\n` are line breaks and `\h` a
-/// no-break space, as VLC, FFmpeg (libass) and pysubs2 show them in SRT.
+/// are dropped with a warning. A `<` or `{` that does not start a tag is text. SubStation's `\N`
+/// and `\n` are line breaks and `\h` a no-break space, as VLC, FFmpeg (libass) and pysubs2 show
+/// them in SRT.
 struct SRTCueTextParser {
     typealias Leniency = (Diagnostic.Severity, Diagnostic.Code, String, SourceLocation)
 
