@@ -102,40 +102,49 @@ struct MotionTests {
 
     /// A block's move found with what is kept from picture to picture and block to block (each
     /// column's errors, the search before) is the move searched afresh: texture rolling at two
-    /// speeds, reversing in place, and shaken, over six pictures.
+    /// speeds, reversing in place, and shaken, over six pictures; rows of blocks of two cell heights
+    /// (4 and 5 lines: searches of two widths), some searched in part, and rows searched again
+    /// after others (as the second grid does).
     @Test func keptSearchesAnswerAsFreshOnes() {
         let strips = MotionStrips(columns: 10)
-        let rows = (0..<50).map { $0 * 4..<($0 + 1) * 4 }
-        strips.setRows(rows, rowOfLine: (0..<200).map { Int32($0 / 4) }, columnOfPixel: (0..<40).map { Int32($0 / 4) })
+        let heights = (0..<48).map { ($0 / MotionStrips.blockRows) % 2 == 0 ? 4 : 5 }
+        let starts = heights.indices.map { heights[..<$0].reduce(0, +) }
+        let rows = heights.indices.map { starts[$0]..<starts[$0] + heights[$0] }
+        let lines = rows.last!.upperBound
+        let rowOfLine = rows.indices.flatMap { row in rows[row].map { _ in Int32(row) } }
+        strips.setRows(rows, rowOfLine: rowOfLine, columnOfPixel: (0..<40).map { Int32($0 / 4) })
         func value(picture: Int, line: Int, column: Int) -> UInt8 {
             switch column {
-            case 0..<4: Self.texture(line - 3 * picture, column)  // rolling down 3 lines a picture
-            case 4..<7: picture % 2 == 0 ? Self.texture(line, column) : 255 - Self.texture(line, column)  // reversing
+            case 0..<3: Self.texture(line - 3 * picture, column)  // rolling down 3 lines a picture
+            case 3..<6: Self.texture(line + 2 * picture, column)  // rolling up 2
+            case 6..<8: picture % 2 == 0 ? Self.texture(line, column) : 255 - Self.texture(line, column)  // reversing
             default: line < 100 ? Self.texture(line + (picture % 2 == 0 ? 5 : -5), column) : Self.texture(line + 7 * picture, column)
             }
         }
         var found = (moves: 0, none: 0)
         for picture in 0..<6 {
-            strips.begin(lines: 200, keeping: true)
-            for line in 0..<200 {
+            strips.begin(lines: lines, keeping: true)
+            for line in 0..<lines {
                 let values = strips.line(line)
                 for column in 0..<10 { values[column] = value(picture: picture, line: line, column: column) }
             }
             strips.finish()
             guard picture >= 2 else { continue }
-            for blockRow in 0..<7 {
+            func check(blockRow: Int, columns: ClosedRange<Int>) {
                 let first = blockRow * MotionStrips.blockRows, last = min(first + MotionStrips.blockRows, rows.count) - 1
                 let window = rows[first].lowerBound..<rows[last].upperBound
-                // Every block once (what is kept is made), then each afresh.
-                let kept = (0..<10).map { strips.move(around: window, columns: $0...$0, cellLines: 4, block: blockRow * 10 + $0) }
-                for column in 0..<10 {
-                    let fresh = strips.move(around: window, columns: column...column, cellLines: 4)
-                    #expect(kept[column] == fresh, "picture \(picture), block row \(blockRow), column \(column)")
+                // The blocks (what is kept is made or used), then each afresh.
+                let kept = columns.map { strips.move(around: window, columns: $0...$0, cellLines: heights[first], block: blockRow * 10 + $0) }
+                for (column, move) in zip(columns, kept) {
+                    let fresh = strips.move(around: window, columns: column...column, cellLines: heights[first])
+                    #expect(move == fresh, "picture \(picture), block row \(blockRow), column \(column)")
                     if fresh == nil { found.none += 1 } else { found.moves += 1 }
                 }
             }
+            for blockRow in 0..<6 { check(blockRow: blockRow, columns: blockRow % 2 == 0 ? 0...9 : 0...2) }
+            for blockRow in [4, 2, 0] { check(blockRow: blockRow, columns: 0...9) }
         }
-        #expect(found.moves >= 40 && found.none >= 40)
+        #expect(found.moves >= 30 && found.none >= 30, "\(found)")
     }
 
     @Test func onePictureAloneIsNeverMotion() {

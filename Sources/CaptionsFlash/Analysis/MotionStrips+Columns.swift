@@ -51,26 +51,30 @@ extension MotionStrips {
         counts: UnsafeMutablePointer<UInt32>
     ) {
         let width = 2 * search + 1
-        if width * 2 * columns > columnErrorCapacity {
+        if width > columnErrorStride {
+            // Each column's place is the same for every block row (rows of cells of different
+            // heights search different widths: a column's place moving with the width overwrote
+            // its neighbours', kept for another row).
             columnErrorStorage?.deallocate()
-            columnErrorCapacity = width * 2 * columns
-            columnErrorStorage = .allocate(capacity: columnErrorCapacity)
+            columnErrorStride = width
+            columnErrorStorage = .allocate(capacity: 2 * width * columns)
             columnErrorStamps = [UInt64](repeating: 0, count: columns)
         }
         guard let storage = columnErrorStorage else { return }
+        let stride = columnErrorStride
         let stamp = UInt64(picture) << 32 | UInt64(blockRow + 1)
         let (now, before) = (byColumns(.current, needed), byColumns(.previous, needed))
         sums.update(repeating: 0, count: width)
         counts.update(repeating: 0, count: width)
         for column in needed {
-            let own = storage + column * 2 * width
+            let own = storage + column * 2 * stride
             if columnErrorStamps[column] != stamp {
                 columnErrorStamps[column] = stamp
-                ccaptions_shift_errors(now, before, lines, column, column, top, bottom, Int32(search), own, own + width)
+                ccaptions_shift_errors(now, before, lines, column, column, top, bottom, Int32(search), own, own + stride)
             }
             for index in 0..<width {
                 sums[index] &+= own[index]
-                counts[index] &+= own[width + index]
+                counts[index] &+= own[stride + index]
             }
         }
     }

@@ -63,7 +63,8 @@ final class MotionStrips {
     /// Each column's errors for the block row searched last (``sumColumnErrors``), and for which
     /// picture and block row each column's were found.
     var columnErrorStorage: UnsafeMutablePointer<UInt32>?
-    var columnErrorCapacity = 0
+    /// The widest search kept for a column: each column's sums and counts take twice this.
+    var columnErrorStride = 0
     var columnErrorStamps: [UInt64] = []
 
     private struct ReachResult {
