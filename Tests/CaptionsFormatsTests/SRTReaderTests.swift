@@ -231,8 +231,9 @@ import Testing
     /// MicroDVD's control codes left in SRT text (pysrt's capability tester) are dropped with a
     /// warning; braces around other text are text.
     @Test func microDVDControlCodesAreDropped() throws {
-        let document = try readSRT("1\n00:00:01,000 --> 00:00:02,000\nhide {Y:i}these{c:$0000FF}, show {normal text} {x:y}\n")
-        #expect(document.cues.map(\.plainText) == ["hide these, show {normal text} {x:y}"])
+        let document = try readSRT(
+            "1\n00:00:01,000 --> 00:00:02,000\nhide {Y:i}these{c:$0000FF}{s:12}, show {normal text} {x:y} {h:mm} {c:red}\n")
+        #expect(document.cues.map(\.plainText) == ["hide these, show {normal text} {x:y} {h:mm} {c:red}"])
         // One warning a cue for the code, at its first place (as for other dropped tags).
         #expect(codes(document) == ["srt.tag.microDVD@3:6"])
     }
@@ -247,6 +248,13 @@ import Testing
         #expect(document.diagnostics.allSatisfy { $0.severity == .warning })
         #expect(document.cues.map(\.plainText) == (try readSRT(text + "\n")).cues.map(\.plainText))
         #expect(document.cues.first?.plainText == "Hello")
+        // Written leniently (a dot, one-digit fields), whole all the same; cut short, an error.
+        for lenient in ["00:00:03.000 --> 00:00:04.000", "0:0:3,0 --> 0:0:4,5"] {
+            let read = try readSRT("1\n00:00:01,000 --> 00:00:02,000\nHello\n\n2\n" + lenient)
+            #expect(read.diagnostics.filter { $0.code == "srt.input.truncated" }.map(\.severity) == [.warning], "\(lenient)")
+        }
+        let cut = try readSRT("1\n00:00:01,000 --> 00:00:02,000\nHello\n\n2\n00:00:03,000 --> 00:00:0")
+        #expect(cut.diagnostics.filter { $0.code == "srt.input.truncated" }.map(\.severity) == [.error])
     }
 
     @Test(arguments: ["999999", "99999999999999999999"])

@@ -150,8 +150,8 @@ struct SRTCueTextParser {
                 pieces.append(.overrides((index + 1)..<close, at: index))
                 index = close + 1
                 runStart = index
-            } else if byte == UInt8(ascii: "{"), index + 2 < text.endIndex, Self.microDVDCodes.contains(text[index + 1]),
-                text[index + 2] == UInt8(ascii: ":"), let close = closingBrace(in: text, from: index)
+            } else if byte == UInt8(ascii: "{"), index + 2 < text.endIndex, text[index + 2] == UInt8(ascii: ":"),
+                let close = closingBrace(in: text, from: index), Self.isMicroDVDCode(text[(index + 1)..<close])
             {
                 // MicroDVD's control codes ({y:i}, {c:$0000FF}) left in SRT text by a conversion.
                 flush(upTo: index)
@@ -173,9 +173,22 @@ struct SRTCueTextParser {
         return pieces
     }
 
-    /// The letters of MicroDVD's control codes (`{y:i}` style, `{c:…}` colour, `{f:…}` font,
-    /// `{s:…}` size, `{p:…}` position, `{h:…}` character set), either case.
-    private static let microDVDCodes = Set("cCfFsSyYpPhH".utf8)
+    /// Whether the text between braces is one of MicroDVD's control codes, either case: `y:`
+    /// style letters (`i`, `b`, `u`, `s`, by commas), `c:$BBGGRR` colour, `s:` size in digits,
+    /// `f:` a font name. Anything else between braces (`{h:mm}`, `{normal text}`) is text.
+    private static func isMicroDVDCode(_ code: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        guard code.count >= 3 else { return false }
+        let value = code.dropFirst(2)
+        switch code[code.startIndex] | 0x20 {  // lower case
+        case UInt8(ascii: "y"): return value.allSatisfy { "ibus,".utf8.contains($0 | 0x20) }
+        case UInt8(ascii: "c"):
+            let isHex = { (byte: UInt8) in Character(UnicodeScalar(byte)).isHexDigit }
+            return value.count == 7 && value.first == UInt8(ascii: "$") && value.dropFirst().allSatisfy(isHex)
+        case UInt8(ascii: "s"): return value.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        case UInt8(ascii: "f"): return !value.contains(UInt8(ascii: "{"))
+        default: return false
+        }
+    }
 
     /// SubStation's escapes in SRT text, by the letter after the backslash.
     private static let escapes: [UInt8: String] = [

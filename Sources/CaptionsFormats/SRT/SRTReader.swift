@@ -231,10 +231,14 @@ struct SRTParser {
         }
         textLines.removeAll(keepingCapacity: true)
         if isAtEnd, let last = bytes.last, last != 0x0A, last != 0x0D {
-            // Times cut short are damage (an error); whole times with nothing after them may be an
+            // Times cut short (an end time with fewer digits than the start time) are damage, an
+            // error; whole times with nothing after them, however leniently written, may be an
             // empty last cue without its line break, so the cues before are kept (as ExoPlayer,
             // pysubs2 and pycaption keep them), with a warning.
-            let whole = timing.leniencies.allSatisfy { $0.0 == .note }
+            let line = bytes[timing.line.range]
+            let isDigit = { (byte: UInt8) in byte >= 0x30 && byte <= 0x39 }
+            let arrow = line.firstIndex(of: UInt8(ascii: ">")) ?? line.endIndex
+            let whole = line[arrow...].filter(isDigit).count >= line[..<arrow].filter(isDigit).count
             diagnostics.append(Diagnostic(
                 whole ? .warning : .error, "srt.input.truncated",
                 whole
