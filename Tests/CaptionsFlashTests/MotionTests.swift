@@ -147,6 +147,23 @@ struct MotionTests {
         #expect(found.moves >= 30 && found.none >= 30, "\(found)")
     }
 
+    /// Stripes reversing in cells 70 lines tall (a pixel aspect ratio near 70:1) are not motion:
+    /// the search of other shifts reaches 560 lines either way (it was skipped past 256).
+    @Test func stripesReversingInVeryTallCellsAreNotMotion() {
+        let strips = MotionStrips(columns: 3)
+        let (lines, height) = (20 * 70, 70)
+        for picture in 0..<3 {
+            strips.begin(lines: lines, keeping: true)
+            for line in 0..<lines {
+                let values = strips.line(line)
+                let white = (line / 70 + picture) % 2 == 0
+                for column in 0..<3 { values[column] = white ? 235 : 16 }
+            }
+            strips.finish()
+        }
+        #expect(strips.move(around: 700..<770, columns: 1...1, cellLines: height) == nil)
+    }
+
     @Test func onePictureAloneIsNeverMotion() {
         let strips = MotionStrips(columns: 10)
         strips.begin(lines: 200, keeping: true)

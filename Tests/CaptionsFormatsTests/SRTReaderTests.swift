@@ -236,6 +236,13 @@ import Testing
         #expect(document.cues.map(\.plainText) == ["hide these, show {normal text} {x:y} {h:mm} {c:red}"])
         // One warning a cue for the code, at its first place (as for other dropped tags).
         #expect(codes(document) == ["srt.tag.microDVD@3:6"])
+        // Text that holds one (a MicroDVD line's text, found by the fuzzer) is written with an
+        // invisible U+200B after the brace, and said.
+        var literal = document
+        literal.cues[0].content = [.text("25}{50}{y:i}Hello")]
+        #expect(SRTWriter().fit(&literal).map(\.code.rawValue) == ["convert.lost.literalMarkup"])
+        let back = try SRTReader().read(SRTWriter().write(literal))
+        #expect(back.cues.map(\.plainText) == ["25}{50}{\u{200B}y:i}Hello"])
     }
 
     /// A file that ends on whole times (webvtt-py's invalid_format4.srt) keeps the cues before it:

@@ -176,8 +176,8 @@ struct SRTCueTextParser {
     /// Whether the text between braces is one of MicroDVD's control codes, either case: `y:`
     /// style letters (`i`, `b`, `u`, `s`, by commas), `c:$BBGGRR` colour, `s:` size in digits,
     /// `f:` a font name. Anything else between braces (`{h:mm}`, `{normal text}`) is text.
-    private static func isMicroDVDCode(_ code: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-        guard code.count >= 3 else { return false }
+    static func isMicroDVDCode<Bytes: Collection<UInt8>>(_ code: Bytes) -> Bool {
+        guard code.count >= 3, code.dropFirst().first == UInt8(ascii: ":") else { return false }
         let value = code.dropFirst(2)
         switch code[code.startIndex] | 0x20 {  // lower case
         case UInt8(ascii: "y"): return value.allSatisfy { "ibus,".utf8.contains($0 | 0x20) }

@@ -25,16 +25,19 @@ public struct SRTWriter: TimedTextWriter {
     /// ``literal(_:)``).
     public func fit(_ document: inout TimedTextDocument) -> [Diagnostic] {
         LiteralText.diagnostic(
-            for: document, formatName: "SRT", codes: "\\N, \\n, \\h", how: "an invisible U+200B after such a backslash",
+            for: document, formatName: "SRT", codes: "\\N, \\n, \\h, MicroDVD's {y:i}",
+            how: "an invisible U+200B after such a backslash or brace",
             literal: Self.literal
         ).map { [$0] } ?? []
     }
 
     /// Text as SRT players show it: `\N`, `\n` and `\h` would be a break or a hard space (VLC,
-    /// FFmpeg and our reader read them so), and an invisible U+200B after the backslash keeps
-    /// them text; and whether anything had to change.
+    /// FFmpeg and our reader read them so), and MicroDVD's `{y:i}` would be dropped; an invisible
+    /// U+200B after the backslash or the brace keeps them text; and whether anything had to change.
     static func literal(_ text: String) -> (text: String, changed: Bool) {
-        LiteralText.separatingBackslashCodes(text)
+        let codes = LiteralText.separatingBackslashCodes(text)
+        let braces = LiteralText.separatingMicroDVDCodes(codes.text)
+        return (braces.text, codes.changed || braces.changed)
     }
 
     /// Writes the document as SRT bytes.

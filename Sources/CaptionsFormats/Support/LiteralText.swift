@@ -22,6 +22,25 @@ enum LiteralText {
         return (out, changed)
     }
 
+    /// `text` with an invisible U+200B after each `{` that starts one of MicroDVD's control codes
+    /// (`{y:i}`, which SRT readers drop), so that it stays text; and whether anything changed.
+    static func separatingMicroDVDCodes(_ text: String) -> (text: String, changed: Bool) {
+        guard text.utf8.contains(UInt8(ascii: "{")) else { return (text, false) }
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 3)
+        var changed = false
+        for (index, byte) in bytes.enumerated() {
+            out.append(byte)
+            guard byte == UInt8(ascii: "{"), let close = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: "}")),
+                SRTCueTextParser.isMicroDVDCode(bytes[(index + 1)..<close])
+            else { continue }
+            out += Array("\u{200B}".utf8)
+            changed = true
+        }
+        return (changed ? String(decoding: out, as: UTF8.self) : text, changed)
+    }
+
     /// One `convert.lost.literalMarkup` warning at the first cue whose plain text `literal`
     /// changes, naming what `formatName` would read (`codes`) and how it was written (`how`).
     static func diagnostic(
