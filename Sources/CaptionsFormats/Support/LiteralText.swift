@@ -30,11 +30,14 @@ enum LiteralText {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 3)
         var changed = false
+        // The first `}` after the current place, searched again only once passed (each byte is
+        // searched once: text of many `{` and no `}` stays linear).
+        var close = -1
         for (index, byte) in bytes.enumerated() {
             out.append(byte)
-            guard byte == UInt8(ascii: "{"), let close = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: "}")),
-                SRTCueTextParser.isMicroDVDCode(bytes[(index + 1)..<close])
-            else { continue }
+            guard byte == UInt8(ascii: "{") else { continue }
+            if close <= index { close = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: "}")) ?? bytes.count }
+            guard close < bytes.count, SRTCueTextParser.isMicroDVDCode(bytes[(index + 1)..<close]) else { continue }
             out += Array("\u{200B}".utf8)
             changed = true
         }
