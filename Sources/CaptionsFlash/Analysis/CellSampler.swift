@@ -84,14 +84,13 @@ struct CellSampler {
     /// 1 for the odd lines), into ``channel0``–``channel2``; and, when `keepingStrips`, luma's
     /// ``strips`` (otherwise the strips of the next picture have nothing to be compared with).
     ///
-    /// With `feed`, where the picture is summed a row of cells at a time (planar YUV without
-    /// alpha, or grey, in cells a whole number of samples wide), each row is compared with what
-    /// `feed` holds and the cells that changed are fed and listed there instead
-    /// (``ccaptions_feed_row``): the channels are not written, and the number of changed cells is
-    /// returned. Otherwise nil, and the channels are written for the caller to compare.
-    @discardableResult
+    /// Where the picture is summed a row of cells at a time (planar YUV without alpha, or grey,
+    /// in cells a whole number of samples wide), each row is compared with what `feed` holds and
+    /// the cells that changed are fed and listed there (``ccaptions_feed_row``): the channels are
+    /// not written, and the number of changed cells is returned. Otherwise nil, and the channels
+    /// are written for the caller to compare.
     mutating func sample(
-        _ picture: VideoFrame, frameHeight: Int, parity: Int, keepingStrips: Bool = true, feeding feed: ccaptions_feed? = nil
+        _ picture: VideoFrame, frameHeight: Int, parity: Int, keepingStrips: Bool = true, feeding feed: ccaptions_feed
     ) -> Int? {
         let (shiftX, shiftY) = Self.chromaShifts(picture.layout)
         let key = Geometry(
@@ -129,7 +128,7 @@ struct CellSampler {
             squareSums.clear()
         }
         let isGrey = { if case .gray = picture.layout { true } else { false } }()
-        feeding = direct ? feed.map { Feeding(feed: $0, isGrey: isGrey) } : nil
+        feeding = direct ? Feeding(feed: feed, isGrey: isGrey) : nil
         defer { feeding = nil }
         if picture.bytesPerSample == 1 {
             accumulate(picture, as: UInt8.self, shiftX: shiftX, shiftY: shiftY, scales: scales, keepingStrips: keepingStrips)
@@ -428,45 +427,17 @@ struct CellSampler {
     }
 
     /// Folds the column sums into the cells of `row` and clears them. When rows are summed
-    /// straight into cells (`uniform`), each row of cells is complete here: its means are written
-    /// to the channels at once, with no per-frame buffer of sums for the whole grid.
+    /// straight into cells (`uniform`), each row of cells is complete here and is fed at once
+    /// (``feedRow(_:from:squares:scales:)``), with no per-frame buffer of sums for the whole grid.
     private mutating func flush(
         row: Int, layout: VideoFrame.Layout, uniform: Bool, scales: Scales
     ) {
         let base = row * grid.columns
-        if uniform, feeding != nil {
+        if uniform {
             feedRows(upTo: row, scales: scales)
             feedRow(row, from: columnSums, squares: columnSquares[0], scales: scales)
             for channel in 0..<3 { columnSums[channel].update(repeating: 0, count: grid.columns) }
             columnSquares[0].update(repeating: 0, count: grid.columns)
-            return
-        }
-        if uniform {
-            let columnCount = grid.columns
-            let columns = columnSums
-            maps.lumaWeight.withUnsafeBufferPointer { lumaWeight in
-                maps.chromaWeight.withUnsafeBufferPointer { chromaWeight in
-                    channel0.withUnsafeMutableBufferPointer {
-                        ccaptions_scale_sums(
-                            columns.channels.0, lumaWeight.baseAddress! + base, scales.luma, $0.baseAddress! + base, columnCount)
-                    }
-                    channel1.withUnsafeMutableBufferPointer {
-                        ccaptions_scale_sums(
-                            columns.channels.1, chromaWeight.baseAddress! + base, scales.chroma, $0.baseAddress! + base,
-                            columnCount)
-                    }
-                    channel2.withUnsafeMutableBufferPointer {
-                        ccaptions_scale_sums(
-                            columns.channels.2, chromaWeight.baseAddress! + base, scales.chroma, $0.baseAddress! + base,
-                            columnCount)
-                    }
-                    setSpreads(
-                        channel: 0, squares: columnSquares[0], weights: lumaWeight.baseAddress!,
-                        scale: scales.squares, from: base, count: columnCount)
-                }
-            }
-            for channel in 0..<3 { columns[channel].update(repeating: 0, count: columnCount) }
-            columnSquares[0].update(repeating: 0, count: columnCount)
             return
         }
         let separateChroma = Self.hasSeparateChroma(layout)
