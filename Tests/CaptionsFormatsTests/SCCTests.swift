@@ -67,6 +67,23 @@ import Testing
         #expect(document.cues.last?.end == Self.frame(7))
     }
 
+    @Test func eachMemoryKeepsItsOwnCursor() throws {
+        // No preamble anywhere: "AB" loaded and shown; "CD" loaded into the other memory starts
+        // at that memory's own cursor (column 0), not after "AB"; shown, the first memory comes
+        // back hidden with its cursor after "AB", so "EF" goes on from there.
+        let document = try Self.read(
+            """
+            00:00:01:00\t9420 c1c2 942f
+
+            00:00:02:00\t9420 43c4 942f
+
+            00:00:03:00\t9420 4546 942f 942c
+            """)
+        #expect(document.cues.map(\.plainText) == ["AB", "CD", "ABEF"])
+        let columns = document.cues.map(\.settings.position)
+        #expect(columns[0] == columns[1] && columns[1] == columns[2])
+    }
+
     @Test func noisyLinesAreReportedAndReadingGoesOn() throws {
         // A word that is not hex, a line without a timecode, a byte with even parity (0x41
         // 'A' sent without its parity bit), a code of unknown meaning (0x17 0x30).

@@ -31,7 +31,11 @@ struct CEA608Decoder {
 
     private var displayed = CEA608Memory(), buffer = CEA608Memory()
     private var mode: Mode = .popOn
+    /// The cursor of the memory the mode writes to (the hidden one in pop-on, else the displayed one).
     private var row = 15, column = 0, baseRow = 15
+    /// The other memory's cursor: each memory keeps its own, and End Of Caption swaps them with
+    /// the memories (as hls.js, Shaka Player and ttconv decode; 608 does not say).
+    private var idleCursor = (row: 15, column: 0)
     private var style = CellStyle.plain
     /// Whether the current data belongs to the channel read (CC1 until a code says otherwise).
     private var listening: Bool
@@ -152,6 +156,7 @@ struct CEA608Decoder {
                 buffer.clear()
                 show(at: time, location: location)
                 markChanged(at: time, location: location)
+                if mode == .popOn { idleCursor = (row, column) }  // the hidden memory's cursor
                 baseRow = 15
                 row = 15
                 column = 0
@@ -174,6 +179,9 @@ struct CEA608Decoder {
             swap(&displayed, &buffer)
             unshownLoad = nil
             show(at: time, location: location)
+            // The memory written to is now the other one, with its cursor (unless the mode wrote
+            // to the displayed memory, which is now the hidden one written to).
+            if mode == .popOn { swapCursors() }
             mode = .popOn
         case 0x2D:  // CR: carriage return
             guard case .rollUp(let rows) = mode else { return }
@@ -203,7 +211,15 @@ struct CEA608Decoder {
 
     private mutating func setMode(_ new: Mode) {
         if new != mode { showPending() }
+        // Pop-on writes to the hidden memory, the other modes to the displayed one.
+        if (new == .popOn) != (mode == .popOn) { swapCursors() }
         mode = new
+    }
+
+    private mutating func swapCursors() {
+        let written = (row: row, column: column)
+        (row, column) = idleCursor
+        idleCursor = written
     }
 
     /// A preamble address code: row, and column or attributes.
