@@ -232,7 +232,7 @@ import Testing
     /// warning; braces around other text are text.
     @Test func microDVDControlCodesAreDropped() throws {
         let document = try readSRT(
-            "1\n00:00:01,000 --> 00:00:02,000\nhide {Y:i}these{c:$0000FF}{s:12}, show {normal text} {x:y} {h:mm} {c:red}\n")
+            "1\n00:00:01,000 --> 00:00:02,000\nhide {Y:i}these{c:$0000FF}{s:12}{Y:some_letters_or_numbers}, show {normal text} {x:y} {h:mm} {c:red}\n")
         #expect(document.cues.map(\.plainText) == ["hide these, show {normal text} {x:y} {h:mm} {c:red}"])
         // One warning a cue for the code, at its first place (as for other dropped tags).
         #expect(codes(document) == ["srt.tag.microDVD@3:6"])

@@ -174,13 +174,14 @@ struct SRTCueTextParser {
     }
 
     /// Whether the text between braces is one of MicroDVD's control codes, either case: `y:`
-    /// style letters (`i`, `b`, `u`, `s`, by commas), `c:$BBGGRR` colour, `s:` size in digits,
-    /// `f:` a font name. Anything else between braces (`{h:mm}`, `{normal text}`) is text.
+    /// style (`i`, `b`, `u`, `s` by commas, or letters a player does not know, which it hides
+    /// too), `c:$BBGGRR` colour, `s:` size in digits, `f:` a font name. Anything else between
+    /// braces (`{h:mm}`, `{normal text}`) is text.
     static func isMicroDVDCode<Bytes: Collection<UInt8>>(_ code: Bytes) -> Bool {
         guard code.count >= 3, code.dropFirst().first == UInt8(ascii: ":") else { return false }
         let value = code.dropFirst(2)
         switch code[code.startIndex] | 0x20 {  // lower case
-        case UInt8(ascii: "y"): return value.allSatisfy { "ibus,".utf8.contains($0 | 0x20) }
+        case UInt8(ascii: "y"): return !value.contains(UInt8(ascii: "{"))
         case UInt8(ascii: "c"):
             let isHex = { (byte: UInt8) in Character(UnicodeScalar(byte)).isHexDigit }
             return value.count == 7 && value.first == UInt8(ascii: "$") && value.dropFirst().allSatisfy(isHex)
