@@ -329,6 +329,12 @@ public struct ConvertCommand: BatchCommand {
 
     /// `bytes` in `encoding` as UTF-8; throws naming the first byte that is not in it.
     static func converting(_ bytes: [UInt8], from encoding: String) throws(CaptionsError) -> [UInt8] {
+        if ["UTF8", "CSUTF8"].contains(encoding.uppercased().filter { $0.isLetter || $0.isNumber }) {
+            // UTF-8 named: read as UTF-8 whatever bytes are bad (replaced by U+FFFD, with a warning
+            // at the first), as a byte order mark has the readers do; iconv would refuse the file.
+            let valid = String(validating: bytes, as: UTF8.self) != nil
+            return valid || bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes : [0xEF, 0xBB, 0xBF] + bytes
+        }
         // iconv takes an empty name for the locale's own encoding (ASCII here): not a name given.
         let known = encoding.allSatisfy(\.isWhitespace) ? .failure(.unknownEncoding) : Charset.convert(bytes, from: encoding)
         switch known {

@@ -52,7 +52,7 @@ import Testing
     }
 
     /// `--encoding` names the input's encoding; an unknown name or a byte outside it is an error
-    /// with its place.
+    /// with its place (but for UTF-8, whose bad bytes are replaced with a warning).
     @Test func anEncodingCanBeNamed() throws {
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }
@@ -71,8 +71,13 @@ import Testing
         #expect(run(["convert", file.path, "--to", "vtt", "--encoding", ""], io: empty) == 1)
         #expect(empty.errors.contains("unknown encoding \"\"") && empty.errors.contains("[input.encoding.unknown]"), "\(empty.errors)")
         let wrong = MemoryIO()
-        #expect(run(["convert", file.path, "--to", "vtt", "--encoding", "utf-8"], io: wrong) == 1)
-        #expect(wrong.errors.contains("polish.srt:3:3: error: byte 0xBF is not utf-8 [input.encoding.invalid]"), "\(wrong.errors)")
+        #expect(run(["convert", file.path, "--to", "vtt", "--encoding", "ascii"], io: wrong) == 1)
+        #expect(wrong.errors.contains("polish.srt:3:3: error: byte 0xBF is not ascii [input.encoding.invalid]"), "\(wrong.errors)")
+        // UTF-8 named is UTF-8 read: bad bytes replaced and said, not a file refused.
+        let utf8 = MemoryIO()
+        #expect(run(["convert", file.path, "--to", "vtt", "--encoding", "utf-8"], io: utf8) == 0)
+        #expect(utf8.errors.contains("polish.srt:3:3: warning: invalid UTF-8"), "\(utf8.errors)")
+        #expect(utf8.outputText.contains("Za\u{FFFD}"), "\(utf8.outputText)")
     }
 
     @Test func brokenSRTIsRefusedUnderStrict() {

@@ -86,10 +86,27 @@ public enum Charset {
         case invalidBytes(offset: Int)
     }
 
+    /// The code page iconv reads a legacy encoding's files in: its superset as the WHATWG Encoding
+    /// Standard (and so every browser) decodes the label, where glibc's own table differs:
+    /// Shift-JIS as Windows-31J (glibc's SHIFT_JIS reads 0x5C as ¥ and 0x7E as ‾, so an ASS file's
+    /// `\N` and `{\i1}` came out as `¥N`), EUC-KR as code page 949, GB2312 and GBK as GB18030,
+    /// Big5 as Big5-HKSCS; and KOI8-R as KOI8-U, which puts Ukrainian letters where KOI8-R has
+    /// box-drawing characters that no subtitle holds.
+    static func decoderName(_ name: String) -> String {
+        let key = name.uppercased().filter { $0.isLetter || $0.isNumber }
+        let supersets = [
+            "SHIFTJIS": "CP932", "SJIS": "CP932", "MSKANJI": "CP932", "CSSHIFTJIS": "CP932", "XSJIS": "CP932",
+            "EUCKR": "CP949", "CSEUCKR": "CP949", "GB2312": "GB18030", "GBK": "GB18030", "CSGB2312": "GB18030",
+            "BIG5": "BIG5-HKSCS", "CSBIG5": "BIG5-HKSCS", "KOI8R": "KOI8-U", "CSKOI8R": "KOI8-U",
+        ]
+        return supersets[key] ?? name
+    }
+
     /// `bytes` in encoding `name` (any name iconv knows: "CP1251", "ISO-8859-2", "SHIFT_JIS",
-    /// "GB18030", "UTF-16"…) as UTF-8.
+    /// "GB18030", "UTF-16"…) as UTF-8, read as ``decoderName(_:)`` says.
     public static func convert(_ bytes: [UInt8], from name: String) -> Result<[UInt8], ConversionFailure> {
         guard !bytes.isEmpty else { return .success([]) }
+        let name = decoderName(name)
         var count = 0
         var failedAt = -1
         let converted = bytes.withUnsafeBufferPointer { buffer in

@@ -34,6 +34,7 @@ enum TextDecoding {
     {
         var diagnostics: [Diagnostic] = []
         var bytes = input
+        let markedUTF8 = input.starts(with: [0xEF, 0xBB, 0xBF])
         func note(_ name: String, _ how: String) {
             diagnostics.append(Diagnostic(
                 .note, Diagnostic.Code(rawValue: "\(codePrefix).encoding.\(name.hasPrefix("UTF-32") ? "utf32" : "utf16")"),
@@ -53,12 +54,23 @@ enum TextDecoding {
         var scan = bytes.withUnsafeBufferPointer(UTF8Scan.init)
         if let bad = scan.firstInvalidOffset {
             let location = LineIndex(bytes).location(ofByte: bad)
+            let damage = markedUTF8 || invalidUTF8 == .replace ? nil : UTF8Damage(bytes)
             switch invalidUTF8 {
             case .replace:
                 bytes = Array(String(decoding: bytes, as: UTF8.self).utf8)
                 diagnostics.append(Diagnostic(
                     .warning, Diagnostic.Code(rawValue: "\(codePrefix).encoding.invalid"),
                     "invalid UTF-8 replaced by U+FFFD", at: location))
+            case .detect where markedUTF8 || damage?.isMostlyUTF8 == true:
+                // UTF-8 with a few bad bytes (a stray Windows-1252 dash pasted in, a download cut
+                // in the middle of a letter) stays UTF-8: read as a code page, every letter of it
+                // would be wrong.
+                bytes = Array(String(decoding: bytes, as: UTF8.self).utf8)
+                let why = markedUTF8 ? "its byte order mark (or --encoding) says so" : "the rest is UTF-8 (\(damage?.validSequences ?? 0) letters of it)"
+                let count = damage.map { " in \($0.invalidPlaces) place\($0.invalidPlaces == 1 ? "" : "s")" } ?? ""
+                diagnostics.append(Diagnostic(
+                    .warning, Diagnostic.Code(rawValue: "\(codePrefix).encoding.invalid"),
+                    "invalid UTF-8\(count) replaced by U+FFFD, first here; read as UTF-8, as \(why)", at: location))
             case .detect:
                 let candidates = Charset.candidates(bytes)
                 if let (name, converted, opinion) = detected(bytes, candidates: candidates) {
@@ -99,6 +111,67 @@ enum TextDecoding {
     /// as the Windows code page of its script. `nil` when neither names an encoding iconv can convert the
     /// bytes from.
     static func detected(_ bytes: [UInt8], candidates: [Charset.Candidate]) -> (String, [UInt8], String)? {
+        let named = namedReading(bytes, candidates: candidates)
+        guard let (name, converted, penalty) = plausibleReading(bytes, named: named?.0, candidates: candidates) else { return named }
+        let first = named?.0 ?? "Windows-1252"
+        return (
+            name, converted,
+            "the detectors' reading, \(first), has \(penalty) mark\(penalty == 1 ? "" : "s") of a wrong code page "
+                + "(box drawing, symbols in words, a capital after a small letter, two alphabets in a word); \(name) has none"
+                + (named == nil ? "" : " or fewer")
+        )
+    }
+
+    /// Code pages of subtitles a short file may be in when the detectors' reading of it looks wrong,
+    /// tried after ICU's candidates, in this order.
+    static let likelyCodePages = [
+        "WINDOWS-1250", "WINDOWS-1251", "WINDOWS-1252", "WINDOWS-1253", "WINDOWS-1254", "WINDOWS-1255", "WINDOWS-1256",
+        "WINDOWS-1257", "KOI8-U", "CP932", "CP949", "GB18030", "BIG5-HKSCS", "WINDOWS-874",
+    ]
+
+    /// The Windows code page of the language of a DOS, Mac or ISO code page a detector names.
+    private static let windowsSibling = [
+        "IBM852": "WINDOWS-1250", "MAC-CENTRALEUROPE": "WINDOWS-1250", "ISO-8859-2": "WINDOWS-1250",
+        "IBM855": "WINDOWS-1251", "IBM866": "WINDOWS-1251", "MAC-CYRILLIC": "WINDOWS-1251", "ISO-8859-5": "WINDOWS-1251",
+        "KOI8-R": "WINDOWS-1251", "IBM437": "WINDOWS-1252", "IBM850": "WINDOWS-1252", "ISO-8859-1": "WINDOWS-1252",
+        "ISO-8859-7": "WINDOWS-1253", "ISO-8859-9": "WINDOWS-1254", "ISO-8859-8": "WINDOWS-1255", "ISO-8859-13": "WINDOWS-1257",
+    ]
+
+    /// Another reading of `bytes` when the detectors' one (`named`, or Windows-1252 when they have
+    /// none) shows marks of a wrong code page (``DecodedTextPlausibility``) and another shows at
+    /// most half as many (the first such of ICU's candidates and ``likelyCodePages`` with the
+    /// fewest): its name, the bytes as UTF-8, and the detectors' reading's marks. `nil` to keep it.
+    /// Marks are counted in the first 64 KiB (to a line feed), which says as much as the rest.
+    private static func plausibleReading(_ bytes: [UInt8], named: String?, candidates: [Charset.Candidate])
+        -> (String, [UInt8], Int)?
+    {
+        var sample = bytes.prefix(65536)
+        if sample.count < bytes.count, let lineEnd = sample.lastIndex(of: 0x0A) { sample = sample[...lineEnd] }
+        let sampleBytes = Array(sample)
+        func marks(_ name: String) -> Int? {
+            guard case .success(let text) = Charset.convert(sampleBytes, from: name) else { return nil }
+            return DecodedTextPlausibility.penalty(text)
+        }
+        let baseline = named.flatMap(marks) ?? DecodedTextPlausibility.penalty(transcodeWindows1252(sampleBytes))
+        guard baseline > 0 else { return nil }
+        var tried = Set([named.map { Charset.decoderName($0).uppercased() } ?? "WINDOWS-1252"])
+        var best: (name: String, marks: Int)?
+        // The detector's language is often right where its code page is not: that language's
+        // Windows code page first.
+        let siblings = named.flatMap { windowsSibling[$0.uppercased()] }.map { [$0] } ?? []
+        for name in siblings + candidates.map(\.name) + likelyCodePages where !name.uppercased().hasPrefix("UTF") {
+            guard tried.insert(Charset.decoderName(name).uppercased()).inserted, let count = marks(name) else { continue }
+            if count < best?.marks ?? Int.max { best = (name, count) }
+            if count == 0 { break }
+        }
+        guard let best, best.marks * 2 <= baseline, case .success(let converted) = Charset.convert(bytes, from: best.name) else {
+            return nil
+        }
+        return (best.name, converted, baseline)
+    }
+
+    /// The detectors' reading (see ``detected(_:candidates:)``).
+    private static func namedReading(_ bytes: [UInt8], candidates: [Charset.Candidate]) -> (String, [UInt8], String)? {
         guard let (name, converted, how) = detectedAsNamed(bytes, candidates: candidates) else { return nil }
         // ISO-8859 code pages have C1 controls at 0x80–0x9F, which no subtitle holds: a file so
         // detected with such bytes is in the Windows code page of its script, which puts letters,
@@ -239,7 +312,7 @@ private struct UTF8Scan {
     }
 
     /// The length of the valid UTF-8 sequence starting at `index`, or 0 when it is invalid.
-    private static func sequenceLength(_ buffer: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+    fileprivate static func sequenceLength(_ buffer: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
         let lead = buffer[index]
         let length: Int
         var lower: UInt8 = 0x80
@@ -259,5 +332,49 @@ private struct UTF8Scan {
         guard second >= lower, second <= upper else { return 0 }
         for offset in 2..<length where buffer[index + offset] & 0xC0 != 0x80 { return 0 }
         return length
+    }
+}
+
+/// How much of text that is not valid UTF-8 is UTF-8 all the same: its valid multi-byte sequences
+/// and its invalid places. A code page's text makes a valid sequence only by chance (a capital
+/// letter followed by a symbol), so twice as many valid sequences as invalid places, or a cut
+/// last letter after valid ones, is UTF-8 with damage, not another encoding.
+private struct UTF8Damage {
+    private(set) var validSequences = 0
+    private(set) var invalidPlaces = 0
+    private var cutAtTheEnd = false
+
+    init(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { buffer in
+            var index = 0
+            while index < buffer.count {
+                guard buffer[index] >= 0x80 else {
+                    index += 1
+                    continue
+                }
+                let length = UTF8Scan.sequenceLength(buffer, at: index)
+                if length > 0 {
+                    validSequences += 1
+                    index += length
+                    continue
+                }
+                invalidPlaces += 1
+                // A lead byte whose sequence the end of the file cuts short.
+                let lead = buffer[index]
+                let expected = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0
+                if expected > 0, index + expected > buffer.count,
+                    buffer[(index + 1)...].allSatisfy({ $0 & 0xC0 == 0x80 })
+                {
+                    cutAtTheEnd = true
+                    break
+                }
+                index += 1
+                while index < buffer.count, buffer[index] & 0xC0 == 0x80 { index += 1 }
+            }
+        }
+    }
+
+    var isMostlyUTF8: Bool {
+        validSequences > 0 && (validSequences >= 2 * invalidPlaces || (invalidPlaces == 1 && cutAtTheEnd))
     }
 }
