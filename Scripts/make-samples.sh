@@ -250,6 +250,16 @@ lines_tex="if(mod(floor($choice/pow(2\,mod(Y+4*N\,4)))\,2)\,160\,140)"
 make v10-colour-flash-behind-motion-fail.mp4 -f lavfi -i "$(lavfi 1920x1080 30 3)" \
   -vf "format=yuv420p,geq=lum='$lines_tex':cb='if($flash3\,44\,128)':cr='if($flash3\,21\,128)'" \
   -c:v libx264 -preset veryfast -crf 12 -colorspace bt709 -color_primaries bt709 -color_trc bt709 -color_range tv
+# Lines of "text" (white, of uneven spacing) rolling up 2 lines a frame at 540p over a background
+# that turns at 5 Hz between a checkerboard of single pixels and flat grey of its mean (0.50 <->
+# 0.22 of white): no line's mean changes, so the text's motion explained every change (FAIL; it
+# passed: an attack found it). The same text drawn as a checkerboard, rolling over black, is
+# motion, texture and all (PASS). Lossless, so that the encoder keeps the single pixels.
+scroll_text="lt(mod(floor((Y+2*N)/4)*37\,23)\,9)*lt(mod(floor(X/8)*7+floor((Y+2*N)/4)*3\,5)\,3)"
+make v11-checker-flash-behind-text-fail.mp4 -f lavfi -i "nullsrc=s=960x540:r=30:d=2,format=yuv420p" \
+  -vf "geq=lum='if($scroll_text\,235\,if($flash3\,16+219*mod(X+Y\,2)\,126))':cb=128:cr=128" -c:v libx264 -preset medium -qp 0
+make v12-checker-text-rolling-pass.mp4 -f lavfi -i "nullsrc=s=960x540:r=30:d=2,format=yuv420p" \
+  -vf "geq=lum='if($scroll_text\,16+219*mod(X+Y+2*N\,2)\,16)':cb=128:cr=128" -c:v libx264 -preset medium -qp 0
 make v8-stripes-drifting-fail.mp4 -f lavfi -i "$(lavfi 1920x1080 30 3)" \
   -vf "format=gray,geq=lum='255*lt(mod(Y+4*N\,16)\,8)',format=yuv420p" -c:v libx264 -preset veryfast -crf 18
 

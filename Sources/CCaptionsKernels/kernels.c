@@ -308,6 +308,57 @@ void ccaptions_keep_strip(uint32_t *runs, size_t cells, int shift, int merge, ui
         keep_strip_avx2(runs, cells, shift, merge, sums, strip), keep_strip_portable(runs, 0, cells, shift, merge, sums, strip));
 }
 
+static inline void keep_texture_portable(
+    uint32_t *squares, const uint32_t *runs, size_t from, size_t cells, int count_shift, int depth_shift, int merge,
+    uint32_t *column_squares, uint8_t *texture) {
+    const float per_sample = 1.0f / (float)(1u << count_shift), to_8bit = per_sample / (float)(1u << depth_shift);
+    for (size_t c = from; c < cells; c++) {
+        float mean = (float)runs[c] * to_8bit, variance = (float)squares[c] * per_sample - mean * mean;
+        float spread = variance > 0 ? sqrtf(variance) + 0.5f : 0.5f;
+        uint32_t value = spread >= 255 ? 255 : (uint32_t)spread;
+        texture[c] = (uint8_t)(merge ? (texture[c] + value + 1) >> 1 : value);
+        column_squares[c] += squares[c];
+        squares[c] = 0;
+    }
+}
+
+#ifdef CCAPTIONS_X86
+// Eight cells at a time, in the same float operations as the portable loop (so the same bytes):
+// the spread plus a half truncated, capped at 255, packed to bytes and merged by pavgb.
+AVX2 static void keep_texture_avx2(
+    uint32_t *squares, const uint32_t *runs, size_t cells, int count_shift, int depth_shift, int merge,
+    uint32_t *column_squares, uint8_t *texture) {
+    const float per_sample = 1.0f / (float)(1u << count_shift), to_8bit = per_sample / (float)(1u << depth_shift);
+    const __m256 scale = _mm256_set1_ps(to_8bit), per = _mm256_set1_ps(per_sample), half = _mm256_set1_ps(0.5f);
+    const __m256 cap = _mm256_set1_ps(255);
+    size_t c = 0;
+    for (; c + 8 <= cells; c += 8) {
+        __m256i square = _mm256_loadu_si256((const __m256i *)(squares + c));
+        __m256 mean = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i *)(runs + c))), scale);
+        __m256 variance = _mm256_sub_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(square), per), _mm256_mul_ps(mean, mean));
+        __m256 positive = _mm256_cmp_ps(variance, _mm256_setzero_ps(), _CMP_GT_OQ);
+        __m256 spread = _mm256_add_ps(_mm256_and_ps(_mm256_sqrt_ps(_mm256_max_ps(variance, _mm256_setzero_ps())), positive), half);
+        __m256i value = _mm256_cvttps_epi32(_mm256_min_ps(spread, cap));
+        __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(value), _mm256_extracti128_si256(value, 1));
+        __m128i bytes = _mm_packus_epi16(words, words);
+        if (merge) bytes = _mm_avg_epu8(bytes, _mm_loadl_epi64((const __m128i *)(texture + c)));
+        _mm_storel_epi64((__m128i *)(texture + c), bytes);
+        __m256i *sums = (__m256i *)(column_squares + c);
+        _mm256_storeu_si256(sums, _mm256_add_epi32(_mm256_loadu_si256(sums), square));
+        _mm256_storeu_si256((__m256i *)(squares + c), _mm256_setzero_si256());
+    }
+    keep_texture_portable(squares, runs, c, cells, count_shift, depth_shift, merge, column_squares, texture);
+}
+#endif
+
+void ccaptions_keep_texture(
+    uint32_t *squares, const uint32_t *runs, size_t cells, int count_shift, int depth_shift, int merge,
+    uint32_t *column_squares, uint8_t *texture) {
+    DISPATCH(
+        keep_texture_avx2(squares, runs, cells, count_shift, depth_shift, merge, column_squares, texture),
+        keep_texture_portable(squares, runs, 0, cells, count_shift, depth_shift, merge, column_squares, texture));
+}
+
 // The sum of |a[i] − b[i]| for i < n. With SSE2 (every x86-64), sixteen bytes at a time by
 // psadbw, the last sixteen masked: both buffers must be readable 15 bytes past n.
 static inline uint32_t sad_u8(const uint8_t *a, const uint8_t *b, size_t n) {

@@ -224,6 +224,39 @@ import Testing
         }
         #expect(kept.allSatisfy { $0 == 0 })
     }
+
+    /// A line's strip of spreads: each run's standard deviation on the 8-bit scale, rounded and
+    /// capped, from real samples (8-bit, and 10-bit: depth shift 2), merged or not; the squares
+    /// move to the column squares. A checkerboard of single pixels has the spread a flat run has not.
+    @Test(arguments: [(1, 0, false), (2, 0, true), (3, 2, false), (3, 2, true), (2, 2, false)])
+    func texturesAreTheRunsStandardDeviations(widthShift: Int, depthShift: Int, merge: Bool) {
+        var generator = SystemRandomNumberGenerator()
+        let (cells, width) = (21, 1 << widthShift)
+        let top = (256 << depthShift) - 1
+        var samples = (0..<(cells * width)).map { _ in Int.random(in: 0...top, using: &generator) }
+        for x in 0..<width { (samples[x], samples[width + x]) = (x % 2 == 0 ? 0 : top, top / 2) }  // checker; flat
+        var runs = [UInt32](repeating: 0, count: cells), squares = runs
+        for (x, value) in samples.enumerated() {
+            runs[x / width] += UInt32(value)
+            squares[x / width] += UInt32(value * value) >> UInt32(2 * depthShift)
+        }
+        let before = (0..<cells).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let start = (0..<cells).map { _ in UInt32.random(in: 0...1_000_000, using: &generator) }
+        var (texture, columnSquares, kept) = (before, start, squares)
+        ccaptions_keep_texture(&kept, runs, cells, Int32(widthShift), Int32(depthShift), merge ? 1 : 0, &columnSquares, &texture)
+        for cell in 0..<cells {
+            let values = samples[(cell * width)..<((cell + 1) * width)].map { Double($0) / Double(1 << depthShift) }
+            let mean = values.reduce(0, +) / Double(width)
+            let spread = (values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(width)).squareRoot()
+            let value = min(255, Int(spread.rounded()))
+            let expected = merge ? (Int(before[cell]) + value + 1) >> 1 : value
+            // Squares shifted per sample lose a little: within one code.
+            #expect(abs(Int(texture[cell]) - expected) <= 1, "cell \(cell): \(texture[cell]) vs \(expected)")
+            #expect(columnSquares[cell] == start[cell] + squares[cell])
+        }
+        #expect(kept.allSatisfy { $0 == 0 })
+        if !merge { #expect(texture[0] >= 127 && texture[1] == 0) }
+    }
 }
 
 /// Feeding a row of cells from its sums in one pass gives what scaling, spreading and comparing

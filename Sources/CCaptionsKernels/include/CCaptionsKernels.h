@@ -28,6 +28,17 @@ void ccaptions_add_run_squares_u16(const uint16_t *row, int width, size_t cells,
 /// `merge`, the strip keeps the mean of what it held and this line: (strip[c] + mean + 1) >> 1.
 void ccaptions_keep_strip(uint32_t *runs, size_t cells, int shift, int merge, uint32_t *sums, uint8_t *strip);
 
+/// Keeps one line's spread a cell column, the texture a line's mean cannot show (a checkerboard
+/// of single pixels has the mean of flat grey): from the line's run sums `runs` (samples'
+/// scale, each run 2^count_shift samples with depth_shift bits past 8) and run squares `squares`
+/// (the 8-bit scale squared, zeroed before), texture[c] = the rounded standard deviation of the
+/// run on the 8-bit scale, at most 255 (with `merge`, averaged with what it held as the strip is);
+/// column_squares[c] += squares[c]; squares[c] = 0. Call it before ``ccaptions_keep_strip``,
+/// which clears `runs`.
+void ccaptions_keep_texture(
+    uint32_t *squares, const uint32_t *runs, size_t cells, int count_shift, int depth_shift, int merge,
+    uint32_t *column_squares, uint8_t *texture);
+
 /// How far a window of strips (column by column: column c's `lines` values at c × lines, the
 /// buffers readable 15 bytes past their end) is from the previous picture's moved down by each whole
 /// shift s from −search to search: sums[s + search] = Σ |now[c × lines + y] − before[c × lines + y − s]|

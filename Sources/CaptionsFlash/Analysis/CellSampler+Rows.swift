@@ -21,20 +21,19 @@ extension CellSampler {
         }
     }
 
-    /// Adds the squares of a row of samples to the luma column squares, `width` samples a cell
-    /// (the kernel for ``addRuns(_:width:cells:into:)``).
+    /// Adds the squares of a row of samples to `squares` (the luma column squares unless said),
+    /// `width` samples a cell (the kernel for ``addRuns(_:width:cells:into:)``).
     @inline(__always)
     func addRunSquares<Sample: FixedWidthInteger & UnsignedInteger>(
-        _ row: UnsafePointer<Sample>?, width: Int, cells: Int
+        _ row: UnsafePointer<Sample>?, width: Int, cells: Int, into squares: UnsafeMutablePointer<UInt32>? = nil
     ) {
         guard let row else { return }
+        let squares = squares ?? columnSquares[0]
         if Sample.bitWidth == 16 {
             ccaptions_add_run_squares_u16(
-                UnsafeRawPointer(row).assumingMemoryBound(to: UInt16.self), Int32(width), cells, Int32(squareShift),
-                columnSquares[0])
+                UnsafeRawPointer(row).assumingMemoryBound(to: UInt16.self), Int32(width), cells, Int32(squareShift), squares)
         } else {
-            ccaptions_add_run_squares_u8(
-                UnsafeRawPointer(row).assumingMemoryBound(to: UInt8.self), Int32(width), cells, columnSquares[0])
+            ccaptions_add_run_squares_u8(UnsafeRawPointer(row).assumingMemoryBound(to: UInt8.self), Int32(width), cells, squares)
         }
     }
 
@@ -59,13 +58,15 @@ extension CellSampler {
         }
     }
 
-    /// Adds a row of luma samples to the cells' sums like ``addRuns(_:width:cells:into:)`` (channel
-    /// 0), and keeps it as line `line`'s strip of means (``MotionStrips``; `depthShift`: bits past 8).
-    /// `runs` is a zeroed scratch row, `sums` channel 0's column sums, `strip` the line's strip.
+    /// Adds a row of luma samples and their squares to the cells' sums like
+    /// ``addRuns(_:width:cells:into:)`` (channel 0) and ``addRunSquares(_:width:cells:into:)``, and
+    /// keeps it as line `line`'s strips of means and spreads (``MotionStrips``; `depthShift`: bits
+    /// past 8). `runs` and `squares` are zeroed scratch rows, `sums` and `columnSquares` channel 0's
+    /// column sums and squares.
     @inline(__always)
-    static func addLumaRuns<Sample: FixedWidthInteger & UnsignedInteger>(
+    func addLumaRuns<Sample: FixedWidthInteger & UnsignedInteger>(
         _ row: UnsafePointer<Sample>?, width: Int, cells: Int, depthShift: Int, runs: UnsafeMutablePointer<UInt32>,
-        sums: UnsafeMutablePointer<UInt32>, strip: UnsafeMutablePointer<UInt8>, merge: Bool
+        squares: UnsafeMutablePointer<UInt32>, line: Int
     ) {
         guard let row else { return }
         if Sample.bitWidth == 16 {
@@ -73,7 +74,12 @@ extension CellSampler {
         } else {
             ccaptions_add_runs_u8(UnsafeRawPointer(row).assumingMemoryBound(to: UInt8.self), Int32(width), cells, runs)
         }
-        ccaptions_keep_strip(runs, cells, Int32(width.trailingZeroBitCount + depthShift), merge ? 1 : 0, sums, strip)
+        addRunSquares(row, width: width, cells: cells, into: squares)
+        let merge: Int32 = strips.merges(line) ? 1 : 0
+        ccaptions_keep_texture(
+            squares, runs, cells, Int32(width.trailingZeroBitCount), Int32(depthShift), merge, columnSquares[0],
+            strips.textureLine(line))
+        ccaptions_keep_strip(runs, cells, Int32(width.trailingZeroBitCount + depthShift), merge, columnSums[0], strips.line(line))
     }
 
     /// Keeps line `line`'s strip (``MotionStrips``) where cells are not a uniform width: each cell
@@ -82,20 +88,32 @@ extension CellSampler {
         _ row: UnsafePointer<Sample>?, count: Int, line: Int, depthShift: Int
     ) {
         guard let row else { return }
-        let runs = stripRuns[0]
-        let (strip, merge) = (strips.line(line), strips.merges(line))
+        let (runs, squares) = (stripRuns[0], stripRuns[1])
+        let (strip, texture, merge) = (strips.line(line), strips.textureLine(line), strips.merges(line))
+        let squareShift = UInt32(squareShift)
         maps.columnOfX.withUnsafeBufferPointer { columnOfX in
-            for x in 0..<count { runs[Int(columnOfX[x])] &+= UInt32(truncatingIfNeeded: row[x]) }
+            for x in 0..<count {
+                let (column, value) = (Int(columnOfX[x]), UInt32(truncatingIfNeeded: row[x]))
+                runs[column] &+= value
+                squares[column] &+= (value &* value) &>> squareShift
+            }
         }
-        // The mean on the 8-bit scale, rounded: sum × reciprocal / 2^(32 + bits past 8), plus a half.
+        // The mean on the 8-bit scale, rounded: sum × reciprocal / 2^(32 + bits past 8), plus a
+        // half; the spread from the mean square (already on the 8-bit scale).
         let shift = UInt64(32 + depthShift)
         let half = UInt64(1) << (shift - 1)
         maps.columnReciprocals.withUnsafeBufferPointer { reciprocals in
             for column in 0..<reciprocals.count {
-                let mean = (UInt64(runs[column]) &* reciprocals[column] &+ half) &>> shift
+                let reciprocal = reciprocals[column]
+                let mean = (UInt64(runs[column]) &* reciprocal &+ half) &>> shift
                 let value = UInt8(truncatingIfNeeded: min(255, mean))
                 strip[column] = merge ? UInt8((UInt16(strip[column]) + UInt16(value) + 1) >> 1) : value
-                runs[column] = 0
+                let perSample = Float(reciprocal) / 4_294_967_296
+                let exactMean = Float(runs[column]) * perSample / Float(1 << depthShift)
+                let variance = Float(squares[column]) * perSample - exactMean * exactMean
+                let spread = UInt8(min(255, (variance > 0 ? variance.squareRoot() : 0) + 0.5))
+                texture[column] = merge ? UInt8((UInt16(texture[column]) + UInt16(spread) + 1) >> 1) : spread
+                (runs[column], squares[column]) = (0, 0)
             }
         }
     }

@@ -45,7 +45,7 @@ struct CellSampler {
     private(set) var maps = Maps()
     /// Each line's mean luma a cell column, this picture's and the last two's (``MotionStrips``).
     let strips: MotionStrips
-    /// One line's luma run sums, on their way to ``strips`` and the column sums.
+    /// One line's luma run sums and squares, on their way to ``strips`` and the column sums.
     let stripRuns: Buffers
     /// Where the picture being sampled feeds its cells row by row
     /// (``sample(_:frameHeight:parity:keepingStrips:feeding:)``).
@@ -76,7 +76,7 @@ struct CellSampler {
         columnSums = Buffers(count: 0)
         columnSquares = Buffers(count: 0)
         strips = MotionStrips(columns: grid.columns)
-        stripRuns = Buffers(count: grid.columns, channels: 1)
+        stripRuns = Buffers(count: grid.columns)
         zeroRow = Buffers(count: grid.columns, channels: 1)
     }
 
@@ -324,7 +324,7 @@ struct CellSampler {
         }
         strips.begin(lines: height, keeping: keepsStrips)
         let depthShift = Sample.bitWidth == 16 ? max(0, picture.bitDepth - 8) : 0
-        let (lumaRuns, lumaSums, strips) = (stripRuns[0], columnSums[0], strips)
+        let (lumaRuns, lumaSquares) = (stripRuns[0], stripRuns[1])
         // A local copy of the map, not a closure over it: a closure capturing `self` in a
         // mutating method copied the whole sampler (20 references) for every line.
         let rowOfLine = maps.rowOfLine
@@ -360,13 +360,13 @@ struct CellSampler {
                     }
                     let luma = samples(planes.0, line)
                     if keepsStrips {
-                        Self.addLumaRuns(
-                            luma, width: runs.luma, cells: cellColumns, depthShift: depthShift,
-                            runs: lumaRuns, sums: lumaSums, strip: strips.line(line), merge: strips.merges(line))
+                        addLumaRuns(
+                            luma, width: runs.luma, cells: cellColumns, depthShift: depthShift, runs: lumaRuns,
+                            squares: lumaSquares, line: line)
                     } else {
                         addRuns(luma, width: runs.luma, cells: cellColumns, into: 0)
+                        addRunSquares(luma, width: runs.luma, cells: cellColumns)
                     }
-                    addRunSquares(luma, width: runs.luma, cells: cellColumns)
                     if case .planarYUV = layout, addsChroma[line] {
                         addRuns(samples(planes.1, line &>> shiftY), width: runs.chroma, cells: cellColumns, into: 1)
                         addRuns(samples(planes.2, line &>> shiftY), width: runs.chroma, cells: cellColumns, into: 2)

@@ -29,6 +29,14 @@ final class MotionStrips {
     private(set) var current: UnsafeMutablePointer<UInt8>
     private(set) var previous: UnsafeMutablePointer<UInt8>
     private(set) var older: UnsafeMutablePointer<UInt8>
+    /// Each line's spread a cell column, in the same three pictures: what a line's mean cannot
+    /// show (single-pixel texture). A flash between a checkerboard of single pixels and flat grey
+    /// of its mean, behind rolling text, changed no line's mean: the text's motion explained
+    /// every change, a false PASS. A cell's change is motion only where the shift explains its
+    /// texture too (``cellAgrees(with:lines:columns:largestCellResidual:)``).
+    private(set) var currentTexture: UnsafeMutablePointer<UInt8>
+    private(set) var previousTexture: UnsafeMutablePointer<UInt8>
+    private(set) var olderTexture: UnsafeMutablePointer<UInt8>
     /// The same three, column by column, where a move is searched (contiguous lines, so that a
     /// shift is an offset): each column gathered from the lines when first needed in its picture
     /// (``byColumns(_:_:)``; neighbouring windows share columns), and the picture it was gathered
@@ -97,11 +105,13 @@ final class MotionStrips {
         current = .allocate(capacity: 1)
         previous = .allocate(capacity: 1)
         older = .allocate(capacity: 1)
+        (currentTexture, previousTexture, olderTexture) = (.allocate(capacity: 1), .allocate(capacity: 1), .allocate(capacity: 1))
         (currentColumns, previousColumns, olderColumns) = (.allocate(capacity: 1), .allocate(capacity: 1), .allocate(capacity: 1))
     }
 
     deinit {
-        for buffer in [current, previous, older, currentColumns, previousColumns, olderColumns] { buffer.deallocate() }
+        for buffer in [current, previous, older, currentTexture, previousTexture, olderTexture] { buffer.deallocate() }
+        for buffer in [currentColumns, previousColumns, olderColumns] { buffer.deallocate() }
         columnErrorStorage?.deallocate()
     }
 
@@ -179,6 +189,7 @@ final class MotionStrips {
     func begin(lines pictureLines: Int, keeping: Bool) {
         let lines = halves ? (pictureLines + 1) / 2 : pictureLines
         (current, previous, older) = (older, current, previous)
+        (currentTexture, previousTexture, olderTexture) = (olderTexture, currentTexture, previousTexture)
         (currentColumns, previousColumns, olderColumns) = (olderColumns, currentColumns, previousColumns)
         gathered = (gathered.older, gathered.current, gathered.previous)
         picture &+= 1
@@ -195,14 +206,20 @@ final class MotionStrips {
         written = false
         self.lines = lines
         guard keeping, lines * columns > capacity else { return }
-        for buffer in [current, previous, older] { buffer.deallocate() }
+        for buffer in [current, previous, older, currentTexture, previousTexture, olderTexture] { buffer.deallocate() }
         capacity = lines * columns
         (current, previous, older) = (.allocate(capacity: capacity), .allocate(capacity: capacity), .allocate(capacity: capacity))
+        (currentTexture, previousTexture, olderTexture) = (
+            .allocate(capacity: capacity), .allocate(capacity: capacity), .allocate(capacity: capacity)
+        )
         writtenBefore = 0
     }
 
     /// Line `line`'s values of the current picture, one a cell column, to be written.
     func line(_ line: Int) -> UnsafeMutablePointer<UInt8> { current + (halves ? line >> 1 : line) * columns }
+
+    /// Line `line`'s spreads of the current picture, one a cell column, to be written.
+    func textureLine(_ line: Int) -> UnsafeMutablePointer<UInt8> { currentTexture + (halves ? line >> 1 : line) * columns }
 
     /// Whether picture line `line` is merged into the strip line ``line(_:)`` gives (the second
     /// of a pair) rather than written.
@@ -316,17 +333,24 @@ final class MotionStrips {
     /// eighth of a line either way within half a line (sub-pixel motion over a few lines): it
     /// leaves at most `largestCellResidual` and half the cell's change (a flash smaller than the
     /// window around it is not diluted by the window's motion, and no shift makes a cell of one
-    /// light another).
+    /// light another); and of the change of its lines' spreads (texture finer than a cell column)
+    /// it leaves at most half, or `largestCellResidual` where they hardly changed.
     func cellAgrees(with shift: Float, lines cellLines: Range<Int>, columns cellColumns: ClosedRange<Int>, largestCellResidual: Float) -> Bool {
         let (top, bottom, first, last) = (cellLines.lowerBound, cellLines.upperBound, cellColumns.lowerBound, cellColumns.upperBound)
-        let change = residual(current, previous, shift: 0, top: top, bottom: bottom, first: first, last: last, needed: 1)
+        // The buffers in locals: each read of a stored property of this class is an access check.
+        let (now, before, nowTexture, beforeTexture) = (current, previous, currentTexture, previousTexture)
+        let change = residual(now, before, shift: 0, top: top, bottom: bottom, first: first, last: last, needed: 1)
         let allowed = min(largestCellResidual, change / 2)
+        let textureChange = residual(nowTexture, beforeTexture, shift: 0, top: top, bottom: bottom, first: first, last: last, needed: 1)
+        let textureAllowed = max(largestCellResidual, textureChange / 2)
         // The shift itself first, then out from it: the first that leaves little enough answers
         // (the least of them all would answer the same).
         for eighth in [0, -1, 1, -2, 2, -3, 3, -4, 4] {
-            let inCell = residual(
-                current, previous, shift: shift + Float(eighth) / 8, top: top, bottom: bottom, first: first, last: last, needed: 1)
-            if inCell <= allowed { return true }
+            let moved = shift + Float(eighth) / 8
+            let inCell = residual(now, before, shift: moved, top: top, bottom: bottom, first: first, last: last, needed: 1)
+            guard inCell <= allowed else { continue }
+            let texture = residual(nowTexture, beforeTexture, shift: moved, top: top, bottom: bottom, first: first, last: last, needed: 1)
+            if texture <= textureAllowed { return true }
         }
         return false
     }
