@@ -61,6 +61,11 @@ hdr 636 653 smpte2084 i-pq-400-480nits-fail        # Michelson 80/880 = 0.091 >=
 hdr 167 355 smpte2084 j-pq-0.5-15nits-pass         # 14.5 cd/m² < 20, though the codes move by 188
 hdr 616 667 arib-std-b67 k-hlg-100-140nits-fail    # HLG on a 1000 cd/m² display: 100 <-> 140 cd/m²
 hdr 231 328 arib-std-b67 l-hlg-5-15nits-pass       # 5 <-> 15 cd/m²
+# The first clip's flash untagged, its HDR10 mastering display only in the HEVC bitstream (SEI),
+# not the container: PQ is guessed from it (FAIL; it was measured as SDR and passed).
+make j2-untagged-pq-sei-fail.mkv -f lavfi -i "$(lavfi 640x360 30 2),format=yuv420p10le" \
+  -vf "geq=lum='if($flash3\,509\,539)':cb=512:cr=512" -c:v libx265 -pix_fmt yuv420p10le \
+  -x265-params "log-level=error:crf=4:master-display=G(13250,34500)B(7500,3000)R(34000,16000)WP(15635,16450)L(10000000,1):max-cll=1000,400"
 
 # --- Interlaced: only one field flashes (the other is steady grey).
 make m-odd-field-576i-fail.ts -f lavfi -i "$(lavfi 720x576 25 3)" \

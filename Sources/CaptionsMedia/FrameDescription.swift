@@ -50,12 +50,17 @@ extension VideoDecoder {
 
     /// The colour encoding of `frame`. Untagged values are guessed, each guess noted once in the
     /// outcome: an untagged transfer is SDR unless the stream carries HDR metadata (mastering
-    /// display or content light level: PQ); untagged primaries and matrix are BT.2020 for HDR,
+    /// display or content light level, in the container or the picture's side data: PQ); untagged primaries and matrix are BT.2020 for HDR,
     /// BT.709 for 720 lines or more and BT.601 below; an untagged YUV range is limited. Untagged
     /// RGB (GIF, PNG) is sRGB, which is no guess.
     func colourTags(of frame: UnsafeMutablePointer<AVFrame>, isRGB: Bool) -> ColourTags {
         let height = Int(frame.pointee.height)
         let format = AVPixelFormat(rawValue: frame.pointee.format)
+        if !hasHDRMetadata, ccaptions_av_frame_get_side_data(frame, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA) != nil
+            || ccaptions_av_frame_get_side_data(frame, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL) != nil
+        {
+            hasHDRMetadata = true  // in the bitstream (HEVC's SEI), not the container
+        }
         var transfer: VideoFrame.Transfer
         switch frame.pointee.color_trc {
         case AVCOL_TRC_SMPTE2084: transfer = .pq

@@ -81,7 +81,10 @@ public final class VideoDecoder {
     var packetSink: ((UnsafeMutablePointer<AVPacket>) -> Void)?
     private let timeBase: AVRational
     private let fieldOrder: AVFieldOrder
-    let hasHDRMetadata: Bool
+    /// Whether the stream carries HDR10 metadata (mastering display or content light level): in
+    /// the container, or (once a decoded picture has it in its side data, as HEVC and AV1 carry
+    /// it in the bitstream) in the pictures; an untagged transfer is then taken for PQ.
+    var hasHDRMetadata: Bool
     /// The pixel aspect ratio as a fraction (``VideoStreamInfo/sampleAspect``), for the rewriter.
     let sampleAspectRatio: AVRational
     private var outcomeQuarterTurns: Int?

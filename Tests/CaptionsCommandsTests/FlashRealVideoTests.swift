@@ -19,7 +19,8 @@ struct FlashRealVideoTests {
 
     static let clips: [(String, Int32)] = [
         ("g-pq-100-140nits-fail.mkv", 2), ("h-pq-400-440nits-pass.mkv", 0), ("i-pq-400-480nits-fail.mkv", 2),
-        ("j-pq-0.5-15nits-pass.mkv", 0), ("k-hlg-100-140nits-fail.mkv", 2), ("l-hlg-5-15nits-pass.mkv", 0),
+        ("j-pq-0.5-15nits-pass.mkv", 0), ("j2-untagged-pq-sei-fail.mkv", 2), ("k-hlg-100-140nits-fail.mkv", 2),
+        ("l-hlg-5-15nits-pass.mkv", 0),
         ("m-odd-field-576i-fail.ts", 2), ("n-even-field-1080i-fail.mp4", 2),
         ("o-gif-fail.gif", 2), ("p-apng-fail.apng", 2), ("q-apng-transparent-pass.apng", 0),
         ("q2-rgba64-png-fail.mov", 2), ("q3-gbrap10-ffv1-fail.mkv", 2), ("q4-rgba64-faint-pass.mov", 0),
