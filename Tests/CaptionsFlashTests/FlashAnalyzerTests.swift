@@ -197,4 +197,24 @@ import Testing
         #expect(report.hazards.first.map { $0.start < 1 && $0.end > 1 } == true, "\(report.hazards)")
         #expect(report.warnings.contains { $0.code == "flash.stream.changed" && $0.message.contains("goes on across it") })
     }
+
+    /// Pulldown marks pictures top or bottom field first in turn: one warning for all the flips
+    /// (a 20 s telecined clip had 222 `flash.stream.changed` lines), and the flash still found.
+    @Test func fieldOrderFlipsAreOneWarning() {
+        let builder = FrameBuilder(width: 160, height: 90)
+        var analyzer = FlashAnalyzer(width: 160, height: 90, criteria: FlashCriteria())
+        for index in 0..<60 {
+            let level = index / 3 % 2 == 0 ? 255 : 0
+            builder.withFrame(at: Double(index) / 30, rgb: { _, _ in (level, level, level) }) { frame in
+                var frame = frame
+                frame.fieldOrder = index % 5 < 2 ? .bottomFirst : .topFirst
+                analyzer.analyze(frame)
+            }
+        }
+        let report = analyzer.finish()
+        #expect(report.verdict == .fail)
+        #expect(!report.warnings.contains { $0.code == "flash.stream.changed" }, "\(report.warnings)")
+        let flips = report.warnings.filter { $0.code == "flash.fieldOrder.changes" }
+        #expect(flips.count == 1 && flips.first?.message.contains("23 times") == true, "\(flips)")
+    }
 }

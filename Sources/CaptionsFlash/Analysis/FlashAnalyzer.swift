@@ -51,6 +51,9 @@ public struct FlashAnalyzer {
     private var openGeneralHazard: Int?
     private var openRedHazard: Int?
     private var warnings: [FlashReport.Warning] = []
+    /// Changes between top and bottom field first alone (pulldown flags them picture by
+    /// picture): one warning at the end for all of them, from the first to the last.
+    private var fieldOrderFlips: (count: Int, first: Double, last: Double)?
     /// Stretches where changes were taken as motion (``MotionStrips``): when, and how many.
     private var motionSpans: [(start: Double, end: Double, count: Int)] = []
     private var colourNames: [String] = []
@@ -257,6 +260,13 @@ public struct FlashAnalyzer {
             return
         }
         guard let old = format else { return }
+        var sameButFieldOrder = newFormat
+        sameButFieldOrder.fieldOrder = old.fieldOrder
+        if old.fieldOrder != .progressive, newFormat.fieldOrder != .progressive, sameButFieldOrder == old {
+            let flips = fieldOrderFlips
+            fieldOrderFlips = ((flips?.count ?? 0) + 1, flips?.first ?? time, time)
+            return
+        }
         let scale =
             old.absolute == newFormat.absolute ? ""
             : "; light carried from \(old.absolute ? "cd/m²" : "SDR") to \(newFormat.absolute ? "cd/m²" : "SDR") with SDR white at \(Int(Self.sdrWhite)) cd/m²"
@@ -364,6 +374,13 @@ public struct FlashAnalyzer {
     public mutating func finish(partialReason: String? = nil) -> FlashReport {
         fill(dimFlashingLights.finish())
         var warnings = warnings
+        if let flips = fieldOrderFlips {
+            warnings.append(FlashReport.Warning(
+                code: "flash.fieldOrder.changes",
+                message: "the field order changes between top and bottom first \(flips.count) time\(flips.count == 1 ? "" : "s") "
+                    + "(as pulldown marks pictures); each picture's fields are taken in its own order",
+                start: flips.first, end: flips.last))
+        }
         if criteria.warnSustained { warnings += sustainedFlashing() }
         warnings += motionSpans.map { span in
             FlashReport.Warning(
