@@ -56,6 +56,16 @@ import Testing
         #expect(dropped?.severity == .note)
     }
 
+    /// A line that only draws shapes (`\p1`) has no text: left out, with the drawings said once
+    /// (it was an empty cue, written to SRT as a block with no text, which players drop).
+    @Test func linesThatOnlyDrawAreLeftOutAndSaid() throws {
+        let document = try ASSReader().read(Array((Self.ass + "\nDialogue: 0,0:00:08.00,0:00:09.00,Default,,0,0,0,,{\\p1}m 0 0 l 100 0 100 100{\\p0}\n").utf8))
+        #expect(document.cues.map(\.plainText) == ["Hello, world,\nsecond line", "EXIT", "soft break and\u{00A0}space"])
+        let drawings = document.diagnostics.filter { $0.code.rawValue == "ass.drawing.dropped" }
+        #expect(drawings.count == 1 && drawings.first?.message.hasPrefix("2 Dialogue lines") == true, "\(drawings)")
+        #expect(drawings.first?.location?.line == 15)
+    }
+
     /// SSA: `[V4 Styles]`, legacy `\a` numbering (6 is top centre) and `\n` as a line break.
     @Test func ssaLegacyAlignmentAndBreaksAreRead() throws {
         let ssa = """

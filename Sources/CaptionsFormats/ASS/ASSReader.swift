@@ -25,6 +25,7 @@ public struct ASSReader: TimedTextReader {
         var isSSA = false
         var dropped: Set<String> = []
         var firstDrop: SourceLocation?
+        var drawings: (count: Int, first: SourceLocation?) = (0, nil)
         // The first Dialogue line read before any events Format line (with ASS's usual columns).
         var assumedColumns: SourceLocation?
         // The first time written H:MM:SS:cc.
@@ -75,6 +76,12 @@ public struct ASSReader: TimedTextReader {
                 let style = field("style").flatMap { styles[String($0.trimmingPrefix("*"))] } ?? styles["Default"] ?? Style()
                 var parser = ASSTextParser(base: style.state, softBreaks: isSSA || wrapStyle == "2")
                 let content = parser.parse(field("text") ?? "")
+                if parser.drewShapes {
+                    drawings.count += 1
+                    drawings.first = drawings.first ?? location
+                    // A line that only draws (a box behind a sign, a logo) has nothing to read.
+                    if content.allSatisfy({ $0.plainText.allSatisfy(\.isWhitespace) }) { continue }
+                }
                 if !parser.dropped.isEmpty, firstDrop == nil { firstDrop = location }
                 dropped.formUnion(parser.dropped)
                 let position = parser.position ?? style.position
@@ -97,6 +104,12 @@ public struct ASSReader: TimedTextReader {
                 throw CaptionsError("ass.cues.none", "no Dialogue line found in an [Events] section", at: .start)
             }
             document.diagnostics.append(Diagnostic(.warning, "ass.empty", "the [Events] section holds no Dialogue line: no cues", at: eventsFormat))
+        }
+        if let first = drawings.first {
+            document.diagnostics.append(Diagnostic(
+                .warning, "ass.drawing.dropped",
+                "\(drawings.count) Dialogue line\(drawings.count == 1 ? "" : "s") drawing shapes (\\p1…\\p0): the drawings left out "
+                    + "(vector shapes, not text), and the lines with no text but them", at: first))
         }
         if let assumedColumns {
             document.diagnostics.append(Diagnostic(

@@ -18,6 +18,8 @@ struct ASSTextParser {
     private(set) var position: NumpadPosition?
     /// Override tags dropped, by name (for one note per file).
     private(set) var dropped: Set<String> = []
+    /// Whether the text draws shapes (`\p1`…): vector drawing commands, left out as not text.
+    private(set) var drewShapes = false
     private let base: State
     private var state: State
     private var shown: State
@@ -106,6 +108,7 @@ struct ASSTextParser {
                 state.color = rest.isEmpty ? base.color : ASSColor.parse(rest)
             } else if let rest = value(after: "p"), let level = Int(rest) {
                 drawing = level > 0
+                if drawing { drewShapes = true }
             } else if tag.hasPrefix("r") {
                 state = base
             } else {
