@@ -40,6 +40,19 @@ import Testing
         #expect(try SRTReader().read(french).cues.map(\.plainText) == ["Café à la crème.", "Noël, déjà."])
     }
 
+    /// NUL padding at the end of a file (a zero-filled download) is left out with a note; it was a
+    /// line of U+FFFD glued to the last cue. A NUL inside the text is still U+FFFD and a warning.
+    @Test func nulPaddingAtTheEndIsLeftOut() throws {
+        let text = Array(Self.srt(["hello", "after"]).utf8)
+        let padded = try SRTReader().read(text + [UInt8](repeating: 0, count: 64))
+        #expect(padded.cues.map(\.plainText) == ["hello", "after"])
+        #expect(padded.diagnostics.map(\.code) == ["srt.encoding.padding"])
+        #expect(padded.diagnostics.first?.severity == .note)
+        let inside = try SRTReader().read(Array(Self.srt(["hel\u{0}lo"]).utf8))
+        #expect(inside.cues.map(\.plainText) == ["hel\u{FFFD}lo"])
+        #expect(inside.diagnostics.map(\.code) == ["srt.encoding.null"])
+    }
+
     /// Shift-JIS is read as Windows-31J, as browsers read it: 0x5C is a backslash (glibc's own
     /// SHIFT_JIS made it ¥, so an ASS file lost its `\N` and `{\i1}`) and 0x7E a tilde.
     @Test func shiftJISKeepsBackslashesAndTildes() throws {

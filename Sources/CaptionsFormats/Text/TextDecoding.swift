@@ -51,6 +51,17 @@ enum TextDecoding {
             bytes = converted
             note(name, "no byte order mark; NUL in every other byte")
         }
+        if invalidUTF8 == .detect, bytes.last == 0 {
+            // NUL padding at the end (a download zero-filled past what arrived, a fixed-size
+            // export): not text. WebVTT (`.replace`) keeps its rule: every NUL is U+FFFD.
+            let kept = (bytes.lastIndex { $0 != 0 } ?? -1) + 1
+            let location = LineIndex(bytes).location(ofByte: kept)
+            let padding = bytes.count - kept
+            bytes.removeLast(padding)
+            diagnostics.append(Diagnostic(
+                .note, Diagnostic.Code(rawValue: "\(codePrefix).encoding.padding"),
+                "\(padding) NUL byte\(padding == 1 ? "" : "s") of padding at the end left out", at: location))
+        }
         var scan = bytes.withUnsafeBufferPointer(UTF8Scan.init)
         if let bad = scan.firstInvalidOffset {
             let location = LineIndex(bytes).location(ofByte: bad)
