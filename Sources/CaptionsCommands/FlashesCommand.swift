@@ -32,7 +32,8 @@ public struct FlashesCommand: BatchCommand {
 
             Exit codes: 0 pass, 2 fail (a hazard was found), 1 the video could not be read \
             (or only part of it, and what was read passed; or nothing could be decoded: verdict unknown), \
-            64 usage error.
+            64 usage error. With several videos: 1 when any could not be read, even if another failed; \
+            else 2 when any failed.
             """
     )
 

@@ -36,6 +36,22 @@ struct BatchResult {
         }
     }
 
+    /// The batch's exit code when one input exited `a` and another `b`: a usage error (64) over
+    /// an input that could not be done (1), over a hazard (2), over success (0). An unreadable
+    /// file is never hidden behind another's hazard, which wrappers take for a result (the
+    /// Kubernetes and Slurm examples exit 0 for 2, and 1 makes them try again).
+    static func worse(_ a: Int32, _ b: Int32) -> Int32 {
+        func rank(_ exit: Int32) -> Int {
+            switch exit {
+            case 0: 0
+            case 2: 1
+            case 1: 2
+            default: 3
+            }
+        }
+        return rank(a) >= rank(b) ? a : b
+    }
+
     /// One line of JSON, fields in a fixed order, ending in a line feed.
     var jsonLine: String {
         var json = JSONWriter(compact: true)

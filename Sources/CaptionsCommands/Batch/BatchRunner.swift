@@ -11,7 +11,8 @@ import Darwin
 #endif
 
 /// Runs a ``BatchCommand`` over many inputs: `--jobs` at once, each file's messages printed
-/// together, results in input order, a summary, and the worst exit code of all.
+/// together, results in input order, a summary, and the worst exit code of all
+/// (``BatchResult/worse(_:_:)``: 64, then 1, then 2).
 enum BatchRunner {
     /// The folder under `-o FOLDER` that holds one result file per input.
     static let resultsFolder = ".captions-results"
@@ -77,7 +78,7 @@ enum BatchRunner {
                         // Printed in input order, whatever order the jobs end in.
                         while let next = state.finished.removeValue(forKey: state.emitted) {
                             emit(next, results: options.results != nil, io: io)
-                            state.worstExit = max(state.worstExit, next.result.exit)
+                            state.worstExit = BatchResult.worse(state.worstExit, next.result.exit)
                             state.statuses[next.result.status, default: 0] += 1
                             state.emitted += 1
                         }
@@ -91,7 +92,7 @@ enum BatchRunner {
         if !unnamed.isEmpty {
             emitUnnamed(unnamed, results: options.results != nil, io: io)
             statuses["error", default: 0] += unnamed.count
-            worst = max(worst, 1)
+            worst = BatchResult.worse(worst, 1)
         }
         io.writeStandardError(summary(count: jobs.count + unnamed.count, statuses: statuses, resumed: resumed, seconds: Clock.now() - started))
         if FileAccess.isDirectory(command.output), jobs.contains(where: { $0.output != nil }), (try? command.outputExtension()) == "html" {

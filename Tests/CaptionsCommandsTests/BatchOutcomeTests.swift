@@ -1,0 +1,41 @@
+@testable import CaptionsCommands
+import Foundation
+import Testing
+
+/// What a batch of videos says about itself: its exit code, each result's status, and what
+/// `--resume` takes as done.
+@Suite(.enabled(if: FlashSamples.available, "needs ffmpeg to make the sample clips"), .serialized)
+struct BatchOutcomeTests {
+    /// A folder holding the named sample clips, and `broken.mp4` (not a video) when asked.
+    func clips(_ names: [String], broken: Bool = false, in folder: URL) throws -> String {
+        let videos = folder.appendingPathComponent("videos")
+        try FileManager.default.createDirectory(at: videos, withIntermediateDirectories: true)
+        for name in names {
+            try FileManager.default.copyItem(atPath: FlashSamples.path(name), toPath: videos.appendingPathComponent(name + ".mp4").path)
+        }
+        if broken { try "not a video\n".write(to: videos.appendingPathComponent("broken.mp4"), atomically: true, encoding: .utf8) }
+        return videos.path
+    }
+
+    /// The JSON objects of JSON Lines text.
+    func lines(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    }
+
+    /// A file that could not be read makes the batch exit 1 even when another video has a hazard
+    /// (it exited 2, which the Kubernetes and Slurm examples take for a result, so the unreadable
+    /// file was never tried again); a hazard with every file read is still 2.
+    @Test func anUnreadableFileOutranksAHazard() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let mixed = try clips(["a-black-white-5hz-fail", "b-black-white-2hz-pass"], broken: true, in: folder)
+        let io = MemoryIO()
+        #expect(run(["flashes", mixed, "-o", folder.appendingPathComponent("fr").path, "--results", "jsonl"], io: io) == 1, "\(io.errors)")
+        #expect(try lines(io.outputText).map { $0["status"] as? String } == ["fail", "ok", "error"])
+        try FileManager.default.removeItem(atPath: mixed + "/broken.mp4")
+        #expect(run(["flashes", mixed, "-o", folder.appendingPathComponent("again").path, "--results", "jsonl"], io: MemoryIO()) == 2)
+        // The order itself: a usage error, then an error, then a hazard.
+        #expect([Int32(0), 2, 1, 2, 0].reduce(0, BatchResult.worse) == 1)
+        #expect([Int32(2), 64, 1].reduce(0, BatchResult.worse) == 64)
+    }
+}
