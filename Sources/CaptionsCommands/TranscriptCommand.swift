@@ -77,7 +77,6 @@ public struct TranscriptCommand: BatchCommand {
 
     static let inputKind = BatchInputKind.captions
     static let reportsToStandardOutput = false
-    static let keepsInputExtensionOnClash = true
 
     /// The files named by options that are read.
     public var filesRead: [String] { [media, descriptions, speakers, chapters].compactMap { $0 } }

@@ -72,4 +72,20 @@ import Testing
         #expect(InputLayout(inputs: [root.path + "/b"]).relative("deep/x.srt", inFolder: root.path + "/b") == "deep/x.srt")
         #expect(InputLayout(inputs: [named + "/b/deep/x.srt"]).relative(named + "/b/deep/x.srt") == "x.srt")
     }
+
+    /// One folder holding `x.srt` and `x.ssa` no longer stops a whole convert batch (exit 64,
+    /// nothing converted): the pair keep their extensions, as check's reports do, with a note.
+    @Test func convertKeepsTheExtensionsOfAPairThatWouldShareAName() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let root = try tree(in: folder)
+        let ssa = "[Script Info]\nScriptType: v4.00\n\n[Events]\nFormat: Marked, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
+            + "Dialogue: Marked=0,0:00:01.00,0:00:02.00,Default,,0,0,0,,Hello\n"
+        try ssa.write(to: root.appendingPathComponent("b/ep.ssa"), atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("out").path
+        let io = MemoryIO()
+        #expect(run(["convert", root.path, "-r", "-o", out, "--to", "vtt", "-v"], io: io) == 0, "\(io.errors)")
+        #expect(try written(out) == ["a/ep.vtt", "b/deep/x.vtt", "b/ep.srt.vtt", "b/ep.ssa.vtt"])
+        #expect(io.errors.contains("b/ep.ssa: note: ") && io.errors.contains("[batch.output.extensionKept]"), "\(io.errors)")
+    }
 }

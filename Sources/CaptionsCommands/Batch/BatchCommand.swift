@@ -17,10 +17,6 @@ protocol BatchCommand: IOCommand {
     /// Whether each input's output is a report that may go to standard output one after the
     /// other (`check`, `flashes`); the others need `-o FOLDER` for several inputs.
     static var reportsToStandardOutput: Bool { get }
-    /// Whether an output that two inputs would share keeps each input's extension (`a.srt.md`,
-    /// `a.ssa.md`: each a document about its input), instead of the pair being refused (`convert`:
-    /// two files that would be one). Reports do.
-    static var keepsInputExtensionOnClash: Bool { get }
     /// The extension of each input's output in the output folder; throws a usage error when the
     /// format cannot be told (no `--to`).
     func outputExtension() throws -> String
@@ -36,8 +32,6 @@ protocol BatchCommand: IOCommand {
 extension BatchCommand {
     func sharing(cores: Int) -> Self { self }
     func spelledOneWay() -> Self { self }
-
-    static var keepsInputExtensionOnClash: Bool { reportsToStandardOutput }
 
     /// One input as the command always ran, or several through ``BatchRunner``.
     func executeOneOrMany(io: CommandIO) throws {

@@ -21,6 +21,8 @@ enum BatchRunner {
         var item: BatchItem
         var output: String?
         var resultFile: String?
+        /// Said with the file's messages (a note: under `-v`): why its output keeps the input's extension.
+        var note: String?
     }
 
     private struct State {
@@ -128,19 +130,21 @@ enum BatchRunner {
         }
         let suffix = try command.outputExtension()
         var claimed: [String: String] = [:]
-        // A report about an input may keep the input's extension: `a.srt` and `a.ssa` are checked
-        // into `a.srt.html` and `a.ssa.html` (only those that would share a name).
-        var sharing: [String: Int] = [:]
-        if Command.keepsInputExtensionOnClash {
-            for item in items { sharing[replacingExtension(of: item.relative, with: suffix), default: 0] += 1 }
-        }
+        // Inputs whose outputs would share a name keep their extensions, in every command:
+        // `a.srt` and `a.ssa` are converted into `a.srt.vtt` and `a.ssa.vtt`, checked into
+        // `a.srt.html` and `a.ssa.html` (only those that would share a name; the others are `b.vtt`).
+        var sharing: [String: [String]] = [:]
+        for item in items { sharing[replacingExtension(of: item.relative, with: suffix), default: []].append(item.path) }
         return try items.map { item in
             let replaced = replacingExtension(of: item.relative, with: suffix)
-            let output = folder + "/" + ((sharing[replaced] ?? 0) > 1 ? item.relative + "." + suffix : replaced)
+            let others = (sharing[replaced] ?? []).filter { $0 != item.path }
+            let output = folder + "/" + (others.isEmpty ? replaced : item.relative + "." + suffix)
             if let earlier = claimed.updateValue(item.path, forKey: output) {
-                throw ValidationError("\(earlier) and \(item.path) would both be written to \(output); rename one, or convert them separately")
+                throw ValidationError("\(earlier) and \(item.path) would both be written to \(output); rename one, or work on them separately")
             }
-            return Job(item: item, output: output, resultFile: folder + "/" + resultsFolder + "/" + item.relative + ".json")
+            let note = others.isEmpty || !command.verbosity.verbose ? nil
+                : "\(item.path): note: \(others.joined(separator: ", ")) would be written to \(folder)/\(replaced) too; this one keeps its extension: \(output) [batch.output.extensionKept]\n"
+            return Job(item: item, output: output, resultFile: folder + "/" + resultsFolder + "/" + item.relative + ".json", note: note)
         }
     }
 
@@ -172,6 +176,7 @@ enum BatchRunner {
     ) -> (output: (stdout: [UInt8], stderr: String, result: BatchResult), resumed: Bool) {
         let started = Clock.now()
         let buffered = BufferedIO()
+        if let note = job.note { buffered.writeStandardError(note) }
         var sha256: String?
         if job.resultFile != nil {
             do { sha256 = try ContentHash.sha256(ofFile: job.item.path) } catch {
