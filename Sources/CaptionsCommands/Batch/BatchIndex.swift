@@ -11,8 +11,14 @@ import Glibc
 ///
 /// Built from every result file under `FOLDER/.captions-results/`, not only this run's: inputs
 /// skipped by `--resume` and the other shards of a `--shard K/N` run writing into the same folder
-/// are listed too (each shard rewrites the page when it ends, the last with every row).
+/// are listed too (each shard rewrites the page when it ends, the last with every row). Shards
+/// ending at once take turns (``lockFile``): one that read the results before another's last ones
+/// were written could otherwise replace a full page with its older one.
 enum BatchIndex {
+    /// The lock, in the output folder, that page rebuilds hold (`flock`, exclusive) from reading
+    /// the results to renaming the page into place.
+    static let lockFile = ".captions-index.lock"
+
     /// One input's row, as its result file has it.
     struct Row: Decodable, Equatable {
         var path: String
@@ -33,6 +39,11 @@ enum BatchIndex {
     /// result files below `folder`; returns where.
     @discardableResult
     static func write(folder: String, command: String, taken: Set<String>, io: CommandIO) throws -> String? {
+        // Closing the descriptor (at return) releases the lock. Without one (a read-only folder:
+        // the page cannot be written either) the page is built as before.
+        let lock = open(folder + "/" + lockFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+        defer { if lock >= 0 { close(lock) } }
+        while lock >= 0, flock(lock, LOCK_EX) != 0, errno == EINTR {}
         let rows = self.rows(in: folder + "/" + BatchRunner.resultsFolder, io: io)
         guard !rows.isEmpty else { return nil }
         var index = folder + "/index.html"
