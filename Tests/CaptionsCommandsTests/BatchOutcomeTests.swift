@@ -38,4 +38,32 @@ struct BatchOutcomeTests {
         #expect([Int32(0), 2, 1, 2, 0].reduce(0, BatchResult.worse) == 1)
         #expect([Int32(2), 64, 1].reduce(0, BatchResult.worse) == 64)
     }
+
+    /// A truncated video whose scanned part passes is `partial`, not an error with no errors
+    /// beside a `pass` verdict: its result line and result file say `"partial": true` and which
+    /// time was not scanned; a whole video says `"partial": false`.
+    @Test func aPartialScanSaysSoInItsResult() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let videos = try clips(["b-black-white-2hz-pass"], in: folder)
+        // Index at the front, so that the first 60 % of the file still opens.
+        let whole = folder.appendingPathComponent("whole.mp4").path
+        #expect(FlashSamples.ffmpeg(["-i", FlashSamples.path("b-black-white-2hz-pass"), "-c", "copy", "-movflags", "+faststart", whole]))
+        let data = try Data(contentsOf: URL(fileURLWithPath: whole))
+        try data.prefix(data.count * 6 / 10).write(to: URL(fileURLWithPath: videos + "/truncated.mp4"))
+        let out = folder.appendingPathComponent("fr").path
+        let io = MemoryIO()
+        #expect(run(["flashes", videos, "-o", out, "--to", "html", "--results", "jsonl"], io: io) == 1, "\(io.errors)")
+        let results = try lines(io.outputText)
+        #expect(results.map { $0["status"] as? String } == ["ok", "partial"])
+        #expect(results.map { $0["partial"] as? Bool } == [false, true])
+        #expect(results[1]["verdict"] as? String == "pass" && results[1]["exit"] as? Int == 1)
+        let missing = try #require(results[1]["missing"] as? [[Double]])
+        #expect(missing.count == 1 && missing[0][0] > 1 && missing[0][0] < 2 && missing[0][1] == 3, "\(missing)")
+        #expect(results[0]["missing"] == nil)
+        let kept = try lines(String(contentsOfFile: out + "/.captions-results/truncated.mp4.json", encoding: .utf8))
+        #expect(kept.first?["status"] as? String == "partial" && kept.first?["partial"] as? Bool == true)
+        #expect(io.errors.contains(": 1 ok, 1 partial\n"), "\(io.errors)")
+        #expect(try String(contentsOfFile: out + "/index.html", encoding: .utf8).contains("PASS (partial)"))
+    }
 }

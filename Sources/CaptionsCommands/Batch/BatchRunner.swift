@@ -255,18 +255,21 @@ enum BatchRunner {
         path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
     }
 
-    /// `captions: 12 files in 3.2 s: 10 ok, 1 fail, 1 error (2 already done)`.
-    /// The statuses counted as people read them ("2 ok, 1 failed, 2 errors, 1 usage error"), in
+    /// The statuses counted as people read them ("2 ok, 1 failed, 1 partial, 2 errors, 1 usage error"), in
     /// `order`, leaving out those with none.
     static func counted(_ statuses: [String: Int], order: [String]) -> [String] {
-        let words = ["ok": ("ok", "ok"), "fail": ("failed", "failed"), "error": ("error", "errors"), "usage": ("usage error", "usage errors")]
+        let words = [
+            "ok": ("ok", "ok"), "fail": ("failed", "failed"), "partial": ("partial", "partial"), "error": ("error", "errors"),
+            "usage": ("usage error", "usage errors"),
+        ]
         return order.compactMap { status in
             statuses[status].map { count in "\(count) \(count == 1 ? words[status]?.0 ?? status : words[status]?.1 ?? status)" }
         }
     }
 
+    /// `captions: 12 files in 3.2 s: 10 ok, 1 failed, 1 error (2 already done, skipped)`.
     static func summary(count: Int, statuses: [String: Int], resumed: Int, seconds: Double) -> String {
-        let parts = counted(statuses, order: ["ok", "fail", "error", "usage"])
+        let parts = counted(statuses, order: ["ok", "fail", "partial", "error", "usage"])
         let time = NumberFormatting.shortest((seconds * 100).rounded() / 100)
         let resumedText = resumed > 0 ? " (\(resumed) already done, skipped)" : ""
         return "captions: \(count) file\(count == 1 ? "" : "s") in \(time) s: \(parts.joined(separator: ", "))\(resumedText)\n"
