@@ -118,6 +118,11 @@ public struct FlashesCommand: BatchCommand {
         return copy
     }
 
+    /// The main report and each `--report` one.
+    func outputsWritten() -> [String] {
+        (try? reports().map(\.1)) ?? [output]
+    }
+
     /// The reports to write: the main one, then `--report` ones, each (format, path).
     private func reports() throws -> [(FlashReportFormat, String)] {
         let main = format ?? (output == "-" ? nil : FlashReportFormat(fileExtension: output)) ?? .text

@@ -66,4 +66,26 @@ struct BatchOutcomeTests {
         #expect(io.errors.contains(": 1 ok, 1 partial\n"), "\(io.errors)")
         #expect(try String(contentsOfFile: out + "/index.html", encoding: .utf8).contains("PASS (partial)"))
     }
+
+    /// `--resume` skips a video only while every report asked for is there: one `--report` file
+    /// deleted, the video is scanned again (it was skipped, the report left missing).
+    @Test func resumeRedoesAVideoWhoseExtraReportIsGone() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let video = try clips(["b-black-white-2hz-pass"], in: folder) + "/b-black-white-2hz-pass.mp4"
+        let out = folder.appendingPathComponent("out").path
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let arguments = ["flashes", video, "-o", out, "--resume", "--report", "json", "--report", "html"]
+        #expect(run(arguments, io: MemoryIO()) == 0)
+        let html = out + "/b-black-white-2hz-pass.html"
+        #expect(FileManager.default.fileExists(atPath: html))
+        let skipped = MemoryIO()
+        #expect(run(arguments, io: skipped) == 0)
+        #expect(skipped.errors.contains("(1 already done, skipped)"), "\(skipped.errors)")
+        try FileManager.default.removeItem(atPath: html)
+        let again = MemoryIO()
+        #expect(run(arguments, io: again) == 0)
+        #expect(!again.errors.contains("already done"), "\(again.errors)")
+        #expect(FileManager.default.fileExists(atPath: html))
+    }
 }

@@ -20,6 +20,9 @@ protocol BatchCommand: IOCommand {
     /// The extension of each input's output in the output folder; throws a usage error when the
     /// format cannot be told (no `--to`).
     func outputExtension() throws -> String
+    /// Every file ``executeOne(io:)`` writes for `output`: `output` itself, and for `flashes` each
+    /// `--report` beside it. `--resume` skips an input only while all of them are there.
+    func outputsWritten() -> [String]
     /// Runs on `inputs[0]` alone, writing to `output`.
     func executeOne(io: CommandIO) throws
     /// This command as one of `jobs` running at once, given its share of the cores.
@@ -31,6 +34,7 @@ protocol BatchCommand: IOCommand {
 
 extension BatchCommand {
     func sharing(cores: Int) -> Self { self }
+    func outputsWritten() -> [String] { [output] }
     func spelledOneWay() -> Self { self }
 
     /// One input as the command always ran, or several through ``BatchRunner``.

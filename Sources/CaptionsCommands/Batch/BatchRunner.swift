@@ -185,21 +185,23 @@ enum BatchRunner {
                 return ((buffered.standardOutput, buffered.standardError, result), false)
             }
         }
+        var one = command
+        one.inputs = [job.item.path]
+        one.output = job.output ?? "-"
         if options.resume, let resultFile = job.resultFile, let line = try? FileAccess.read(resultFile, io: buffered),
             let stored = BatchResult.stored(in: line), stored.sha256 == sha256, stored.settings == settings,
-            stored.output.map(FileAccess.exists) ?? true, stored.status != "error" || stored.output != nil
+            stored.output.map(FileAccess.exists) ?? true, stored.output == nil || one.outputsWritten().allSatisfy(FileAccess.exists),
+            stored.status != "error" || stored.output != nil
         {
-            // Done before, for the same content and settings: its result as it was. (A file that
-            // could not be done, with no output, is tried again: a full disk or a lost mount passes.
-            // One done in part, such as a damaged video's partial report, is kept.)
+            // Done before, for the same content and settings, every output still there (each
+            // `--report` too): its result as it was. (A file that could not be done, with no
+            // output, is tried again: a full disk or a lost mount passes. One done in part, such
+            // as a damaged video's partial report, is kept.)
             var result = BatchResult(path: job.item.path, exit: stored.exit, seconds: 0, sha256: sha256, settings: settings)
             result.storedLine = String(decoding: line, as: UTF8.self)
             result.storedStatus = stored.status
             return (([], "", result), true)
         }
-        var one = command
-        one.inputs = [job.item.path]
-        one.output = job.output ?? "-"
         // The batch's own progress stands for every file's (theirs would only come out with their results).
         one.batch.progress = ProgressStyle.none
         if let output = job.output { FileAccess.makeDirectories(parentFolder(of: output)) }
