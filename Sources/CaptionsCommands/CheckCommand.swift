@@ -88,14 +88,21 @@ public struct CheckCommand: BatchCommand {
             return
         }
         if format == nil, !batch.isBatch(inputs) {
-            try OutputName.refuseOtherKind(output, command: "check", writes: "text, JSON or HTML reports") { QualityReportFormat(extension: $0) != nil }
+            try OutputName.refuseUnknownExtension(output, command: "check", extensions: QualityReportFormat.allCases.map(Self.fileExtension)) {
+                QualityReportFormat(extension: $0) != nil
+            }
         }
         try executeOneOrMany(io: io)
     }
 
     /// The extension of each report in the output folder.
     func outputExtension() throws -> String {
-        switch format ?? .text {
+        Self.fileExtension(of: format ?? .text)
+    }
+
+    /// The usual extension of a report in `format`.
+    static func fileExtension(of format: QualityReportFormat) -> String {
+        switch format {
         case .text: "txt"
         case .json: "json"
         case .html: "html"

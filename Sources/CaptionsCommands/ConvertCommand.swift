@@ -393,6 +393,9 @@ public struct ConvertCommand: BatchCommand {
             throw ValidationError(
                 "\(output): .sub names MicroDVD, SubViewer and VobSub files alike: give --to microdvd (with --fps) to write MicroDVD")
         } else if requireOutputFormat {
+            try OutputName.refuseUnknownExtension(output, command: "convert", extensions: OutputName.captionExtensions) {
+                CaptionFormat(fileExtensionOf: "captions." + $0) != nil
+            }
             throw ValidationError(
                 "cannot tell the output format from the name \(output): give --to with one of \(CaptionFormat.writableNames), "
                     + "or an output name with the format's extension")

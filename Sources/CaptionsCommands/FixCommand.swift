@@ -55,7 +55,7 @@ public struct FixCommand: IOCommand {
     /// Runs against `io`.
     public func execute(io: CommandIO) throws {
         if to == nil {
-            try OutputName.refuseOtherKind(output, command: "fix", writes: "captions (.vtt, .srt, .ttml, .scc, .stl, .ass…)") {
+            try OutputName.refuseUnknownExtension(output, command: "fix", extensions: OutputName.captionExtensions) {
                 CaptionFormat(fileExtensionOf: "captions." + $0) != nil
             }
         }

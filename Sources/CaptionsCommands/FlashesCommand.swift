@@ -99,7 +99,7 @@ public struct FlashesCommand: BatchCommand {
             throw ValidationError("--report '\(named)': with several videos, give the format alone (--report html), and each report goes into the -o folder")
         }
         if format == nil, !batch.isBatch(inputs) {
-            try OutputName.refuseOtherKind(output, command: "flashes", writes: "text, JSON, CSV, WebVTT or HTML reports") {
+            try OutputName.refuseUnknownExtension(output, command: "flashes", extensions: FlashReportFormat.allCases.map(\.fileExtension)) {
                 FlashReportFormat(fileExtension: "report." + $0) != nil
             }
         }
