@@ -136,7 +136,7 @@ public struct ConvertCommand: BatchCommand {
         do {
             var plan = plan
             if let speakers { plan.speakerNames = try JSONFiles.speakerNames(from: speakers, io: io) }
-            var document = try read(plan, io: io)
+            var (document, _) = try read(plan, io: io)
             var diagnostics = document.diagnostics
             document = applyTransforms(plan, to: document, diagnostics: &diagnostics)
             if !diagnostics.contains(where: { $0.code == "time.outOfRange" }), let outOfRange = TimeLimits.outOfRange(in: document.cues) {
@@ -186,19 +186,25 @@ public struct ConvertCommand: BatchCommand {
     /// With `printing` false the diagnostics are left in the document, errors included, for the
     /// caller to report (`captions check`).
     func readDocument(io: CommandIO, printing: Bool = true) throws -> TimedTextDocument {
+        try readDocumentAndFormat(io: io, printing: printing).document
+    }
+
+    /// ``readDocument(io:printing:)``, with the format it was read as: the reader's (`.json` for a
+    /// `--to json` dump, whatever format the dump says it came from), nil for a media file.
+    func readDocumentAndFormat(io: CommandIO, printing: Bool = true) throws -> (document: TimedTextDocument, format: CaptionFormat?) {
         let plan = try makePlan(requireOutputFormat: false)
         let printer = DiagnosticPrinter(path: input == "-" ? "<stdin>" : input, showNotes: verbose)
         do {
-            var document = try read(plan, io: io)
+            var (document, format) = try read(plan, io: io)
             if let speakers {
                 let (renamed, notes) = SpeakerRenamer(names: try JSONFiles.speakerNames(from: speakers, io: io)).apply(to: document)
                 document = renamed
                 document.diagnostics += notes
             }
-            guard printing else { return document }
+            guard printing else { return (document, format) }
             printer.print(document.diagnostics, to: io)
             if document.diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
-            return document
+            return (document, format)
         } catch let error as CaptionsError {
             printer.print([error.diagnostic], to: io)
             throw ExitCode(1)
@@ -239,10 +245,10 @@ public struct ConvertCommand: BatchCommand {
         return try? reader.read(writer.write(document))
     }
 
-    /// Reads and parses the input: in place from the mapped file when the reader can, else from a
+    /// Reads and parses the input, and says in which format: in place from the mapped file when the reader can, else from a
     /// copy that the reader releases as soon as it can.
-    private func read(_ plan: Plan, io: CommandIO) throws -> TimedTextDocument {
-        if plan.inputIsMedia { return try readMediaReporting() }
+    private func read(_ plan: Plan, io: CommandIO) throws -> (TimedTextDocument, CaptionFormat?) {
+        if plan.inputIsMedia { return (try readMediaReporting(), nil) }
         let file = try InputFile(input, io: io)
         // What the name says may be wrong (a video saved as .txt, an RTF saved as .srt): the
         // content tells, unless --from says how to read it.
@@ -252,7 +258,7 @@ public struct ConvertCommand: BatchCommand {
                 guard input != "-" else {
                     throw CaptionsError("input.media.stdin", "standard input holds \(name): give its path instead", at: .start)
                 }
-                return try readMediaReporting()
+                return (try readMediaReporting(), nil)
             case .document(let name, let advice):
                 throw CaptionsError("input.notCaptions", "\(name), not a caption file: \(advice)", at: .start)
             }
@@ -280,14 +286,14 @@ public struct ConvertCommand: BatchCommand {
                 document.diagnostics.insert(
                     Diagnostic(.note, "stl.encoding.codeTable", "text read in code table \(table) (--encoding \(encoding)), not the header's", at: .start),
                     at: 0)
-                return document
+                return (document, inputFormat)
             }
-            return try reader.read(Self.converting(bytes, from: encoding))
+            return (try reader.read(Self.converting(bytes, from: encoding)), inputFormat)
         }
         if let inPlace = reader as? any InPlaceTimedTextReader {
-            return try file.withBytes { bytes throws(CaptionsError) in try inPlace.read(borrowing: bytes) }
+            return (try file.withBytes { bytes throws(CaptionsError) in try inPlace.read(borrowing: bytes) }, inputFormat)
         }
-        return try reader.read(file.takeBytes())
+        return (try reader.read(file.takeBytes()), inputFormat)
     }
 
     /// ``readMedia()`` with its failure as a diagnostic. Damage in the file (cues that may be

@@ -85,10 +85,13 @@ public struct FixCommand: IOCommand {
         if let from { arguments += ["--from", from] }
         if let encoding { arguments += ["--encoding", encoding] }
         let reading = try ConvertCommand.parse(arguments)
-        let document = try reading.readDocument(io: io)
+        let (document, formatRead) = try reading.readDocumentAndFormat(io: io)
         var target = to
         if target == nil, output == "-" || CaptionFormat(fileExtensionOf: output) == nil {
-            target = document.sourceFormat.flatMap { CaptionFormat(name: $0) }?.rawValue ?? "vtt"
+            // The input's format: a `--to json` dump is written back as one (its own "format" is
+            // the file it was made from); otherwise the format the captions came in.
+            let dump = formatRead == .json && document.sourceFormat != CaptionFormat.podcastJSON.rawValue
+            target = dump ? CaptionFormat.json.rawValue : document.sourceFormat.flatMap { CaptionFormat(name: $0) }?.rawValue ?? "vtt"
         }
         var writing = arguments
         if let target { writing += ["--to", target] }
