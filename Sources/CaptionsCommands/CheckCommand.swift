@@ -32,7 +32,7 @@ public struct CheckCommand: BatchCommand {
 
     @OptionGroup var quality: QualityOptions
 
-    @Option(help: ArgumentHelp("The input format: \(CaptionFormat.acceptedNames), media (default: from the extension, else from the content).", valueName: "format"))
+    @Option(help: ArgumentHelp("The input format: \(ValueNames.inputFormats) (default: from the extension, else from the content).", valueName: "format"), completion: ValueNames.completion(ValueNames.inputFormats))
     var from: String?
 
     @Option(help: ArgumentHelp("The input's text encoding, as for convert.", valueName: "name"))
@@ -53,7 +53,7 @@ public struct CheckCommand: BatchCommand {
     @Flag(help: "With --media: list the shot changes found (time, frame, score) before the findings.")
     var shots = false
 
-    @Option(help: ArgumentHelp("Print a shipped profile's JSON (to copy and edit) and exit.", valueName: "name"))
+    @Option(help: ArgumentHelp("Print a shipped profile's JSON (to copy and edit) and exit.", valueName: "name"), completion: ValueNames.completion(ProfileCatalog.names))
     var printProfile: String?
 
     @OptionGroup var verbosity: Verbosity

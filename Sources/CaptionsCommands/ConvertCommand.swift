@@ -34,7 +34,7 @@ public struct ConvertCommand: BatchCommand {
     @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default); with several inputs, the folder to write into.", completion: .file())
     var output: String = "-"
 
-    @Option(help: ArgumentHelp("The input format: \(CaptionFormat.acceptedNames), media (default: from the extension, else from the content)."))
+    @Option(help: ArgumentHelp("The input format: \(ValueNames.inputFormats) (default: from the extension, else from the content)."), completion: ValueNames.completion(ValueNames.inputFormats))
     var from: String?
 
     @Option(help: ArgumentHelp("The input's text encoding, any name iconv knows: cp1251, iso-8859-2, shift_jis, gb18030, utf-16… (default: UTF-8 or UTF-16/32 by byte order mark, else detected).", valueName: "name"))
@@ -43,7 +43,7 @@ public struct ConvertCommand: BatchCommand {
     @Option(help: ArgumentHelp("For a media file: the subtitle stream to read (its number, as ffprobe shows it); default: the first text subtitle stream.", valueName: "index"))
     var stream: Int?
 
-    @Option(name: [.customLong("to"), .customLong("format")], help: ArgumentHelp("The output format: \(CaptionFormat.writableNames) (default: from the output extension)."))
+    @Option(name: [.customLong("to"), .customLong("format")], help: ArgumentHelp("The output format: \(CaptionFormat.writableNames) (default: from the output extension)."), completion: ValueNames.completion(CaptionFormat.writableNames))
     var to: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Move every cue by a duration, such as -1.5s, 250ms or 00:00:02.000.", valueName: "duration"))
@@ -384,7 +384,7 @@ public struct ConvertCommand: BatchCommand {
             guard input != "-" else { throw ValidationError("subtitles are read from a media file, not standard input") }
             inputFormat = nil
         } else if let from {
-            guard let format = CaptionFormat(name: from) else { throw ValidationError("unknown input format '\(from)'; choose one of \(CaptionFormat.acceptedNames), media") }
+            guard let format = CaptionFormat(name: from) else { throw ValidationError("unknown input format '\(from)'; choose one of \(ValueNames.inputFormats)") }
             inputFormat = format
         } else {
             inputFormat = input == "-" ? nil : CaptionFormat(fileExtensionOf: input)

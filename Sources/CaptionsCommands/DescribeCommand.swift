@@ -44,7 +44,7 @@ public struct DescribeCommand: IOCommand {
     @Option(help: ArgumentHelp("The dialogue captions (any format `convert` reads).", valueName: "file"), completion: .file())
     var dialogue: String
 
-    @Option(help: ArgumentHelp("The dialogue's format, as for convert: \(CaptionFormat.acceptedNames) (default: from the extension, else from the content)."))
+    @Option(help: ArgumentHelp("The dialogue's format, as for convert: \(CaptionFormat.acceptedNames) (default: from the extension, else from the content)."), completion: ValueNames.completion(CaptionFormat.acceptedNames))
     var from: String?
 
     @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default).", completion: .file())

@@ -32,13 +32,13 @@ public struct FixCommand: IOCommand {
 
     @OptionGroup var quality: QualityOptions
 
-    @Option(help: ArgumentHelp("The input format: \(CaptionFormat.acceptedNames), media (default: from the extension, else from the content).", valueName: "format"))
+    @Option(help: ArgumentHelp("The input format: \(ValueNames.inputFormats) (default: from the extension, else from the content).", valueName: "format"), completion: ValueNames.completion(ValueNames.inputFormats))
     var from: String?
 
     @Option(help: ArgumentHelp("The input's text encoding, as for convert.", valueName: "name"))
     var encoding: String?
 
-    @Option(name: [.customLong("to"), .customLong("format")], help: ArgumentHelp("The output format: \(CaptionFormat.writableNames) (default: from the output extension, else the input's).", valueName: "format"))
+    @Option(name: [.customLong("to"), .customLong("format")], help: ArgumentHelp("The output format: \(CaptionFormat.writableNames) (default: from the output extension, else the input's).", valueName: "format"), completion: ValueNames.completion(CaptionFormat.writableNames))
     var to: String?
 
     @Flag(help: "List the changes and what is left without writing anything.")

@@ -25,7 +25,7 @@ public struct TranscriptCommand: BatchCommand {
     @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default); with several inputs, the folder to write into.", completion: .file())
     var output: String = "-"
 
-    @Option(help: ArgumentHelp("The input format: \(CaptionFormat.acceptedNames), media (default: from the extension, else from the content).", valueName: "format"))
+    @Option(help: ArgumentHelp("The input format: \(ValueNames.inputFormats) (default: from the extension, else from the content).", valueName: "format"), completion: ValueNames.completion(ValueNames.inputFormats))
     var from: String?
 
     @Option(help: ArgumentHelp("The input's text encoding, as for convert.", valueName: "name"))
