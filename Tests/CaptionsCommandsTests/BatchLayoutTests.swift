@@ -3,8 +3,8 @@ import Foundation
 import Testing
 
 /// Where a batch writes each input's output below `-o FOLDER`: one rule for every command (the
-/// input's path relative to the deepest folder holding every input), and what happens when two
-/// outputs would still share a name.
+/// input's path relative to the deepest folder holding every input), what happens when two
+/// outputs would still share a name, and a shard left with nothing to do.
 @Suite struct BatchLayoutTests {
     /// `tree/a/ep.srt`, `tree/b/ep.srt` and `tree/b/deep/x.srt` below `folder`.
     func tree(in folder: URL) throws -> URL {
@@ -87,5 +87,27 @@ import Testing
         #expect(run(["convert", root.path, "-r", "-o", out, "--to", "vtt", "-v"], io: io) == 0, "\(io.errors)")
         #expect(try written(out) == ["a/ep.vtt", "b/deep/x.vtt", "b/ep.srt.vtt", "b/ep.ssa.vtt"])
         #expect(io.errors.contains("b/ep.ssa: note: ") && io.errors.contains("[batch.output.extensionKept]"), "\(io.errors)")
+    }
+
+    /// A shard whose slice is empty (more shards than files) is normal: a note and exit 0 (it
+    /// printed `error:` with exit 0). A catalogue with no files at all is an error in every shard.
+    @Test func anEmptyShardIsANoteNotAnError() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let root = try tree(in: folder)
+        let out = folder.appendingPathComponent("out").path
+        var empty = 0
+        for shard in 1...8 {
+            let io = MemoryIO()
+            #expect(run(["convert", root.path + "/a", "-o", out, "--to", "vtt", "--shard", "\(shard)/8"], io: io) == 0, "\(io.errors)")
+            #expect(!io.errors.contains("error"), "\(io.errors)")
+            if io.errors.contains("captions: note: no caption files to work on in this shard (1 in all, in other shards) [batch.inputs.none]") { empty += 1 }
+        }
+        #expect(empty == 7)
+        let nothing = folder.appendingPathComponent("nothing")
+        try FileManager.default.createDirectory(at: nothing, withIntermediateDirectories: true)
+        let io = MemoryIO()
+        #expect(run(["convert", nothing.path, "-o", out, "--to", "vtt", "--shard", "1/2"], io: io) == 1)
+        #expect(io.errors.contains("error: no caption files to work on in any shard [batch.inputs.none]"), "\(io.errors)")
     }
 }

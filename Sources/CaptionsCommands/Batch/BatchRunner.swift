@@ -47,11 +47,17 @@ enum BatchRunner {
         let jobs = try plan(command, items: items).filter { try BatchInputs.inShard($0.item, options: options) }
         let started = Clock.now()
         if jobs.isEmpty {
-            let sharded = options.shard != nil
             emitUnnamed(unnamed, results: options.results != nil, io: io)
-            io.writeStandardError("captions: error: no \(Command.inputKind.description) to work on\(sharded ? " in this shard" : "") [batch.inputs.none]\n")
-            if !sharded || !unnamed.isEmpty { throw ExitCode(1) }
-            return
+            if options.shard != nil, !items.isEmpty {
+                // A shard whose slice is empty (more shards than inputs) is normal: a note, said in
+                // place of the summary a shard with files prints (so without -v too; not under -q).
+                io.writeStandardError(
+                    "captions: note: no \(Command.inputKind.description) to work on in this shard (\(items.count) in all, in other shards) [batch.inputs.none]\n")
+                if !unnamed.isEmpty { throw ExitCode(1) }
+                return
+            }
+            io.writeStandardError("captions: error: no \(Command.inputKind.description) to work on\(options.shard != nil ? " in any shard" : "") [batch.inputs.none]\n")
+            throw ExitCode(1)
         }
         let settings = Self.settings(of: command)
         let workers = min(options.jobs ?? ParallelWork.processorCount, jobs.count)
