@@ -91,6 +91,11 @@ public struct FlashesCommand: BatchCommand {
     /// Used by ArgumentParser.
     public init() {}
 
+    /// Refuses options that contradict each other.
+    public func validate() throws {
+        if fast, exact { throw ValidationError("--fast skips deblocking and --exact runs it on every picture: give one of them") }
+    }
+
     /// Runs against `io` on one video or many; throws `ExitCode` 2 for a failing video and 1 for an unreadable one.
     public func execute(io: CommandIO) throws {
         if batch.isBatch(inputs), inputs.count > 1 || batch.manifest != nil || inputs.contains(where: FileAccess.isDirectory),

@@ -283,6 +283,19 @@ import Testing
         #expect(a.outputText == b.outputText)
     }
 
+    /// `flashes --fast --exact` asks for two opposite decodings: a usage error (--exact won
+    /// without a word).
+    @Test func fastAndExactTogetherAreAUsageError() throws {
+        #expect(run(["flashes", "x.mp4", "--fast", "--exact"], io: MemoryIO()) == 64)
+        do {
+            _ = try CaptionsCommand.parseAsRoot(["flashes", "x.mp4", "--fast", "--exact"])
+            Issue.record("--fast --exact was accepted")
+        } catch {
+            #expect(CaptionsCommand.message(for: error).contains("--fast skips deblocking and --exact runs it on every picture"))
+        }
+        #expect(throws: Never.self) { try CaptionsCommand.parseAsRoot(["flashes", "x.mp4", "--exact"]) }
+    }
+
     @Test func usageErrorsListTheChoices() throws {
         let io = MemoryIO()
         #expect(run(["convert", "x.srt", "--from", "xyz", "--to", "vtt"], io: io) == 64)
