@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the man page and the bash, zsh and fish completions of `captions`, generated from the
-# same ArgumentParser definitions as its help (the man page by swift-argument-parser's
-# generate-manual tool, completions by `captions --generate-completion-script`).
+# same ArgumentParser definitions as its help (the man page by Scripts/man-page.sh, through
+# swift-argument-parser's generate-manual tool; completions by `captions --generate-completion-script`).
 # As root into /usr/local, else into ~/.local; PREFIX=... to choose. Run by Scripts/setup.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,10 +11,7 @@ captions=.build/release/captions
 out=.build/shell
 mkdir -p "$out"
 
-# The tool alone, in a build folder of its own (the package plugin would build all of Captions
-# again, with other flags than Scripts/build.sh: minutes on 2 cores).
-swift build -c release --product generate-manual --scratch-path .build/tools >/dev/null
-.build/tools/release/generate-manual "$captions" --output-directory "$out"
+Scripts/man-page.sh "$out"
 for shell in bash zsh fish; do "$captions" --generate-completion-script "$shell" > "$out/captions.$shell"; done
 
 install -D -m 644 "$out/captions.1" "$prefix/share/man/man1/captions.1"

@@ -51,12 +51,21 @@ public struct AlignCommand: IOCommand {
         try refuseToReplace([input], with: destination.output)
         do {
             try FileAccess.checkWritable(destination.output)
-            let bytes = try FileAccess.read(text, io: io)
-            let (decoded, diagnostics) = TextFile.decode(bytes, codePrefix: "align")
-            DiagnosticPrinter(path: text, showNotes: false).print(diagnostics, to: io)
-            script = ScriptAligner.words(ofScript: decoded)
         } catch {
             printer.print([error.diagnostic], to: io)
+            throw ExitCode(1)
+        }
+        let scriptPrinter = DiagnosticPrinter(path: text, showNotes: false)
+        do {
+            let bytes = try FileAccess.read(text, io: io)
+            let (decoded, diagnostics) = TextFile.decode(bytes, codePrefix: "align")
+            scriptPrinter.print(diagnostics, to: io)
+            script = ScriptAligner.words(ofScript: decoded)
+        } catch {
+            // Said of the script, not of the recording (`sp1.wav: error: No such file or directory`).
+            var diagnostic = error.diagnostic
+            diagnostic.message = "cannot read the script (--text): " + diagnostic.message
+            scriptPrinter.print([diagnostic], to: io)
             throw ExitCode(1)
         }
         guard !script.isEmpty else {

@@ -7,7 +7,8 @@ public struct CaptionsCommand: ParsableCommand {
         commandName: "captions",
         abstract: "Convert captions (also out of video), check and fix them against delivery profiles, transcribe and align speech offline, scan videos for flashing hazards and dim them, and write transcripts.",
         discussion: """
-            Exit codes: 0 ok, 1 invalid input (or a loss under --strict), 2 a flash hazard found (or left by dim --method wcag), 64 usage error.
+            Exit codes: 0 ok, 1 invalid input (or a loss under --strict), 2 a flash hazard found (or left by dim --method wcag), 64 usage error. \
+            With several inputs, the worst of them in that order: 64, then 1 (an input that could not be done, even if another has a hazard), then 2.
             Diagnostics go to standard error as path:line:column: severity: message [code].
             """,
         version: VersionInfo.version,

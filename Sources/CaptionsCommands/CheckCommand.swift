@@ -32,7 +32,7 @@ public struct CheckCommand: BatchCommand {
 
     @OptionGroup var quality: QualityOptions
 
-    @Option(help: ArgumentHelp("The input format: \(CaptionFormat.acceptedNames), media (default: from the extension, else from the content).", valueName: "format"))
+    @Option(help: ArgumentHelp("The input format: \(ValueNames.inputFormats) (default: from the extension, else from the content).", valueName: "format"), completion: ValueNames.completion(ValueNames.inputFormats))
     var from: String?
 
     @Option(help: ArgumentHelp("The input's text encoding, as for convert.", valueName: "name"))
@@ -53,7 +53,7 @@ public struct CheckCommand: BatchCommand {
     @Flag(help: "With --media: list the shot changes found (time, frame, score) before the findings.")
     var shots = false
 
-    @Option(help: ArgumentHelp("Print a shipped profile's JSON (to copy and edit) and exit.", valueName: "name"))
+    @Option(help: ArgumentHelp("Print a shipped profile's JSON (to copy and edit) and exit.", valueName: "name"), completion: ValueNames.completion(ProfileCatalog.names))
     var printProfile: String?
 
     @OptionGroup var verbosity: Verbosity
@@ -88,14 +88,21 @@ public struct CheckCommand: BatchCommand {
             return
         }
         if format == nil, !batch.isBatch(inputs) {
-            try OutputName.refuseOtherKind(output, command: "check", writes: "text, JSON or HTML reports") { QualityReportFormat(extension: $0) != nil }
+            try OutputName.refuseUnknownExtension(output, command: "check", extensions: QualityReportFormat.allCases.map(Self.fileExtension)) {
+                QualityReportFormat(extension: $0) != nil
+            }
         }
         try executeOneOrMany(io: io)
     }
 
     /// The extension of each report in the output folder.
     func outputExtension() throws -> String {
-        switch format ?? .text {
+        Self.fileExtension(of: format ?? .text)
+    }
+
+    /// The usual extension of a report in `format`.
+    static func fileExtension(of format: QualityReportFormat) -> String {
+        switch format {
         case .text: "txt"
         case .json: "json"
         case .html: "html"

@@ -36,6 +36,10 @@ public enum ResultValue: Sendable, Equatable {
     case int(Int)
     /// A word, such as a verdict.
     case string(String)
+    /// Yes or no, such as whether a scan was partial.
+    case bool(Bool)
+    /// Stretches of time in seconds, such as those a partial scan did not cover: `[[start, end], …]`.
+    case ranges([ClosedRange<Double>])
 }
 
 /// A failure of the operating system to read or write, with its `strerror` text.

@@ -34,7 +34,7 @@ public struct ConvertCommand: BatchCommand {
     @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default); with several inputs, the folder to write into.", completion: .file())
     var output: String = "-"
 
-    @Option(help: ArgumentHelp("The input format: \(CaptionFormat.acceptedNames), media (default: from the extension, else from the content)."))
+    @Option(help: ArgumentHelp("The input format: \(ValueNames.inputFormats) (default: from the extension, else from the content)."), completion: ValueNames.completion(ValueNames.inputFormats))
     var from: String?
 
     @Option(help: ArgumentHelp("The input's text encoding, any name iconv knows: cp1251, iso-8859-2, shift_jis, gb18030, utf-16… (default: UTF-8 or UTF-16/32 by byte order mark, else detected).", valueName: "name"))
@@ -43,7 +43,7 @@ public struct ConvertCommand: BatchCommand {
     @Option(help: ArgumentHelp("For a media file: the subtitle stream to read (its number, as ffprobe shows it); default: the first text subtitle stream.", valueName: "index"))
     var stream: Int?
 
-    @Option(name: [.customLong("to"), .customLong("format")], help: ArgumentHelp("The output format: \(CaptionFormat.writableNames) (default: from the output extension)."))
+    @Option(name: [.customLong("to"), .customLong("format")], help: ArgumentHelp("The output format: \(CaptionFormat.writableNames) (default: from the output extension)."), completion: ValueNames.completion(CaptionFormat.writableNames))
     var to: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Move every cue by a duration, such as -1.5s, 250ms or 00:00:02.000.", valueName: "duration"))
@@ -136,7 +136,7 @@ public struct ConvertCommand: BatchCommand {
         do {
             var plan = plan
             if let speakers { plan.speakerNames = try JSONFiles.speakerNames(from: speakers, io: io) }
-            var document = try read(plan, io: io)
+            var (document, _) = try read(plan, io: io)
             var diagnostics = document.diagnostics
             document = applyTransforms(plan, to: document, diagnostics: &diagnostics)
             if !diagnostics.contains(where: { $0.code == "time.outOfRange" }), let outOfRange = TimeLimits.outOfRange(in: document.cues) {
@@ -186,19 +186,25 @@ public struct ConvertCommand: BatchCommand {
     /// With `printing` false the diagnostics are left in the document, errors included, for the
     /// caller to report (`captions check`).
     func readDocument(io: CommandIO, printing: Bool = true) throws -> TimedTextDocument {
+        try readDocumentAndFormat(io: io, printing: printing).document
+    }
+
+    /// ``readDocument(io:printing:)``, with the format it was read as: the reader's (`.json` for a
+    /// `--to json` dump, whatever format the dump says it came from), nil for a media file.
+    func readDocumentAndFormat(io: CommandIO, printing: Bool = true) throws -> (document: TimedTextDocument, format: CaptionFormat?) {
         let plan = try makePlan(requireOutputFormat: false)
         let printer = DiagnosticPrinter(path: input == "-" ? "<stdin>" : input, showNotes: verbose)
         do {
-            var document = try read(plan, io: io)
+            var (document, format) = try read(plan, io: io)
             if let speakers {
                 let (renamed, notes) = SpeakerRenamer(names: try JSONFiles.speakerNames(from: speakers, io: io)).apply(to: document)
                 document = renamed
                 document.diagnostics += notes
             }
-            guard printing else { return document }
+            guard printing else { return (document, format) }
             printer.print(document.diagnostics, to: io)
             if document.diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
-            return document
+            return (document, format)
         } catch let error as CaptionsError {
             printer.print([error.diagnostic], to: io)
             throw ExitCode(1)
@@ -239,10 +245,10 @@ public struct ConvertCommand: BatchCommand {
         return try? reader.read(writer.write(document))
     }
 
-    /// Reads and parses the input: in place from the mapped file when the reader can, else from a
+    /// Reads and parses the input, and says in which format: in place from the mapped file when the reader can, else from a
     /// copy that the reader releases as soon as it can.
-    private func read(_ plan: Plan, io: CommandIO) throws -> TimedTextDocument {
-        if plan.inputIsMedia { return try readMediaReporting() }
+    private func read(_ plan: Plan, io: CommandIO) throws -> (TimedTextDocument, CaptionFormat?) {
+        if plan.inputIsMedia { return (try readMediaReporting(), nil) }
         let file = try InputFile(input, io: io)
         // What the name says may be wrong (a video saved as .txt, an RTF saved as .srt): the
         // content tells, unless --from says how to read it.
@@ -252,7 +258,7 @@ public struct ConvertCommand: BatchCommand {
                 guard input != "-" else {
                     throw CaptionsError("input.media.stdin", "standard input holds \(name): give its path instead", at: .start)
                 }
-                return try readMediaReporting()
+                return (try readMediaReporting(), nil)
             case .document(let name, let advice):
                 throw CaptionsError("input.notCaptions", "\(name), not a caption file: \(advice)", at: .start)
             }
@@ -280,14 +286,14 @@ public struct ConvertCommand: BatchCommand {
                 document.diagnostics.insert(
                     Diagnostic(.note, "stl.encoding.codeTable", "text read in code table \(table) (--encoding \(encoding)), not the header's", at: .start),
                     at: 0)
-                return document
+                return (document, inputFormat)
             }
-            return try reader.read(Self.converting(bytes, from: encoding))
+            return (try reader.read(Self.converting(bytes, from: encoding)), inputFormat)
         }
         if let inPlace = reader as? any InPlaceTimedTextReader {
-            return try file.withBytes { bytes throws(CaptionsError) in try inPlace.read(borrowing: bytes) }
+            return (try file.withBytes { bytes throws(CaptionsError) in try inPlace.read(borrowing: bytes) }, inputFormat)
         }
-        return try reader.read(file.takeBytes())
+        return (try reader.read(file.takeBytes()), inputFormat)
     }
 
     /// ``readMedia()`` with its failure as a diagnostic. Damage in the file (cues that may be
@@ -384,7 +390,7 @@ public struct ConvertCommand: BatchCommand {
             guard input != "-" else { throw ValidationError("subtitles are read from a media file, not standard input") }
             inputFormat = nil
         } else if let from {
-            guard let format = CaptionFormat(name: from) else { throw ValidationError("unknown input format '\(from)'; choose one of \(CaptionFormat.acceptedNames), media") }
+            guard let format = CaptionFormat(name: from) else { throw ValidationError("unknown input format '\(from)'; choose one of \(ValueNames.inputFormats)") }
             inputFormat = format
         } else {
             inputFormat = input == "-" ? nil : CaptionFormat(fileExtensionOf: input)
@@ -399,6 +405,9 @@ public struct ConvertCommand: BatchCommand {
             throw ValidationError(
                 "\(output): .sub names MicroDVD, SubViewer and VobSub files alike: give --to microdvd (with --fps) to write MicroDVD")
         } else if requireOutputFormat {
+            try OutputName.refuseUnknownExtension(output, command: "convert", extensions: OutputName.captionExtensions) {
+                CaptionFormat(fileExtensionOf: "captions." + $0) != nil
+            }
             throw ValidationError(
                 "cannot tell the output format from the name \(output): give --to with one of \(CaptionFormat.writableNames), "
                     + "or an output name with the format's extension")

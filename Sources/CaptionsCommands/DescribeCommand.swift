@@ -28,13 +28,13 @@ public struct DescribeCommand: IOCommand {
             self = format
         }
 
+        /// The extensions of output files and the format each names.
+        static let extensions: [(String, Format)] = [("vtt", .vtt), ("webvtt", .vtt), ("ttml", .dapt), ("dapt", .dapt), ("xml", .dapt)]
+
         /// The format an output's extension names: `.ttml`, `.xml` and `.dapt` DAPT, `.vtt` WebVTT.
         init?(outputExtension: String) {
-            switch outputExtension.lowercased() {
-            case "ttml", "xml", "dapt": self = .dapt
-            case "vtt", "webvtt": self = .vtt
-            default: return nil
-            }
+            guard let format = Self.extensions.first(where: { $0.0 == outputExtension.lowercased() })?.1 else { return nil }
+            self = format
         }
     }
 
@@ -44,7 +44,7 @@ public struct DescribeCommand: IOCommand {
     @Option(help: ArgumentHelp("The dialogue captions (any format `convert` reads).", valueName: "file"), completion: .file())
     var dialogue: String
 
-    @Option(help: ArgumentHelp("The dialogue's format, as for convert: \(CaptionFormat.acceptedNames) (default: from the extension, else from the content)."))
+    @Option(help: ArgumentHelp("The dialogue's format, as for convert: \(CaptionFormat.acceptedNames) (default: from the extension, else from the content)."), completion: ValueNames.completion(CaptionFormat.acceptedNames))
     var from: String?
 
     @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default).", completion: .file())
@@ -106,7 +106,9 @@ public struct DescribeCommand: IOCommand {
         let io = verbosity.filtered(io, keepingWarnings: strict)
         try refuseToReplace([dialogue], with: output)
         if format == nil {
-            try OutputName.refuseOtherKind(output, command: "describe", writes: "WebVTT (.vtt) or DAPT (.ttml, .dapt)") { Format(outputExtension: $0) != nil }
+            try OutputName.refuseUnknownExtension(output, command: "describe", extensions: Format.extensions.map(\.0)) {
+                Format(outputExtension: $0) != nil
+            }
         }
         if let speak {
             try refuseToReplace([dialogue], with: speak)

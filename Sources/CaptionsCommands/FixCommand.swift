@@ -32,13 +32,13 @@ public struct FixCommand: IOCommand {
 
     @OptionGroup var quality: QualityOptions
 
-    @Option(help: ArgumentHelp("The input format: \(CaptionFormat.acceptedNames), media (default: from the extension, else from the content).", valueName: "format"))
+    @Option(help: ArgumentHelp("The input format: \(ValueNames.inputFormats) (default: from the extension, else from the content).", valueName: "format"), completion: ValueNames.completion(ValueNames.inputFormats))
     var from: String?
 
     @Option(help: ArgumentHelp("The input's text encoding, as for convert.", valueName: "name"))
     var encoding: String?
 
-    @Option(name: [.customLong("to"), .customLong("format")], help: ArgumentHelp("The output format: \(CaptionFormat.writableNames) (default: from the output extension, else the input's).", valueName: "format"))
+    @Option(name: [.customLong("to"), .customLong("format")], help: ArgumentHelp("The output format: \(CaptionFormat.writableNames) (default: from the output extension, else the input's).", valueName: "format"), completion: ValueNames.completion(CaptionFormat.writableNames))
     var to: String?
 
     @Flag(help: "List the changes and what is left without writing anything.")
@@ -55,7 +55,7 @@ public struct FixCommand: IOCommand {
     /// Runs against `io`.
     public func execute(io: CommandIO) throws {
         if to == nil {
-            try OutputName.refuseOtherKind(output, command: "fix", writes: "captions (.vtt, .srt, .ttml, .scc, .stl, .ass…)") {
+            try OutputName.refuseUnknownExtension(output, command: "fix", extensions: OutputName.captionExtensions) {
                 CaptionFormat(fileExtensionOf: "captions." + $0) != nil
             }
         }
@@ -85,10 +85,13 @@ public struct FixCommand: IOCommand {
         if let from { arguments += ["--from", from] }
         if let encoding { arguments += ["--encoding", encoding] }
         let reading = try ConvertCommand.parse(arguments)
-        let document = try reading.readDocument(io: io)
+        let (document, formatRead) = try reading.readDocumentAndFormat(io: io)
         var target = to
         if target == nil, output == "-" || CaptionFormat(fileExtensionOf: output) == nil {
-            target = document.sourceFormat.flatMap { CaptionFormat(name: $0) }?.rawValue ?? "vtt"
+            // The input's format: a `--to json` dump is written back as one (its own "format" is
+            // the file it was made from); otherwise the format the captions came in.
+            let dump = formatRead == .json && document.sourceFormat != CaptionFormat.podcastJSON.rawValue
+            target = dump ? CaptionFormat.json.rawValue : document.sourceFormat.flatMap { CaptionFormat(name: $0) }?.rawValue ?? "vtt"
         }
         var writing = arguments
         if let target { writing += ["--to", target] }

@@ -31,8 +31,10 @@ public struct FlashesCommand: BatchCommand {
             Interlaced video is analysed field by field. Times count from the first frame shown.
 
             Exit codes: 0 pass, 2 fail (a hazard was found), 1 the video could not be read \
-            (or only part of it, and what was read passed; or nothing could be decoded: verdict unknown), \
-            64 usage error.
+            (or only part of it, and what was read passed: status partial in --results, with "partial": true and the \
+            time not scanned; or nothing could be decoded: verdict unknown), \
+            64 usage error. With several videos: 1 when any could not be read, even if another failed; \
+            else 2 when any failed.
             """
     )
 
@@ -89,6 +91,11 @@ public struct FlashesCommand: BatchCommand {
     /// Used by ArgumentParser.
     public init() {}
 
+    /// Refuses options that contradict each other.
+    public func validate() throws {
+        if fast, exact { throw ValidationError("--fast skips deblocking and --exact runs it on every picture: give one of them") }
+    }
+
     /// Runs against `io` on one video or many; throws `ExitCode` 2 for a failing video and 1 for an unreadable one.
     public func execute(io: CommandIO) throws {
         if batch.isBatch(inputs), inputs.count > 1 || batch.manifest != nil || inputs.contains(where: FileAccess.isDirectory),
@@ -97,7 +104,7 @@ public struct FlashesCommand: BatchCommand {
             throw ValidationError("--report '\(named)': with several videos, give the format alone (--report html), and each report goes into the -o folder")
         }
         if format == nil, !batch.isBatch(inputs) {
-            try OutputName.refuseOtherKind(output, command: "flashes", writes: "text, JSON, CSV, WebVTT or HTML reports") {
+            try OutputName.refuseUnknownExtension(output, command: "flashes", extensions: FlashReportFormat.allCases.map(\.fileExtension)) {
                 FlashReportFormat(fileExtension: "report." + $0) != nil
             }
         }
@@ -114,6 +121,11 @@ public struct FlashesCommand: BatchCommand {
         var copy = self
         copy.decoderThreads = copy.decoderThreads ?? cores
         return copy
+    }
+
+    /// The main report and each `--report` one.
+    func outputsWritten() -> [String] {
+        (try? reports().map(\.1)) ?? [output]
     }
 
     /// The reports to write: the main one, then `--report` ones, each (format, path).
@@ -193,11 +205,25 @@ public struct FlashesCommand: BatchCommand {
         }
         io.record("verdict", .string(report.verdict.rawValue))
         io.record("hazards", .int(report.hazards.count))
+        io.record("partial", .bool(report.partial))
+        if report.partial { io.record("missing", .ranges(Self.missingTime(of: report, info: info))) }
         switch report.verdict {
         case .fail: throw ExitCode(2)
         case .unknown: throw ExitCode(1)
         case .pass: if report.partial { throw ExitCode(1) }
         }
+    }
+
+    /// The stretches of a partial scan's video that were not scanned, in the report's times:
+    /// those with no picture or damaged pictures, and the end a truncated file lacks (from the
+    /// last frame scanned to the duration the stream announces).
+    static func missingTime(of report: FlashReport, info: VideoStreamInfo) -> [ClosedRange<Double>] {
+        var ranges = report.missing.map { $0.start...max($0.start, $0.end) }
+        let scanned = report.duration + 1 / (info.framesPerSecond ?? 25)
+        if let announced = info.duration, announced > scanned + 0.5 / (info.framesPerSecond ?? 25) {
+            ranges.append(scanned...announced)
+        }
+        return ranges
     }
 
     /// The analyzer's report with what decoding found: missing time, mended timestamps, guesses.

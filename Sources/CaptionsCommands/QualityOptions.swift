@@ -13,7 +13,7 @@ extension QualityReportFormat: ExpressibleByArgument {
 /// The options `check` and `fix` share: the profile, the language, the frame rate and the video
 /// shot changes come from.
 struct QualityOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The delivery profile: \(ProfileCatalog.names), or a profile JSON file (start from --print-profile).", valueName: "name|file"), completion: .file())
+    @Option(help: ArgumentHelp("The delivery profile: \(ProfileCatalog.names), or a profile JSON file (start from --print-profile).", valueName: "name|file"), completion: ValueNames.profiles)
     var profile: String = "netflix"
 
     @Option(help: ArgumentHelp("The language whose limits apply (BCP 47, such as en, ja, pt-BR; default: the file's, when it says).", valueName: "tag"))

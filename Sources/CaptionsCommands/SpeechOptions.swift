@@ -7,7 +7,7 @@ import CaptionsSpeech
 /// The options of the commands that listen to speech (`transcribe`, `align`), and the run they
 /// share: find the recogniser, decode the sound, recognise it with a progress bar.
 struct SpeechOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The recognition model: base (better) or tiny.en (faster, English only).", valueName: "name"))
+    @Option(help: ArgumentHelp("The recognition model: base (better) or tiny.en (faster, English only).", valueName: "name"), completion: ValueNames.models)
     var model: String = "base"
 
     @Option(help: ArgumentHelp("The beam size: 5 (default) is more accurate, 1 (greedy) about twice as fast.", valueName: "n"))
@@ -126,7 +126,7 @@ struct SpeechOutputOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default: WebVTT).", completion: .file())
     var output: String = "-"
 
-    @Option(name: [.customLong("to"), .customLong("format")], help: ArgumentHelp("The output format: \(CaptionFormat.writableNames), or a transcript: txt, md, html (default: from the output's extension, else vtt).", valueName: "format"))
+    @Option(name: [.customLong("to"), .customLong("format")], help: ArgumentHelp("The output format: \(CaptionFormat.writableNames), or a transcript: \(ValueNames.transcriptFormats) (default: from the output's extension, else vtt).", valueName: "format"), completion: ValueNames.completion(ValueNames.speechOutputs))
     var to: String?
 
     @Flag(help: "Keep each word's time in the cues (WebVTT inline timestamps; in --to json).")
@@ -185,7 +185,7 @@ enum CaptionsOrTranscript {
         } else if to == nil, output != "-", let format = CaptionFormat(fileExtensionOf: output), format.writer() != nil {
             self = .captions(format)
         } else {
-            throw ValidationError("unknown output format '\(name)'; choose one of \(CaptionFormat.writableNames), txt, md, html")
+            throw ValidationError("unknown output format '\(name)'; choose one of \(ValueNames.speechOutputs)")
         }
     }
 

@@ -25,7 +25,7 @@ public struct TranscriptCommand: BatchCommand {
     @Option(name: .shortAndLong, help: "The output file, or '-' for standard output (the default); with several inputs, the folder to write into.", completion: .file())
     var output: String = "-"
 
-    @Option(help: ArgumentHelp("The input format: \(CaptionFormat.acceptedNames), media (default: from the extension, else from the content).", valueName: "format"))
+    @Option(help: ArgumentHelp("The input format: \(ValueNames.inputFormats) (default: from the extension, else from the content).", valueName: "format"), completion: ValueNames.completion(ValueNames.inputFormats))
     var from: String?
 
     @Option(help: ArgumentHelp("The input's text encoding, as for convert.", valueName: "name"))
@@ -77,7 +77,6 @@ public struct TranscriptCommand: BatchCommand {
 
     static let inputKind = BatchInputKind.captions
     static let reportsToStandardOutput = false
-    static let keepsInputExtensionOnClash = true
 
     /// The files named by options that are read.
     public var filesRead: [String] { [media, descriptions, speakers, chapters].compactMap { $0 } }
@@ -97,16 +96,14 @@ public struct TranscriptCommand: BatchCommand {
     }
 
     /// The format an output file's name asks for: text when it has no extension (or is standard
-    /// output); an extension that is no transcript format (`.vtt`, `.docx`) is refused rather than
-    /// filled with plain text.
+    /// output); an extension that is no transcript format (`.vtt`, `.docx`) is refused
+    /// (``OutputName/refuseUnknownExtension(_:command:extensions:takes:)``) rather than filled
+    /// with plain text.
     static func format(ofOutput output: String) throws -> TranscriptFormat {
-        guard output != "-", output.split(separator: "/").last?.contains(".") == true else { return .txt }
-        guard let format = TranscriptFormat(fileExtensionOf: output) else {
-            throw ValidationError(
-                "cannot tell the transcript format from the name \(output): give --format txt|md|html|podcast-json, "
-                    + "or an output name ending in .txt, .md, .html or .json")
+        try OutputName.refuseUnknownExtension(output, command: "transcript", extensions: ["txt", "md", "html", "json"]) {
+            TranscriptFormat(fileExtensionOf: "transcript." + $0) != nil
         }
-        return format
+        return TranscriptFormat(fileExtensionOf: output) ?? .txt
     }
 
     /// Makes the transcript of the one input.

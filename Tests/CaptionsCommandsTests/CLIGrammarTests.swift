@@ -1,3 +1,4 @@
+import ArgumentParser
 import CaptionsCommands
 import CaptionsFlash
 import CaptionsQuality
@@ -221,6 +222,33 @@ import Testing
         for name in ["d.ttml", "f.ass", "c.log"] { #expect(FileManager.default.fileExists(atPath: out(name)), "\(name)") }
     }
 
+    /// An output extension that names nothing (`-o a.xyz`) is refused by every command the same
+    /// way, listing the extensions it writes; `fix`, `check`, `describe` and `flashes` wrote into
+    /// it with exit 0. `--to`/`--format` given explicitly writes that format whatever the name.
+    @Test func anUnknownOutputExtensionIsRefusedByEveryCommand() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let srt = try write("1\n00:00:01,000 --> 00:00:03,000\nHello there.\n", "a.srt", in: folder)
+        let output = folder.appendingPathComponent("a.xyz").path
+        let describe = ["describe", "--dialogue", srt, "--times-only", "--duration", "10s"]
+        for (arguments, to, listed) in [
+            (["convert", srt], "vtt", ".vtt, .srt"), (["transcript", srt], "txt", ".txt, .md"), (["fix", srt], "vtt", ".vtt, .srt"),
+            (["check", srt], "text", ".txt, .json, .html"), (describe, "vtt", ".vtt"),
+            (["flashes", folder.appendingPathComponent("missing.mp4").path], "json", ".txt, .json, .csv, .vtt, .html"),
+        ] {
+            #expect(run(arguments + ["-o", output], io: MemoryIO()) == 64, "\(arguments)")
+            let message = #expect(throws: ValidationError.self) {
+                try (CaptionsCommand.parseAsRoot(arguments + ["-o", output]) as? any IOCommand)?.execute(io: MemoryIO())
+            }?.message ?? ""
+            #expect(message.hasPrefix("-o \(output): .xyz is not a format \(arguments[0]) writes; name the output with one of \(listed)"), "\(message)")
+            #expect(!FileManager.default.fileExists(atPath: output), "\(arguments)")
+            guard arguments[0] != "flashes" else { continue }
+            #expect(run(arguments + ["-o", output, "--to", to], io: MemoryIO()) != 64, "\(arguments)")
+            #expect(FileManager.default.fileExists(atPath: output), "\(arguments)")
+            try FileManager.default.removeItem(atPath: output)
+        }
+    }
+
     @Test func everyReportTakesItsFormatFromTheOutputName() throws {
         let folder = try temporaryFolder()
         defer { removeTemporaryFolder(folder) }
@@ -253,6 +281,19 @@ import Testing
         #expect(run(["convert", srt, "--to", "srt"], io: a) == 0)
         #expect(run(["convert", srt, "--format", "srt"], io: b) == 0)
         #expect(a.outputText == b.outputText)
+    }
+
+    /// `flashes --fast --exact` asks for two opposite decodings: a usage error (--exact won
+    /// without a word).
+    @Test func fastAndExactTogetherAreAUsageError() throws {
+        #expect(run(["flashes", "x.mp4", "--fast", "--exact"], io: MemoryIO()) == 64)
+        do {
+            _ = try CaptionsCommand.parseAsRoot(["flashes", "x.mp4", "--fast", "--exact"])
+            Issue.record("--fast --exact was accepted")
+        } catch {
+            #expect(CaptionsCommand.message(for: error).contains("--fast skips deblocking and --exact runs it on every picture"))
+        }
+        #expect(throws: Never.self) { try CaptionsCommand.parseAsRoot(["flashes", "x.mp4", "--exact"]) }
     }
 
     @Test func usageErrorsListTheChoices() throws {

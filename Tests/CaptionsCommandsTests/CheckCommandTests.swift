@@ -338,4 +338,23 @@ import Testing
         #expect(repaired.contains("00:00:02,000 --> 00:00:04,000"))
         #expect(repaired.contains("00:00:00,000 --> 00:00:02,000"))
     }
+
+    /// A `--to json` dump fixed to standard output comes out as a dump, the input's format as
+    /// fix's help says (it came out as the format the dump was made from: WebVTT).
+    @Test func fixingADumpWritesADump() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let vtt = try write("WEBVTT\n\n00:00:01.000 --> 00:00:01.400\nToo short.\n", "a.vtt", in: folder)
+        let dump = MemoryIO()
+        #expect(run(["convert", vtt, "--to", "json"], io: dump) == 0)
+        let model = try write(dump.outputText, "model.json", in: folder)
+        let io = MemoryIO()
+        _ = run(["fix", model, "-o", "-"], io: io)
+        let fixed = try #require(try JSONSerialization.jsonObject(with: Data(io.output)) as? [String: Any], "\(io.outputText)")
+        #expect(fixed["format"] as? String == "webvtt" && (fixed["cues"] as? [Any])?.count == 1)
+        // Captions still come out in their own format.
+        let again = MemoryIO()
+        _ = run(["fix", vtt, "-o", "-"], io: again)
+        #expect(again.outputText.hasPrefix("WEBVTT"))
+    }
 }

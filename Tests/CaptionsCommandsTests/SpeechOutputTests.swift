@@ -40,4 +40,20 @@ struct SpeechOutputTests {
         #expect(RelativeLink.to("audio/ep1.mp3", fromPageAt: "pages/ep1.html") == "../audio/ep1.mp3")
         #expect(RelativeLink.to("audio/ep1.mp3", fromPageAt: "-") == "audio/ep1.mp3")
     }
+
+    /// A script that cannot be read is named in the error, not the recording (`sp1.wav: error:
+    /// No such file or directory` sent people looking for the audio).
+    @Test func alignNamesTheScriptItCannotRead() throws {
+        let folder = try temporaryFolder()
+        defer { removeTemporaryFolder(folder) }
+        let recording = folder.appendingPathComponent("sp1.wav").path
+        for (script, why) in [
+            (folder.appendingPathComponent("nothere.txt").path, "No such file or directory [input.missing]"),
+            (folder.path, "is a folder, not a file [input.unreadable]"),
+        ] {
+            let io = MemoryIO()
+            #expect(run(["align", recording, "--text", script], io: io) == 1)
+            #expect(io.errors == "\(script): error: cannot read the script (--text): \(why)\n", "\(io.errors)")
+        }
+    }
 }

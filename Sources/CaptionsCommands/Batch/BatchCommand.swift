@@ -17,13 +17,12 @@ protocol BatchCommand: IOCommand {
     /// Whether each input's output is a report that may go to standard output one after the
     /// other (`check`, `flashes`); the others need `-o FOLDER` for several inputs.
     static var reportsToStandardOutput: Bool { get }
-    /// Whether an output that two inputs would share keeps each input's extension (`a.srt.md`,
-    /// `a.ssa.md`: each a document about its input), instead of the pair being refused (`convert`:
-    /// two files that would be one). Reports do.
-    static var keepsInputExtensionOnClash: Bool { get }
     /// The extension of each input's output in the output folder; throws a usage error when the
     /// format cannot be told (no `--to`).
     func outputExtension() throws -> String
+    /// Every file ``executeOne(io:)`` writes for `output`: `output` itself, and for `flashes` each
+    /// `--report` beside it. `--resume` skips an input only while all of them are there.
+    func outputsWritten() -> [String]
     /// Runs on `inputs[0]` alone, writing to `output`.
     func executeOne(io: CommandIO) throws
     /// This command as one of `jobs` running at once, given its share of the cores.
@@ -35,9 +34,8 @@ protocol BatchCommand: IOCommand {
 
 extension BatchCommand {
     func sharing(cores: Int) -> Self { self }
+    func outputsWritten() -> [String] { [output] }
     func spelledOneWay() -> Self { self }
-
-    static var keepsInputExtensionOnClash: Bool { reportsToStandardOutput }
 
     /// One input as the command always ran, or several through ``BatchRunner``.
     func executeOneOrMany(io: CommandIO) throws {

@@ -11,14 +11,21 @@ import Glibc
 ///
 /// Built from every result file under `FOLDER/.captions-results/`, not only this run's: inputs
 /// skipped by `--resume` and the other shards of a `--shard K/N` run writing into the same folder
-/// are listed too (each shard rewrites the page when it ends, the last with every row).
+/// are listed too (each shard rewrites the page when it ends, the last with every row). Shards
+/// ending at once take turns (``lockFile``): one that read the results before another's last ones
+/// were written could otherwise replace a full page with its older one.
 enum BatchIndex {
+    /// The lock, in the output folder, that page rebuilds hold (`flock`, exclusive) from reading
+    /// the results to renaming the page into place.
+    static let lockFile = ".captions-index.lock"
+
     /// One input's row, as its result file has it.
     struct Row: Decodable, Equatable {
         var path: String
         var status: String
         var verdict: String?
         var hazards: Int?
+        var partial: Bool?
         var cues: Int?
         var findingErrors: Int?
         var findingWarnings: Int?
@@ -33,6 +40,11 @@ enum BatchIndex {
     /// result files below `folder`; returns where.
     @discardableResult
     static func write(folder: String, command: String, taken: Set<String>, io: CommandIO) throws -> String? {
+        // Closing the descriptor (at return) releases the lock. Without one (a read-only folder:
+        // the page cannot be written either) the page is built as before.
+        let lock = open(folder + "/" + lockFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+        defer { if lock >= 0 { close(lock) } }
+        while lock >= 0, flock(lock, LOCK_EX) != 0, errno == EINTR {}
         let rows = self.rows(in: folder + "/" + BatchRunner.resultsFolder, io: io)
         guard !rows.isEmpty else { return nil }
         var index = folder + "/index.html"
@@ -72,11 +84,11 @@ enum BatchIndex {
 
     /// The page: a summary line and a table, failures first.
     static func page(_ rows: [Row], folder: String, command: String) -> String {
-        let order = ["fail": 0, "error": 1, "usage": 2, "ok": 3]
-        let sorted = rows.enumerated().sorted { (order[$0.element.status] ?? 4, $0.offset) < (order[$1.element.status] ?? 4, $1.offset) }.map(\.element)
+        let order = ["fail": 0, "error": 1, "partial": 2, "usage": 3, "ok": 4]
+        let sorted = rows.enumerated().sorted { (order[$0.element.status] ?? 5, $0.offset) < (order[$1.element.status] ?? 5, $1.offset) }.map(\.element)
         var counts: [String: Int] = [:]
         for row in rows { counts[row.status, default: 0] += 1 }
-        let summary = BatchRunner.counted(counts, order: ["fail", "error", "usage", "ok"]).joined(separator: ", ")
+        let summary = BatchRunner.counted(counts, order: ["fail", "error", "partial", "usage", "ok"]).joined(separator: ", ")
         let flashes = rows.contains { $0.verdict != nil }
         let checks = rows.contains { $0.findingErrors != nil }
         var table = ""
@@ -85,7 +97,9 @@ enum BatchIndex {
             let link = row.output.flatMap { relativeLink(to: $0, from: folder) }
             let cell = link.map { "<a href=\"\(XMLText.escapeAttribute($0))\">\(name)</a>" } ?? name
             var found: [String] = []
-            if let verdict = row.verdict { found.append(verdict.uppercased() + (row.hazards.map { ", \($0) hazard\($0 == 1 ? "" : "s")" } ?? "")) }
+            if let verdict = row.verdict {
+                found.append(verdict.uppercased() + (row.partial == true ? " (partial)" : "") + (row.hazards.map { ", \($0) hazard\($0 == 1 ? "" : "s")" } ?? ""))
+            }
             if let errors = row.findingErrors {
                 found.append("\(errors) error\(errors == 1 ? "" : "s"), \(row.findingWarnings ?? 0) warning\(row.findingWarnings == 1 ? "" : "s")")
             }
@@ -117,7 +131,7 @@ enum BatchIndex {
             </head>
             <body>
             <h1>\(what): \(rows.count) file\(rows.count == 1 ? "" : "s")</h1>
-            <p>\(XMLText.escape(summary)). Written by <code>captions \(XMLText.escape(command))</code>; failures first, then errors, then the rest in path order.</p>
+            <p>\(XMLText.escape(summary)). Written by <code>captions \(XMLText.escape(command))</code>; failures first, then errors, then partial scans, then the rest in path order.</p>
             <table>
             <caption>Each file, its status and what was found; the name links to its report.</caption>
             <thead><tr><th scope="col">File</th><th scope="col">Status</th><th scope="col">Found</th><th scope="col">Time</th></tr></thead>

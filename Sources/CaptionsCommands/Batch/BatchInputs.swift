@@ -12,7 +12,7 @@ struct BatchItem: Equatable, Sendable {
     /// The path to read.
     var path: String
     /// The path below the output folder, before its extension is replaced: the path below the
-    /// folder it was found in, the path as given when that is relative, else the file name.
+    /// deepest folder holding every input (``InputLayout``).
     var relative: String
 }
 
@@ -85,6 +85,7 @@ enum BatchInputs {
             }
         }
         var items: [BatchItem] = []
+        let layout = InputLayout(inputs: named.filter { $0 != "-" })
         for path in named {
             if path == "-" { throw ValidationError("standard input ('-') cannot be one of several inputs") }
             if FileAccess.isDirectory(path) {
@@ -96,16 +97,16 @@ enum BatchInputs {
                             : "\(join(path, link.name)): warning: a link to a folder, not followed (links can loop); name the folder to work on it [input.link.skipped]\n")
                 }
                 // Each said by the shard it falls in.
-                for name in undecodable where try inShard(BatchItem(path: join(path, name), relative: name), options: options) {
+                for name in undecodable where try inShard(BatchItem(path: join(path, name), relative: layout.relative(name, inFolder: path)), options: options) {
                     unnamed.append(join(path, name))
                     io.writeStandardError(
                         name.hasSuffix("/")
                             ? "\(join(path, name)): error: the folder name is not UTF-8, so what it holds cannot be opened by name; rename it [input.name.encoding]\n"
                             : "\(join(path, name)): error: the file name is not UTF-8, so it cannot be opened by name; rename it [input.name.encoding]\n")
                 }
-                items += found.map { BatchItem(path: join(path, $0), relative: $0) }
+                items += found.map { BatchItem(path: join(path, $0), relative: layout.relative($0, inFolder: path)) }
             } else {
-                items.append(BatchItem(path: path, relative: relativeName(path)))
+                items.append(BatchItem(path: path, relative: layout.relative(path)))
             }
         }
         // The same file twice (a manifest line repeated, `a.srt` and `./a.srt`): once.
@@ -141,22 +142,6 @@ enum BatchInputs {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return hash
-    }
-
-    /// `path` without `./`, repeated slashes and `dir/..` when it stays below the current folder
-    /// (`in/sub/../sub/s.srt` is `in/sub/s.srt`), else its file name.
-    static func relativeName(_ path: String) -> String {
-        var parts: [Substring] = []
-        var above = false
-        for part in path.split(separator: "/") where part != "." {
-            if part != ".." {
-                parts.append(part)
-            } else if parts.popLast() == nil {
-                above = true
-            }
-        }
-        if path.hasPrefix("/") || above || parts.isEmpty { return String(path.split(separator: "/").last ?? Substring(path)) }
-        return parts.joined(separator: "/")
     }
 
     private static func join(_ folder: String, _ name: String) -> String {

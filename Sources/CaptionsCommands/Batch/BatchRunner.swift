@@ -11,7 +11,8 @@ import Darwin
 #endif
 
 /// Runs a ``BatchCommand`` over many inputs: `--jobs` at once, each file's messages printed
-/// together, results in input order, a summary, and the worst exit code of all.
+/// together, results in input order, a summary, and the worst exit code of all
+/// (``BatchResult/worse(_:_:)``: 64, then 1, then 2).
 enum BatchRunner {
     /// The folder under `-o FOLDER` that holds one result file per input.
     static let resultsFolder = ".captions-results"
@@ -20,6 +21,8 @@ enum BatchRunner {
         var item: BatchItem
         var output: String?
         var resultFile: String?
+        /// Said with the file's messages (a note: under `-v`): why its output keeps the input's extension.
+        var note: String?
     }
 
     private struct State {
@@ -44,11 +47,17 @@ enum BatchRunner {
         let jobs = try plan(command, items: items).filter { try BatchInputs.inShard($0.item, options: options) }
         let started = Clock.now()
         if jobs.isEmpty {
-            let sharded = options.shard != nil
             emitUnnamed(unnamed, results: options.results != nil, io: io)
-            io.writeStandardError("captions: error: no \(Command.inputKind.description) to work on\(sharded ? " in this shard" : "") [batch.inputs.none]\n")
-            if !sharded || !unnamed.isEmpty { throw ExitCode(1) }
-            return
+            if options.shard != nil, !items.isEmpty {
+                // A shard whose slice is empty (more shards than inputs) is normal: a note, said in
+                // place of the summary a shard with files prints (so without -v too; not under -q).
+                io.writeStandardError(
+                    "captions: note: no \(Command.inputKind.description) to work on in this shard (\(items.count) in all, in other shards) [batch.inputs.none]\n")
+                if !unnamed.isEmpty { throw ExitCode(1) }
+                return
+            }
+            io.writeStandardError("captions: error: no \(Command.inputKind.description) to work on\(options.shard != nil ? " in any shard" : "") [batch.inputs.none]\n")
+            throw ExitCode(1)
         }
         let settings = Self.settings(of: command)
         let workers = min(options.jobs ?? ParallelWork.processorCount, jobs.count)
@@ -77,7 +86,7 @@ enum BatchRunner {
                         // Printed in input order, whatever order the jobs end in.
                         while let next = state.finished.removeValue(forKey: state.emitted) {
                             emit(next, results: options.results != nil, io: io)
-                            state.worstExit = max(state.worstExit, next.result.exit)
+                            state.worstExit = BatchResult.worse(state.worstExit, next.result.exit)
                             state.statuses[next.result.status, default: 0] += 1
                             state.emitted += 1
                         }
@@ -91,7 +100,7 @@ enum BatchRunner {
         if !unnamed.isEmpty {
             emitUnnamed(unnamed, results: options.results != nil, io: io)
             statuses["error", default: 0] += unnamed.count
-            worst = max(worst, 1)
+            worst = BatchResult.worse(worst, 1)
         }
         io.writeStandardError(summary(count: jobs.count + unnamed.count, statuses: statuses, resumed: resumed, seconds: Clock.now() - started))
         if FileAccess.isDirectory(command.output), jobs.contains(where: { $0.output != nil }), (try? command.outputExtension()) == "html" {
@@ -127,19 +136,21 @@ enum BatchRunner {
         }
         let suffix = try command.outputExtension()
         var claimed: [String: String] = [:]
-        // A report about an input may keep the input's extension: `a.srt` and `a.ssa` are checked
-        // into `a.srt.html` and `a.ssa.html` (only those that would share a name).
-        var sharing: [String: Int] = [:]
-        if Command.keepsInputExtensionOnClash {
-            for item in items { sharing[replacingExtension(of: item.relative, with: suffix), default: 0] += 1 }
-        }
+        // Inputs whose outputs would share a name keep their extensions, in every command:
+        // `a.srt` and `a.ssa` are converted into `a.srt.vtt` and `a.ssa.vtt`, checked into
+        // `a.srt.html` and `a.ssa.html` (only those that would share a name; the others are `b.vtt`).
+        var sharing: [String: [String]] = [:]
+        for item in items { sharing[replacingExtension(of: item.relative, with: suffix), default: []].append(item.path) }
         return try items.map { item in
             let replaced = replacingExtension(of: item.relative, with: suffix)
-            let output = folder + "/" + ((sharing[replaced] ?? 0) > 1 ? item.relative + "." + suffix : replaced)
+            let others = (sharing[replaced] ?? []).filter { $0 != item.path }
+            let output = folder + "/" + (others.isEmpty ? replaced : item.relative + "." + suffix)
             if let earlier = claimed.updateValue(item.path, forKey: output) {
-                throw ValidationError("\(earlier) and \(item.path) would both be written to \(output); rename one, or convert them separately")
+                throw ValidationError("\(earlier) and \(item.path) would both be written to \(output); rename one, or work on them separately")
             }
-            return Job(item: item, output: output, resultFile: folder + "/" + resultsFolder + "/" + item.relative + ".json")
+            let note = others.isEmpty || !command.verbosity.verbose ? nil
+                : "\(item.path): note: \(others.joined(separator: ", ")) would be written to \(folder)/\(replaced) too; this one keeps its extension: \(output) [batch.output.extensionKept]\n"
+            return Job(item: item, output: output, resultFile: folder + "/" + resultsFolder + "/" + item.relative + ".json", note: note)
         }
     }
 
@@ -171,6 +182,7 @@ enum BatchRunner {
     ) -> (output: (stdout: [UInt8], stderr: String, result: BatchResult), resumed: Bool) {
         let started = Clock.now()
         let buffered = BufferedIO()
+        if let note = job.note { buffered.writeStandardError(note) }
         var sha256: String?
         if job.resultFile != nil {
             do { sha256 = try ContentHash.sha256(ofFile: job.item.path) } catch {
@@ -179,21 +191,23 @@ enum BatchRunner {
                 return ((buffered.standardOutput, buffered.standardError, result), false)
             }
         }
+        var one = command
+        one.inputs = [job.item.path]
+        one.output = job.output ?? "-"
         if options.resume, let resultFile = job.resultFile, let line = try? FileAccess.read(resultFile, io: buffered),
             let stored = BatchResult.stored(in: line), stored.sha256 == sha256, stored.settings == settings,
-            stored.output.map(FileAccess.exists) ?? true, stored.status != "error" || stored.output != nil
+            stored.output.map(FileAccess.exists) ?? true, stored.output == nil || one.outputsWritten().allSatisfy(FileAccess.exists),
+            stored.status != "error" || stored.output != nil
         {
-            // Done before, for the same content and settings: its result as it was. (A file that
-            // could not be done, with no output, is tried again: a full disk or a lost mount passes.
-            // One done in part, such as a damaged video's partial report, is kept.)
+            // Done before, for the same content and settings, every output still there (each
+            // `--report` too): its result as it was. (A file that could not be done, with no
+            // output, is tried again: a full disk or a lost mount passes. One done in part, such
+            // as a damaged video's partial report, is kept.)
             var result = BatchResult(path: job.item.path, exit: stored.exit, seconds: 0, sha256: sha256, settings: settings)
             result.storedLine = String(decoding: line, as: UTF8.self)
             result.storedStatus = stored.status
             return (([], "", result), true)
         }
-        var one = command
-        one.inputs = [job.item.path]
-        one.output = job.output ?? "-"
         // The batch's own progress stands for every file's (theirs would only come out with their results).
         one.batch.progress = ProgressStyle.none
         if let output = job.output { FileAccess.makeDirectories(parentFolder(of: output)) }
@@ -249,18 +263,21 @@ enum BatchRunner {
         path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
     }
 
-    /// `captions: 12 files in 3.2 s: 10 ok, 1 fail, 1 error (2 already done)`.
-    /// The statuses counted as people read them ("2 ok, 1 failed, 2 errors, 1 usage error"), in
+    /// The statuses counted as people read them ("2 ok, 1 failed, 1 partial, 2 errors, 1 usage error"), in
     /// `order`, leaving out those with none.
     static func counted(_ statuses: [String: Int], order: [String]) -> [String] {
-        let words = ["ok": ("ok", "ok"), "fail": ("failed", "failed"), "error": ("error", "errors"), "usage": ("usage error", "usage errors")]
+        let words = [
+            "ok": ("ok", "ok"), "fail": ("failed", "failed"), "partial": ("partial", "partial"), "error": ("error", "errors"),
+            "usage": ("usage error", "usage errors"),
+        ]
         return order.compactMap { status in
             statuses[status].map { count in "\(count) \(count == 1 ? words[status]?.0 ?? status : words[status]?.1 ?? status)" }
         }
     }
 
+    /// `captions: 12 files in 3.2 s: 10 ok, 1 failed, 1 error (2 already done, skipped)`.
     static func summary(count: Int, statuses: [String: Int], resumed: Int, seconds: Double) -> String {
-        let parts = counted(statuses, order: ["ok", "fail", "error", "usage"])
+        let parts = counted(statuses, order: ["ok", "fail", "partial", "error", "usage"])
         let time = NumberFormatting.shortest((seconds * 100).rounded() / 100)
         let resumedText = resumed > 0 ? " (\(resumed) already done, skipped)" : ""
         return "captions: \(count) file\(count == 1 ? "" : "s") in \(time) s: \(parts.joined(separator: ", "))\(resumedText)\n"
