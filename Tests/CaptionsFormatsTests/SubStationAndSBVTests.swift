@@ -319,6 +319,17 @@ import Testing
         #expect(throws: CaptionsError.self) { try MicroDVDReader().read(Array("not a cue\n".utf8)) }
     }
 
+    /// A MicroDVD cue with no end frame (`{100}{}`) lasts until the next cue starts, as VLC and
+    /// FFmpeg show it (it was a cue of no length, never shown); the last such cue is open-ended.
+    @Test func microDVDCuesWithoutAnEndLastUntilTheNext() throws {
+        let document = try MicroDVDReader().read(Array("{1}{1}25\n{25}{75}First\n{100}{}Open\n{200}{250}Third\n{300}{}Last\n".utf8))
+        #expect(document.cues.map(\.plainText) == ["First", "Open", "Third", "Last"])
+        #expect(document.cues[1].start == MediaTime(seconds: 4) && document.cues[1].end == MediaTime(seconds: 8))
+        #expect(document.cues[3].end == nil)
+        #expect(document.diagnostics.map(\.code.rawValue) == ["microdvd.end.none"])
+        #expect(document.diagnostics.first?.location?.line == 3)
+    }
+
     /// Dialogue lines cut from their script (as ExoPlayer's `ssa/typical_dialogue` test piece) are
     /// recognised as ASS and refused with what is missing, not as "not an SRT file".
     @Test func dialogueLinesWithoutTheirHeaderAreNamedAsSuch() throws {

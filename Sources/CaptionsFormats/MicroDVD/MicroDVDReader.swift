@@ -24,7 +24,7 @@ public struct MicroDVDReader: TimedTextReader {
         var rate = frameRate
         var dropped: Set<String> = []
         var firstDrop: SourceLocation?
-        var timed: [(start: Int64, end: Int64, line: Int, text: Substring)] = []
+        var timed: [(start: Int64, end: Int64?, line: Int, text: Substring)] = []
         var malformed = false
         var sawHeader = false
         for (index, line) in text.lines.enumerated() {
@@ -37,7 +37,7 @@ public struct MicroDVDReader: TimedTextReader {
                 continue
             }
             // {1}{1}25 first: the frame rate, not a cue (a cue "23.976" after it is a cue).
-            if timed.isEmpty, !sawHeader, start <= 1, end <= 1, let declared = Double(rest.trimmedSpaces), declared > 0, declared < 1000 {
+            if timed.isEmpty, !sawHeader, start <= 1, let end, end <= 1, let declared = Double(rest.trimmedSpaces), declared > 0, declared < 1000 {
                 if rate == nil { rate = declared }
                 sawHeader = true
                 continue
@@ -50,14 +50,35 @@ public struct MicroDVDReader: TimedTextReader {
                 .warning, "microdvd.frameRate.assumed",
                 "the file does not give its frame rate ({1}{1}25 on the first line); 23.976 assumed: pass --fps", at: .start))
         }
+        // `{start}{}`: no end frame. Shown until the next cue starts, as VLC and FFmpeg show it;
+        // the last such cue is open-ended.
+        let starts = timed.map(\.start).sorted()
+        var openEnds: (count: Int, first: SourceLocation?) = (0, nil)
         for cue in timed {
             let location = TextLines.location(cue.line)
             var lineDrops: Set<String> = []
             let content = Self.content(cue.text, dropped: &lineDrops)
             if !lineDrops.isEmpty, firstDrop == nil { firstDrop = location }
             dropped.formUnion(lineDrops)
-            let start = Self.time(frame: cue.start, fps: fps), end = Self.time(frame: max(cue.start, cue.end), fps: fps)
+            var endFrame = cue.end
+            if endFrame == nil {
+                openEnds = (openEnds.count + 1, openEnds.first ?? location)
+                var (low, high) = (0, starts.count)  // the first start after this one
+                while low < high {
+                    let middle = (low + high) / 2
+                    if starts[middle] <= cue.start { low = middle + 1 } else { high = middle }
+                }
+                endFrame = low < starts.count ? starts[low] : nil
+            }
+            let start = Self.time(frame: cue.start, fps: fps)
+            let end = endFrame.map { Self.time(frame: max(cue.start, $0), fps: fps) }
             document.cues.append(Cue(start: start, end: end, content: content, location: location))
+        }
+        if let first = openEnds.first {
+            document.diagnostics.append(Diagnostic(
+                .note, "microdvd.end.none",
+                "\(openEnds.count) cue\(openEnds.count == 1 ? "" : "s") without an end frame ({start}{}) shown until the next cue starts"
+                    + " (the last, if one, with no end)", at: first))
         }
         if document.cues.isEmpty, !malformed {
             // Nothing, or only the frame rate line (how an empty document is written): no cues,
@@ -78,8 +99,8 @@ public struct MicroDVDReader: TimedTextReader {
         return document
     }
 
-    /// `{start}{end}` and the rest of the line.
-    static func frames(_ line: Substring) -> (Int64, Int64, Substring)? {
+    /// `{start}{end}` (`{start}{}`: no end) and the rest of the line.
+    static func frames(_ line: Substring) -> (Int64, Int64?, Substring)? {
         func number(_ text: Substring) -> (Int64, Substring)? {
             guard text.first == "{", let close = text.firstIndex(of: "}") else { return nil }
             let digits = text[text.index(after: text.startIndex)..<close]
@@ -87,7 +108,7 @@ public struct MicroDVDReader: TimedTextReader {
             return (value, text[text.index(after: close)...])
         }
         guard let (start, afterStart) = number(line) else { return nil }
-        if afterStart.hasPrefix("{}") { return (start, start, afterStart.dropFirst(2)) }
+        if afterStart.hasPrefix("{}") { return (start, nil, afterStart.dropFirst(2)) }
         guard let (end, rest) = number(afterStart) else { return nil }
         return (start, end, rest)
     }
