@@ -53,6 +53,21 @@ import Testing
         #expect(inside.diagnostics.map(\.code) == ["srt.encoding.null"])
     }
 
+    /// UTF-16 without a byte order mark whose letters have no NUL byte (Cyrillic): recognised by
+    /// its NULs in one parity and a line feed among its units, so a MicroDVD file is sniffed as
+    /// MicroDVD (it was taken for JSON by its first "{") and read.
+    @Test(arguments: ["UTF-16LE", "UTF-16BE"])
+    func unmarkedUTF16OfOtherScriptsIsRecognised(encoding: String) throws {
+        let text = "{25}{75}Привет, как дела?\n{100}{150}Съешь же ещё этих мягких французских булок.\n"
+        let bytes = try #require(SRTReaderTests.encode(text, as: encoding))
+        #expect(Charset.unmarkedUTF16(bytes) == encoding)
+        #expect(CaptionFormat.sniff(bytes) == .microdvd)
+        let document = try MicroDVDReader(frameRate: 25).read(bytes)
+        #expect(document.cues.map(\.plainText) == ["Привет, как дела?", "Съешь же ещё этих мягких французских булок."])
+        // Text in a code page has no NUL: not UTF-16.
+        #expect(Charset.unmarkedUTF16(try #require(SRTReaderTests.encode(text, as: "CP1251"))) == nil)
+    }
+
     /// Shift-JIS is read as Windows-31J, as browsers read it: 0x5C is a backslash (glibc's own
     /// SHIFT_JIS made it ¥, so an ASS file lost its `\N` and `{\i1}`) and 0x7E a tilde.
     @Test func shiftJISKeepsBackslashesAndTildes() throws {
