@@ -319,6 +319,24 @@ import Testing
         #expect(throws: CaptionsError.self) { try MicroDVDReader().read(Array("not a cue\n".utf8)) }
     }
 
+    /// MicroDVD styles whole lines: a line whose letters are all italic, bold, underlined or of
+    /// one colour is written with its codes and reads back so (italics were dropped, even
+    /// MicroDVD to MicroDVD); a line whose look changes part-way is written plain and said.
+    @Test func microDVDWritesTheLooksOfWholeLines() throws {
+        let srt = "1\n00:00:01,000 --> 00:00:02,000\n<i>Italic line</i>\n<b>Bold</b> and plain\n\n"
+            + "2\n00:00:03,000 --> 00:00:04,000\n<font color=\"#00ff00\"><u>green {x}</u></font>!\n"
+        var document = try SRTReader().read(Array(srt.utf8))
+        let writer = MicroDVDWriter(frameRate: 25)
+        #expect(writer.fit(&document).map(\.code.rawValue) == ["microdvd.style.partLine"])
+        let written = String(decoding: writer.write(document), as: UTF8.self)
+        #expect(written == "{1}{1}25\n{25}{50}{y:i}Italic line|Bold and plain\n{75}{100}{y:u}{c:$00FF00}green {x}!\n", "\(written)")
+        let back = try MicroDVDReader().read(Array(written.utf8))
+        #expect(back.cues.map(\.plainText) == ["Italic line\nBold and plain", "green {x}!"])
+        #expect(back.cues[0].content.first.map { if case .span(let span) = $0 { span.kind == .italic } else { false } } == true)
+        let again = String(decoding: writer.write(back), as: UTF8.self)
+        #expect(again == written)
+    }
+
     /// A MicroDVD cue with no end frame (`{100}{}`) lasts until the next cue starts, as VLC and
     /// FFmpeg show it (it was a cue of no length, never shown); the last such cue is open-ended.
     @Test func microDVDCuesWithoutAnEndLastUntilTheNext() throws {
@@ -375,7 +393,7 @@ import Testing
         let given = try MicroDVDReader(frameRate: 24).read(bare)
         #expect(given.cues[0].start == MediaTime(seconds: 1) && given.diagnostics.isEmpty)
         let written = MicroDVDWriter(frameRate: 25).write(document)
-        #expect(String(decoding: written, as: UTF8.self).hasPrefix("{1}{1}25\n{25}{50}Hello|World\n"))
+        #expect(String(decoding: written, as: UTF8.self).hasPrefix("{1}{1}25\n{25}{50}{y:i}Hello|{y:i}World\n{75}{100}{y:b}{c:$0000FF}Red|{y:b}bold\n"))
         #expect(try MicroDVDReader().read(written).cues.map(\.start) == document.cues.map(\.start))
         #expect(CaptionFormat.sniff(written) == .microdvd)
     }

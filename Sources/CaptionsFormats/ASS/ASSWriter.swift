@@ -104,58 +104,21 @@ public struct ASSWriter: TimedTextWriter {
         return (out, changed || braces)
     }
 
-    /// What override tags set: a span sets one of them, and its end goes back to what the
-    /// enclosing text had (italic inside italic stays italic; a colour inside another returns to it).
-    private struct Style: Equatable {
-        var italic = false, bold = false, underline = false
-        var color: RGBAColor?
-
-        /// The override block that changes `self` into `other` (empty when nothing changes).
-        func tags(to other: Style) -> String {
-            var tags = ""
-            if italic != other.italic { tags += other.italic ? "\\i1" : "\\i0" }
-            if bold != other.bold { tags += other.bold ? "\\b1" : "\\b0" }
-            if underline != other.underline { tags += other.underline ? "\\u1" : "\\u0" }
-            if color != other.color {
-                tags += other.color.map { "\\c&H\(hex($0.blue))\(hex($0.green))\(hex($0.red))&" } ?? "\\c"
-            }
-            return tags.isEmpty ? "" : "{\(tags)}"
-        }
-    }
-
     /// The text as runs of one look each, with an override block only where the look changes
     /// and a return to the style's own look at the end. Overrides are a state in ASS, not a
     /// nesting: written as runs, a line read back and written again is the same line (nested
     /// spans came back in another order, and a colour split at every change of weight).
     private static func writeNodes(_ nodes: [InlineNode], to out: inout String) {
-        var current = Style()
-        func visit(_ nodes: [InlineNode], _ style: Style) {
-            for node in nodes {
-                switch node {
-                case .text(let text):
-                    guard !text.isEmpty else { continue }
-                    out += current.tags(to: style)
-                    current = style
-                    out += literal(text).text
-                case .timestamp:
-                    break
-                case .span(let span):
-                    var inner = style
-                    switch span.kind {
-                    case .italic: inner.italic = true
-                    case .bold: inner.bold = true
-                    case .underline: inner.underline = true
-                    default: if let color = span.style?.color { inner.color = color }
-                    }
-                    visit(span.children, inner)
-                }
-            }
+        var current = TextLook()
+        for (text, look) in TextLook.runs(of: nodes) {
+            out += current.tags(to: look)
+            current = look
+            out += literal(text).text
         }
-        visit(nodes, Style())
-        out += current.tags(to: Style())
+        out += current.tags(to: TextLook())
     }
 
-    private static func hex(_ value: UInt8) -> String {
+    static func hex(_ value: UInt8) -> String {
         let digits = String(value, radix: 16, uppercase: true)
         return digits.count == 1 ? "0" + digits : digits
     }
@@ -167,5 +130,19 @@ public struct ASSWriter: TimedTextWriter {
         centiseconds += Int64((clock.milliseconds + 5) / 10)
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(centiseconds / 360_000):\(two(centiseconds / 6000 % 60)):\(two(centiseconds / 100 % 60)).\(two(centiseconds % 100))"
+    }
+}
+
+extension TextLook {
+    /// The ASS override block that changes `self` into `other` (empty when nothing changes).
+    fileprivate func tags(to other: TextLook) -> String {
+        var tags = ""
+        if italic != other.italic { tags += other.italic ? "\\i1" : "\\i0" }
+        if bold != other.bold { tags += other.bold ? "\\b1" : "\\b0" }
+        if underline != other.underline { tags += other.underline ? "\\u1" : "\\u0" }
+        if color != other.color {
+            tags += other.color.map { "\\c&H\(ASSWriter.hex($0.blue))\(ASSWriter.hex($0.green))\(ASSWriter.hex($0.red))&" } ?? "\\c"
+        }
+        return tags.isEmpty ? "" : "{\(tags)}"
     }
 }

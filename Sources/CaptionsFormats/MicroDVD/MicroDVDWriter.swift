@@ -1,15 +1,17 @@
 import CaptionsCore
 
 /// Writes MicroDVD: a `{1}{1}fps` header, then `{start}{end}text` with times rounded to the
-/// nearest frame and `|` between lines; plain text (styles are reported lost). Text that readers
-/// would take for codes stays text, reported by ``fit(_:)``: a `|` is written `¦`, and a line
-/// that starts with `{` or `/` starts with an invisible U+200B.
+/// nearest frame and `|` between lines. Styles are MicroDVD's line codes: a line whose letters
+/// are all italic, bold or underlined, or of one colour, starts with `{y:i,b,u}` and
+/// `{c:$BBGGRR}`; a line whose look changes part-way is written plain, reported by ``fit(_:)``.
+/// Text that readers would take for codes stays text, reported too: a `|` is written `¦`, and a
+/// line that starts with `{` or `/` starts with an invisible U+200B.
 public struct MicroDVDWriter: TimedTextWriter {
     /// Frames per second of the video the file goes with.
     public var frameRate: Double
 
-    /// Plain text (styles only for whole lines), cues of no duration.
-    public let capabilities: FormatCapabilities = [.emptyCues, .blankLinesInText]
+    /// Styles and colours (of whole lines), cues of no duration.
+    public let capabilities: FormatCapabilities = [.basicStyles, .colors, .emptyCues, .blankLinesInText]
 
     /// A writer for video at `frameRate` (23.976 when not given).
     public init(frameRate: Double? = nil) { self.frameRate = frameRate ?? MicroDVDReader.defaultFrameRate }
@@ -21,6 +23,13 @@ public struct MicroDVDWriter: TimedTextWriter {
             for: document, formatName: "MicroDVD", codes: "| between lines, {y:i} and / at a line's start",
             how: "| written as ¦, an invisible U+200B before such a { or /", literal: Self.literal
         ).map { [$0] } ?? []
+        let mixed = document.cues.filter { cue in Self.lines(of: cue.content).contains { $0.look == nil } }
+        if let first = mixed.first {
+            diagnostics.append(Diagnostic(
+                .warning, "microdvd.style.partLine",
+                "\(mixed.count) cue\(mixed.count == 1 ? "" : "s") with a line whose look changes part-way written plain: "
+                    + "MicroDVD styles whole lines", at: first.location))
+        }
         let short = document.cues.filter { cue in cue.end.map { $0 > cue.start && frame($0) <= frame(cue.start) } ?? false }
         if let first = short.first {
             let rate = NumberFormatting.shortest((frameRate * 1000).rounded() / 1000)
@@ -52,10 +61,33 @@ public struct MicroDVDWriter: TimedTextWriter {
             let start = frame(cue.start)
             // A cue of some duration lasts a frame at least (start and end on one frame is never shown).
             let end = cue.end.map { $0 > cue.start ? max(start + 1, frame($0)) : start } ?? start
-            out += "{\(start)}{\(end)}" + Self.literal(cue.plainText).text + "\n"
+            let lines = Self.lines(of: cue.content).map { line in Self.codes(line.look ?? TextLook()) + Self.literal(line.text).text }
+            out += "{\(start)}{\(end)}" + lines.joined(separator: "|") + "\n"
         }
         let bytes = Array(out.utf8)
         bytes.withUnsafeBytes { emit($0) }
+    }
+
+    /// The lines of `content`, each with the look all its letters and digits share (plain when
+    /// it has none; nil when they differ).
+    static func lines(of content: [InlineNode]) -> [(text: String, look: TextLook?)] {
+        var lines: [(text: String, looks: Set<TextLook>)] = [("", [])]
+        for (text, look) in TextLook.runs(of: content) {
+            for (index, piece) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                if index > 0 { lines.append(("", [])) }
+                lines[lines.count - 1].text += piece
+                if piece.contains(where: { $0.isLetter || $0.isNumber }) { lines[lines.count - 1].looks.insert(look) }
+            }
+        }
+        return lines.map { ($0.text, $0.looks.count <= 1 ? $0.looks.first ?? TextLook() : nil) }
+    }
+
+    /// The codes that start a line of `look`: `{y:i,b,u}`, `{c:$BBGGRR}`.
+    static func codes(_ look: TextLook) -> String {
+        let flags = [(look.italic, "i"), (look.bold, "b"), (look.underline, "u")].filter(\.0).map(\.1)
+        var codes = flags.isEmpty ? "" : "{y:\(flags.joined(separator: ","))}"
+        if let color = look.color { codes += "{c:$\(ASSWriter.hex(color.blue))\(ASSWriter.hex(color.green))\(ASSWriter.hex(color.red))}" }
+        return codes
     }
 
     private func frame(_ time: MediaTime) -> Int64 { Int64((time.seconds * frameRate).rounded()) }
