@@ -56,11 +56,6 @@ extension VideoDecoder {
     func colourTags(of frame: UnsafeMutablePointer<AVFrame>, isRGB: Bool) -> ColourTags {
         let height = Int(frame.pointee.height)
         let format = AVPixelFormat(rawValue: frame.pointee.format)
-        if !hasHDRMetadata, ccaptions_av_frame_get_side_data(frame, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA) != nil
-            || ccaptions_av_frame_get_side_data(frame, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL) != nil
-        {
-            hasHDRMetadata = true  // in the bitstream (HEVC's SEI), not the container
-        }
         var transfer: VideoFrame.Transfer
         switch frame.pointee.color_trc {
         case AVCOL_TRC_SMPTE2084: transfer = .pq

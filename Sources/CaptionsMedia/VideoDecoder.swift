@@ -431,6 +431,14 @@ public final class VideoDecoder {
     /// The frame as a ``VideoFrame``, converted first when its format needs it, and the picture
     /// it reads.
     private func view(of frame: UnsafeMutablePointer<AVFrame>) -> (VideoFrame, UnsafeMutablePointer<AVFrame>)? {
+        if !hasHDRMetadata, ccaptions_av_frame_get_side_data(frame, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA) != nil
+            || ccaptions_av_frame_get_side_data(frame, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL) != nil
+        {
+            // HDR10 metadata in the bitstream (HEVC's SEI), not the container: an untagged
+            // transfer is PQ from here, the pictures described anew (whichever picture has it first).
+            hasHDRMetadata = true
+            described = nil
+        }
         let key = RawDescription(frame.pointee)
         if key != described?.key { described = describe(frame, key: key) }
         guard let description = described?.value else { return nil }

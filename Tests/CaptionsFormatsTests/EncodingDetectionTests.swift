@@ -104,6 +104,23 @@ import Testing
         #expect(document.cues.map(\.plainText) == lines, "\(document.diagnostics.map(\.message))")
     }
 
+    /// Readings the detectors get right stay, marks or not (a review found the first version
+    /// trading them for GB18030 or EUC-KR): Shift-JIS and GBK with × or half-width katakana,
+    /// Windows-1252 with ´ for an apostrophe; and a short Shift-JIS line is no damaged UTF-8.
+    @Test(arguments: [
+        (["ナルト×サスケの対決だ！", "今日はとても寒いですね。", "そうですね、早く帰りましょう。"], "SHIFT_JIS"),
+        (["ｺﾝﾆﾁﾊ、元気？", "今日はとても寒いですね。"], "SHIFT_JIS"),
+        (["おはよう"], "SHIFT_JIS"),
+        (["你好×我们现在去哪里？", "我不知道，他没有告诉我。"], "GBK"),
+        (["I´m sure you don´t know.", "It´s what we´ll do."], "CP1252"),
+        (["Não sei, João.", "Ele´s aqui? Não!"], "CP1252"),
+    ])
+    func rightReadingsStay(lines: [String], encoding: String) throws {
+        let bytes = try #require(SRTReaderTests.encode(Self.srt(lines), as: encoding))
+        let document = try SRTReader().read(bytes)
+        #expect(document.cues.map(\.plainText) == lines, "\(document.diagnostics.map(\.message))")
+    }
+
     /// The marks of a wrong reading, and none in text read right, in any script.
     @Test func wrongReadingsShowMarks() {
         func marks(_ text: String) -> Int { DecodedTextPlausibility.penalty(Array(text.utf8)) }

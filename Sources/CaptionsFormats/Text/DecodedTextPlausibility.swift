@@ -9,7 +9,8 @@
 /// - a Latin-1 or spacing-modifier symbol (`¤`, `´`, `³`, `×`, `˘`…: what 8-bit code pages hold)
 ///   or an inverted `¿`/`¡` within a word, a lower-case letter
 ///   followed by an upper-case one, letters of two alphabets in one word (1 each);
-/// - half-width katakana (1 each), which Shift-JIS puts where other code pages have letters.
+/// - half-width katakana (1 each), which Shift-JIS puts where other code pages have letters, and a
+///   Han character right after a Latin letter (1 each), which GB18030 makes of Latin text.
 ///
 /// Text in its own code page scores 0 but for rare typography; the caller uses the score only to
 /// set aside a detector's reading that scores worse than another reading of the same bytes.
@@ -40,6 +41,9 @@ enum DecodedTextPlausibility {
                 }
                 if value == 0xFFFD { penalty += 3 }
                 if (0xFF61...0xFF9F).contains(value) { penalty += 1 }
+                // A Han character right after a Latin letter ("I磎 sure": a Latin apostrophe read
+                // as GB18030's second byte).
+                if (0x3400...0x9FFF).contains(value), previous.letter, !previous.nonASCII { penalty += 1 }
                 if value == 0xBF || value == 0xA1, previous.letter { penalty += 1 }
             }
             var lowercase = false

@@ -133,12 +133,20 @@ enum TextDecoding {
         )
     }
 
-    /// Code pages of subtitles a short file may be in when the detectors' reading of it looks wrong,
-    /// tried after ICU's candidates, in this order.
+    /// Single-byte code pages of subtitles a short file may be in when the detectors' reading of it
+    /// looks wrong, tried after ICU's candidates, in this order. Double-byte code pages are tried
+    /// only when ICU names them: nearly any bytes are valid GB18030, and Shift-JIS valid GBK.
     static let likelyCodePages = [
         "WINDOWS-1250", "WINDOWS-1251", "WINDOWS-1252", "WINDOWS-1253", "WINDOWS-1254", "WINDOWS-1255", "WINDOWS-1256",
-        "WINDOWS-1257", "KOI8-U", "CP932", "CP949", "GB18030", "BIG5-HKSCS", "WINDOWS-874",
+        "WINDOWS-1257", "KOI8-U", "WINDOWS-874",
     ]
+
+    /// Whether `name` is a double-byte (CJK) encoding.
+    private static func isDoubleByte(_ name: String) -> Bool {
+        let key = name.uppercased().filter { $0.isLetter || $0.isNumber }
+        return ["SHIFTJIS", "SJIS", "CP932", "WINDOWS31J", "EUCJP", "EUCKR", "CP949", "UHC", "GB2312", "GBK", "GB18030", "BIG5",
+            "BIG5HKSCS", "CP950", "ISO2022JP", "ISO2022KR", "ISO2022CN", "EUCTW", "HZGB2312"].contains(key)
+    }
 
     /// The Windows code page of the language of a DOS, Mac or ISO code page a detector names.
     private static let windowsSibling = [
@@ -152,18 +160,32 @@ enum TextDecoding {
     /// none) shows marks of a wrong code page (``DecodedTextPlausibility``) and another shows at
     /// most half as many (the first such of ICU's candidates and ``likelyCodePages`` with the
     /// fewest): its name, the bytes as UTF-8, and the detectors' reading's marks. `nil` to keep it.
-    /// Marks are counted in the first 64 KiB (to a line feed), which says as much as the rest.
+    /// Marks are counted in the first 64 KiB (to a line end), which says as much as the rest.
+    ///
+    /// A reading ICU agrees with (at least half sure) stays, and so does a double-byte one (CJK
+    /// text has its own symbols, such as × and half-width katakana); a double-byte reading is
+    /// taken only when ICU names it.
     private static func plausibleReading(_ bytes: [UInt8], named: String?, candidates: [Charset.Candidate])
         -> (String, [UInt8], Int)?
     {
+        if let named {
+            if isDoubleByte(named) { return nil }
+            if candidates.contains(where: { Charset.sameReading($0.name, named) && $0.confidence >= 50 }) { return nil }
+        }
         var sample = bytes.prefix(65536)
-        if sample.count < bytes.count, let lineEnd = sample.lastIndex(of: 0x0A) { sample = sample[...lineEnd] }
+        if sample.count < bytes.count, let lineEnd = sample.lastIndex(where: { $0 == 0x0A || $0 == 0x0D }) { sample = sample[...lineEnd] }
         let sampleBytes = Array(sample)
         func marks(_ name: String) -> Int? {
             guard case .success(let text) = Charset.convert(sampleBytes, from: name) else { return nil }
             return DecodedTextPlausibility.penalty(text)
         }
-        let baseline = named.flatMap(marks) ?? DecodedTextPlausibility.penalty(transcodeWindows1252(sampleBytes))
+        let baseline: Int
+        if let named {
+            guard let count = marks(named) else { return nil }  // the sample cut short: keep the detectors' reading
+            baseline = count
+        } else {
+            baseline = DecodedTextPlausibility.penalty(transcodeWindows1252(sampleBytes))
+        }
         guard baseline > 0 else { return nil }
         var tried = Set([named.map { Charset.decoderName($0).uppercased() } ?? "WINDOWS-1252"])
         var best: (name: String, marks: Int)?
@@ -171,6 +193,7 @@ enum TextDecoding {
         // Windows code page first.
         let siblings = named.flatMap { windowsSibling[$0.uppercased()] }.map { [$0] } ?? []
         for name in siblings + candidates.map(\.name) + likelyCodePages where !name.uppercased().hasPrefix("UTF") {
+            // Double-byte code pages only as ICU names them (in `candidates`).
             guard tried.insert(Charset.decoderName(name).uppercased()).inserted, let count = marks(name) else { continue }
             if count < best?.marks ?? Int.max { best = (name, count) }
             if count == 0 { break }
@@ -347,12 +370,14 @@ private struct UTF8Scan {
 }
 
 /// How much of text that is not valid UTF-8 is UTF-8 all the same: its valid multi-byte sequences
-/// and its invalid places. A code page's text makes a valid sequence only by chance (a capital
-/// letter followed by a symbol), so twice as many valid sequences as invalid places, or a cut
-/// last letter after valid ones, is UTF-8 with damage, not another encoding.
+/// and its invalid places and bytes. A code page's text makes a valid sequence only by chance (a
+/// capital letter followed by a symbol; more often in double-byte code pages), so many valid
+/// sequences for each bad byte, or a cut last letter after valid ones, is UTF-8 with damage, not
+/// another encoding.
 private struct UTF8Damage {
     private(set) var validSequences = 0
     private(set) var invalidPlaces = 0
+    private var invalidBytes = 0
     private var cutAtTheEnd = false
 
     init(_ bytes: [UInt8]) {
@@ -370,6 +395,7 @@ private struct UTF8Damage {
                     continue
                 }
                 invalidPlaces += 1
+                invalidBytes += 1
                 // A lead byte whose sequence the end of the file cuts short.
                 let lead = buffer[index]
                 let expected = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0
@@ -380,12 +406,18 @@ private struct UTF8Damage {
                     break
                 }
                 index += 1
-                while index < buffer.count, buffer[index] & 0xC0 == 0x80 { index += 1 }
+                while index < buffer.count, buffer[index] & 0xC0 == 0x80 {
+                    index += 1
+                    invalidBytes += 1
+                }
             }
         }
     }
 
+    /// At least four valid sequences for each invalid byte (and four in all), or valid ones before
+    /// a last letter cut short. Short Shift-JIS or GBK text makes a few valid sequences by chance
+    /// ("おはよう" two), never that many.
     var isMostlyUTF8: Bool {
-        validSequences > 0 && (validSequences >= 2 * invalidPlaces || (invalidPlaces == 1 && cutAtTheEnd))
+        (validSequences >= 4 && validSequences >= 4 * invalidBytes) || (invalidPlaces == 1 && cutAtTheEnd && validSequences >= 2)
     }
 }
