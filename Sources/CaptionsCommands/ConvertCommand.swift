@@ -288,7 +288,7 @@ public struct ConvertCommand: BatchCommand {
                     at: 0)
                 return (document, inputFormat)
             }
-            return (try reader.read(Self.converting(bytes, from: encoding)), inputFormat)
+            return (try reader.read(Self.converting(bytes, from: encoding, lenientUTF8: ![.ttml, .json].contains(inputFormat))), inputFormat)
         }
         if let inPlace = reader as? any InPlaceTimedTextReader {
             return (try file.withBytes { bytes throws(CaptionsError) in try inPlace.read(borrowing: bytes) }, inputFormat)
@@ -333,11 +333,13 @@ public struct ConvertCommand: BatchCommand {
             from: captions.pictures, end: captions.end, channel: channel ?? 1, service: service, diagnostics: captions.diagnostics)
     }
 
-    /// `bytes` in `encoding` as UTF-8; throws naming the first byte that is not in it.
-    static func converting(_ bytes: [UInt8], from encoding: String) throws(CaptionsError) -> [UInt8] {
-        if ["UTF8", "CSUTF8"].contains(encoding.uppercased().filter { $0.isLetter || $0.isNumber }) {
+    /// `bytes` in `encoding` as UTF-8; throws naming the first byte that is not in it (but for
+    /// UTF-8 named for a text format: see `lenientUTF8`).
+    static func converting(_ bytes: [UInt8], from encoding: String, lenientUTF8: Bool = true) throws(CaptionsError) -> [UInt8] {
+        if lenientUTF8, ["UTF8", "CSUTF8"].contains(encoding.uppercased().filter { $0.isLetter || $0.isNumber }) {
             // UTF-8 named: read as UTF-8 whatever bytes are bad (replaced by U+FFFD, with a warning
-            // at the first), as a byte order mark has the readers do; iconv would refuse the file.
+            // at the first), as a byte order mark has the text readers do; iconv would refuse the
+            // file. XML and JSON parsers refuse bad bytes themselves: for them iconv names the first.
             let valid = String(validating: bytes, as: UTF8.self) != nil
             return valid || bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes : [0xEF, 0xBB, 0xBF] + bytes
         }

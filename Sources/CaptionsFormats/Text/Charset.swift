@@ -95,12 +95,13 @@ public enum Charset {
         case invalidBytes(offset: Int)
     }
 
-    /// The code page iconv reads a legacy encoding's files in: its superset as the WHATWG Encoding
-    /// Standard (and so every browser) decodes the label, where glibc's own table differs:
-    /// Shift-JIS as Windows-31J (glibc's SHIFT_JIS reads 0x5C as ¥ and 0x7E as ‾, so an ASS file's
-    /// `\N` and `{\i1}` came out as `¥N`), EUC-KR as code page 949, GB2312 and GBK as GB18030,
-    /// Big5 as Big5-HKSCS; and KOI8-R as KOI8-U, which puts Ukrainian letters where KOI8-R has
-    /// box-drawing characters that no subtitle holds.
+    /// The code page iconv reads a legacy encoding's files in: the superset Windows and the WHATWG
+    /// Encoding Standard (every browser) read the label as, where glibc's own table is narrower:
+    /// Shift-JIS as Windows code page 932 (glibc's SHIFT_JIS reads 0x5C as ¥ and 0x7E as ‾, so an
+    /// ASS file's `\N` and `{\i1}` came out as `¥N`; glibc's CP932 differs from WHATWG's Shift_JIS
+    /// only in a few symbols, such as 〜 read as U+FF5E), EUC-KR as code page 949, GB2312 and GBK as
+    /// GB18030, Big5 as Big5-HKSCS; and KOI8-R as KOI8-U (WHATWG keeps them apart), which puts
+    /// Ukrainian letters where KOI8-R has box-drawing characters that no subtitle holds.
     static func decoderName(_ name: String) -> String {
         let key = name.uppercased().filter { $0.isLetter || $0.isNumber }
         let supersets = [
