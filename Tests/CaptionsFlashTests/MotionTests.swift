@@ -15,21 +15,24 @@ struct MotionTests {
 
     /// Strips of three pictures, `earlier`, `before` then `now` (line, column), 200 lines of 10
     /// columns; `earlier` is `before` moved back as `now` moves it on when not given.
+    /// Each line's spread (texture finer than a column) is flat unless `textures` gives the three
+    /// pictures' (earlier, before, now).
     static func strips(
-        earlier: ((Int, Int) -> UInt8)? = nil, before: @escaping (Int, Int) -> UInt8, now: @escaping (Int, Int) -> UInt8
+        earlier: ((Int, Int) -> UInt8)? = nil, before: @escaping (Int, Int) -> UInt8, now: @escaping (Int, Int) -> UInt8,
+        textures: [(Int, Int) -> UInt8]? = nil
     ) -> MotionStrips {
         let strips = MotionStrips(columns: 10)
-        func write(_ picture: (Int, Int) -> UInt8) {
+        func write(_ picture: (Int, Int) -> UInt8, texture: ((Int, Int) -> UInt8)?) {
             strips.begin(lines: 200, keeping: true)
             for line in 0..<200 {
-                let values = strips.line(line)
-                for column in 0..<10 { values[column] = picture(line, column) }
+                let (values, spreads) = (strips.line(line), strips.textureLine(line))
+                for column in 0..<10 { (values[column], spreads[column]) = (picture(line, column), texture?(line, column) ?? 0) }
             }
             strips.finish()
         }
-        write(earlier ?? Self.movedBack(before, as: now))
-        write(before)
-        write(now)
+        write(earlier ?? Self.movedBack(before, as: now), texture: textures?[0])
+        write(before, texture: textures?[1])
+        write(now, texture: textures?[2])
         return strips
     }
 
@@ -87,6 +90,18 @@ struct MotionTests {
         #expect(!Self.explains(strips))
         let steady = Self.strips(earlier: { Self.texture($0 + 4, $1) }, before: Self.texture, now: { Self.texture($0 - 4, $1) })
         #expect(Self.explains(steady))
+    }
+
+    /// Lines whose means move with the texture but whose spreads flash in place (a checkerboard of
+    /// single pixels turning into flat grey of its mean behind rolling text): not motion. Spreads
+    /// that move with the means are.
+    @Test func aFlashOfFinerTextureIsNotExplainedByTheMeans() {
+        let moved = { (line: Int, column: Int) in Self.texture(line - 4, column) }
+        let inPlace: [(Int, Int) -> UInt8] = [{ _, _ in 110 }, { _, _ in 0 }, { _, _ in 110 }]
+        #expect(!Self.explains(Self.strips(before: Self.texture, now: moved, textures: inPlace)))
+        let spread = { (line: Int, column: Int) -> UInt8 in Self.texture(line, column + 5) / 2 }
+        let following: [(Int, Int) -> UInt8] = [{ spread($0 + 4, $1) }, spread, { spread($0 - 4, $1) }]
+        #expect(Self.explains(Self.strips(before: Self.texture, now: moved, textures: following)))
     }
 
     /// A small flash inside a window that moves: the window's shift explains most of the change,

@@ -212,6 +212,8 @@ final class MotionStrips {
         (currentTexture, previousTexture, olderTexture) = (
             .allocate(capacity: capacity), .allocate(capacity: capacity), .allocate(capacity: capacity)
         )
+        // Flat until written (a picture's strips are written whole, means and spreads together).
+        for buffer in [currentTexture, previousTexture, olderTexture] { buffer.initialize(repeating: 0, count: capacity) }
         writtenBefore = 0
     }
 
