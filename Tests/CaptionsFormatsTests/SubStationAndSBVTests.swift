@@ -115,15 +115,20 @@ import Testing
             Dialogue: 0,0:00:09.00,0:00:10:5,Default,,0,0,0,,Mixed
             Dialogue: 0,0:00:11:00:00,0:00:12.00,Default,,0,0,0,,Five fields
             Dialogue: 0,0:00:13:x,0:00:14.00,Default,,0,0,0,,Not a number
+            Dialogue: 0,0:01:75.00,0:02:20.00,Default,,0,0,0,,Carried
+            Dialogue: 0,0:01:100.00,0:02:20.00,Default,,0,0,0,,Three digits
 
             """
         let document = try ASSReader().read(Array(events.utf8))
-        #expect(document.cues.map(\.plainText) == ["Colon", "Mixed"])
+        #expect(document.cues.map(\.plainText) == ["Colon", "Mixed", "Carried"])
+        // Seconds past 59 carry over, as libass, FFmpeg and pysubs2 read them (it was skipped).
+        #expect(document.cues.last?.start == MediaTime(seconds: 135))
+        #expect(document.diagnostics.filter { $0.code.rawValue == "ass.time.carried" }.map(\.location?.line) == [16])
         #expect(document.cues.first?.start == MediaTime(milliseconds: 4_560))
         #expect(document.cues.first?.end == MediaTime(milliseconds: 8_900))
-        #expect(document.cues.last?.end == MediaTime(milliseconds: 10_500))
+        #expect(document.cues[1].end == MediaTime(milliseconds: 10_500))
         #expect(document.diagnostics.filter { $0.code.rawValue == "ass.time.colon" }.count == 1)
-        #expect(document.diagnostics.filter { $0.code.rawValue == "ass.time.malformed" }.count == 2)
+        #expect(document.diagnostics.filter { $0.code.rawValue == "ass.time.malformed" }.count == 3)
     }
 
     /// Dialogue lines with no events `Format` line are read with ASS's usual columns, and say so.
@@ -392,6 +397,10 @@ import Testing
         #expect(assumed.diagnostics.map(\.code.rawValue) == ["microdvd.frameRate.assumed"])
         let given = try MicroDVDReader(frameRate: 24).read(bare)
         #expect(given.cues[0].start == MediaTime(seconds: 1) && given.diagnostics.isEmpty)
+        // A rate given over the file's own is used, and said (it was silent).
+        let overridden = try MicroDVDReader(frameRate: 24).read(Array(sub.utf8))
+        #expect(overridden.cues[0].start == MediaTime(value: 25, timescale: 24))
+        #expect(overridden.diagnostics.map(\.code.rawValue).contains("microdvd.frameRate.overridden"))
         let written = MicroDVDWriter(frameRate: 25).write(document)
         #expect(String(decoding: written, as: UTF8.self).hasPrefix("{1}{1}25\n{25}{50}{y:i}Hello|{y:i}World\n{75}{100}{y:b}{c:$0000FF}Red|{y:b}bold\n"))
         #expect(try MicroDVDReader().read(written).cues.map(\.start) == document.cues.map(\.start))

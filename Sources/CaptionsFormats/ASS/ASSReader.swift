@@ -26,6 +26,7 @@ public struct ASSReader: TimedTextReader {
         var dropped: Set<String> = []
         var firstDrop: SourceLocation?
         var drawings: (count: Int, first: SourceLocation?) = (0, nil)
+        var carried: SourceLocation?
         // The first Dialogue line read before any events Format line (with ASS's usual columns).
         var assumedColumns: SourceLocation?
         // The first time written H:MM:SS:cc.
@@ -73,6 +74,7 @@ public struct ASSReader: TimedTextReader {
                     continue
                 }
                 if startColon || endColon { colonFraction = colonFraction ?? location }
+                if [field("start"), field("end")].contains(where: { $0.map(Self.carried) ?? false }) { carried = carried ?? location }
                 let style = field("style").flatMap { styles[String($0.trimmingPrefix("*"))] } ?? styles["Default"] ?? Style()
                 var parser = ASSTextParser(base: style.state, softBreaks: isSSA || wrapStyle == "2")
                 let content = parser.parse(field("text") ?? "")
@@ -117,6 +119,12 @@ public struct ASSReader: TimedTextReader {
                 "Dialogue lines before any [Events] Format line read with ASS's usual columns (Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text)",
                 at: assumedColumns))
         }
+        if let carried {
+            document.diagnostics.append(Diagnostic(
+                .warning, "ass.time.carried",
+                "times with minutes or seconds past 59 read with them carried over (0:01:75.00 as 0:02:15.00), as libass and FFmpeg read them",
+                at: carried))
+        }
         if let colonFraction {
             document.diagnostics.append(Diagnostic(
                 .note, "ass.time.colon", "times written H:MM:SS:cc read as H:MM:SS.cc (centiseconds after a colon)",
@@ -151,14 +159,22 @@ public struct ASSReader: TimedTextReader {
 
     /// `H:MM:SS.cc` (centiseconds; more or fewer fraction digits are read as decimals), and
     /// whether the fraction came after a colon instead (`H:MM:SS:cc`, which some writers use and
-    /// ExoPlayer reads; libass skips the line).
+    /// ExoPlayer reads; libass skips the line). Minutes or seconds past 59 carry over, as libass,
+    /// FFmpeg and pysubs2 read them (`0:01:75.00` is 2:15; ``carried(_:)`` says so).
     static func time(_ text: Substring) -> (MediaTime, colon: Bool)? {
-        if let time = TextLines.clockTime(text, strictWidths: false) { return (time, false) }
+        if let time = TextLines.clockTime(text, strictWidths: false) ?? TextLines.clockTime(text, strictWidths: false, carrying: true) {
+            return (time, false)
+        }
         let text = text.trimmedSpaces
         guard text.count(where: { $0 == ":" }) == 3, let last = text.lastIndex(of: ":"), !text[last...].contains("."),
             let time = TextLines.clockTime(text[..<last] + "." + text[text.index(after: last)...], strictWidths: false)
         else { return nil }
         return (time, true)
+    }
+
+    /// Whether `text` is a time only read with minutes or seconds past 59 carried over.
+    static func carried(_ text: Substring) -> Bool {
+        TextLines.clockTime(text, strictWidths: false) == nil && TextLines.clockTime(text, strictWidths: false, carrying: true) != nil
     }
 
     /// What a cue takes from its style.

@@ -38,6 +38,12 @@ public struct MicroDVDReader: TimedTextReader {
             }
             // {1}{1}25 first: the frame rate, not a cue (a cue "23.976" after it is a cue).
             if timed.isEmpty, !sawHeader, start <= 1, let end, end <= 1, let declared = Double(rest.trimmedSpaces), declared > 0, declared < 1000 {
+                if let rate, abs(rate - declared) > 0.0005 {
+                    document.diagnostics.append(Diagnostic(
+                        .note, "microdvd.frameRate.overridden",
+                        "the file says \(NumberFormatting.shortest(declared)) frames a second; read at \(NumberFormatting.shortest(rate)) as asked (--fps)",
+                        at: TextLines.location(index)))
+                }
                 if rate == nil { rate = declared }
                 sawHeader = true
                 continue

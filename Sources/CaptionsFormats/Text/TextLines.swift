@@ -21,15 +21,18 @@ struct TextLines {
     /// (so that the time in milliseconds cannot overflow), minutes and seconds below 60, an optional fraction read to the millisecond. `strictWidths`: two-digit
     /// minutes and seconds and one to three fraction digits (SBV); otherwise any widths, and
     /// fraction digits past the third ignored (ASS writes centiseconds, some tools more).
-    static func clockTime(_ text: Substring, strictWidths: Bool) -> MediaTime? {
+    /// `carrying`: minutes and seconds of 60 or more (two digits at most) carry into the next
+    /// field, as libass reads `0:01:75.00` (2:15).
+    static func clockTime(_ text: Substring, strictWidths: Bool, carrying: Bool = false) -> MediaTime? {
         let fields = text.trimmedSpaces.split(separator: ":", omittingEmptySubsequences: false)
+        let limit: Int64 = carrying ? 100 : 60
         guard fields.count == 3, !strictWidths || fields[1].count == 2, fields[0].count <= maximumHourDigits,
             let hours = Int64(fields[0]), hours >= 0,
-            let minutes = Int64(fields[1]), minutes >= 0, minutes < 60
+            fields[1].count <= 2 || !carrying, let minutes = Int64(fields[1]), minutes >= 0, minutes < limit
         else { return nil }
         let parts = fields[2].split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), !strictWidths || parts[0].count == 2, let seconds = Int64(parts[0]), seconds >= 0,
-            seconds < 60
+        guard (1...2).contains(parts.count), !strictWidths || parts[0].count == 2, parts[0].count <= 2 || !carrying,
+            let seconds = Int64(parts[0]), seconds >= 0, seconds < limit
         else { return nil }
         var milliseconds: Int64 = 0
         if parts.count == 2 {
