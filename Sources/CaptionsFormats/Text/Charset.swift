@@ -15,7 +15,7 @@ public enum Charset {
 
     /// "UTF-16LE" or "UTF-16BE" for text without a byte order mark whose first bytes have NUL in
     /// every other place (Latin text in UTF-16), or NUL in one parity only, in at least one unit
-    /// in twenty, with a line feed among the units (Cyrillic, Greek or CJK text in UTF-16, whose
+    /// in twenty, with its line feeds UTF-16 units (Cyrillic, Greek or CJK text in UTF-16, whose
     /// letters have no NUL byte: only its digits, spaces and line ends do); nil otherwise.
     static func unmarkedUTF16(_ bytes: [UInt8]) -> String? {
         let sample = Array(bytes.prefix(1024))
@@ -25,10 +25,14 @@ public enum Charset {
         let half = sample.count / 2
         if zeros[1] * 10 >= half * 4, zeros[0] * 10 <= half { return "UTF-16LE" }
         if zeros[0] * 10 >= half * 4, zeros[1] * 10 <= half { return "UTF-16BE" }
+        // Its line feeds are UTF-16 units, nine in ten at least (a text of another encoding with a
+        // few NULs, which a fuzzer made, has its line feeds anywhere).
+        let lineFeedBytes = sample.count { $0 == 0x0A }
         func hasLineFeed(littleEndian: Bool) -> Bool {
-            stride(from: 0, to: sample.count - 1, by: 2).contains {
+            let units = stride(from: 0, to: sample.count - 1, by: 2).count {
                 littleEndian ? sample[$0] == 0x0A && sample[$0 + 1] == 0 : sample[$0] == 0 && sample[$0 + 1] == 0x0A
             }
+            return units > 0 && units * 10 >= lineFeedBytes * 9
         }
         if zeros[0] == 0, zeros[1] >= 4, zeros[1] * 20 >= half, hasLineFeed(littleEndian: true) { return "UTF-16LE" }
         if zeros[1] == 0, zeros[0] >= 4, zeros[0] * 20 >= half, hasLineFeed(littleEndian: false) { return "UTF-16BE" }
