@@ -1,13 +1,12 @@
 # Captions for batch work: Debian 12 with the Swift toolchain, set up by the README's own command
 # (Scripts/setup.sh: FFmpeg, libxml2, uchardet, espeak-ng, the offline speech recogniser), without
 # what only the tests need. One stage, so the speech helper's virtual environment keeps its paths.
-# Package.resolved pins the dependencies' versions (swift-argument-parser…) to the ones tested.
 #   docker build -t captions .
 #   docker run --rm -v "$PWD:/data" captions flashes /data/clips -r -o /data/reports --results jsonl
 FROM swift:6.3-bookworm
 ENV CAPTIONS_RUNTIME_ONLY=1 DEBIAN_FRONTEND=noninteractive
 WORKDIR /opt/captions
-COPY Package.swift Package.resolved ./
+COPY Package.swift ./
 COPY Sources ./Sources
 COPY Scripts ./Scripts
 COPY Tests ./Tests
