@@ -88,26 +88,19 @@ import Testing
         #expect(Charset.convert([0x5C, 0x7E], from: "Shift_JIS") == .success(Array("\\~".utf8)))
     }
 
-    /// Short files the detectors misname (uchardet read Slovak Windows-1250 as IBM852, "╚o sa
-    /// stalo?"; KOI8-R as Greek; Polish ISO-8859-2 as Windows-1252) are read in the code page
-    /// whose reading has none of the marks of a wrong one; KOI8-R is read as KOI8-U, whose
-    /// Ukrainian letters are box drawing in KOI8-R.
+    /// Short files are read in their code page, in both directions:
+    /// - the detectors misname some (uchardet read Slovak Windows-1250 as IBM852, "╚o sa stalo?";
+    ///   KOI8-R as Greek; Polish ISO-8859-2 as Windows-1252): read in the code page whose reading
+    ///   has none of the marks of a wrong one; KOI8-R as KOI8-U, whose Ukrainian letters are box
+    ///   drawing in KOI8-R;
+    /// - readings they get right stay, marks or not (a review found the first version trading them
+    ///   for GB18030 or EUC-KR): Shift-JIS and GBK with × or half-width katakana, Windows-1252 with
+    ///   ´ for an apostrophe; and a short Shift-JIS line is no damaged UTF-8.
     @Test(arguments: [
         (["Ďakujem pekne.", "Čo sa stalo?", "Poďme domov.", "Kde je môj pes?"], "CP1250"),
         (["Да.", "Что?"], "KOI8-R"),
         (["Дякую, їжак і є.", "Добрий день."], "KOI8-U"),
         (["Dzień dobry.", "Żółw śpi."], "ISO-8859-2"),
-    ])
-    func shortFilesAreReadInTheirCodePage(lines: [String], encoding: String) throws {
-        let bytes = try #require(SRTReaderTests.encode(Self.srt(lines), as: encoding))
-        let document = try SRTReader().read(bytes)
-        #expect(document.cues.map(\.plainText) == lines, "\(document.diagnostics.map(\.message))")
-    }
-
-    /// Readings the detectors get right stay, marks or not (a review found the first version
-    /// trading them for GB18030 or EUC-KR): Shift-JIS and GBK with × or half-width katakana,
-    /// Windows-1252 with ´ for an apostrophe; and a short Shift-JIS line is no damaged UTF-8.
-    @Test(arguments: [
         (["ナルト×サスケの対決だ！", "今日はとても寒いですね。", "そうですね、早く帰りましょう。"], "SHIFT_JIS"),
         (["ｺﾝﾆﾁﾊ、元気？", "今日はとても寒いですね。"], "SHIFT_JIS"),
         (["おはよう"], "SHIFT_JIS"),
@@ -115,7 +108,7 @@ import Testing
         (["I´m sure you don´t know.", "It´s what we´ll do."], "CP1252"),
         (["Não sei, João.", "Ele´s aqui? Não!"], "CP1252"),
     ])
-    func rightReadingsStay(lines: [String], encoding: String) throws {
+    func shortFilesAreReadInTheirCodePage(lines: [String], encoding: String) throws {
         let bytes = try #require(SRTReaderTests.encode(Self.srt(lines), as: encoding))
         let document = try SRTReader().read(bytes)
         #expect(document.cues.map(\.plainText) == lines, "\(document.diagnostics.map(\.message))")

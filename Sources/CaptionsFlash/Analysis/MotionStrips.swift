@@ -343,16 +343,20 @@ final class MotionStrips {
         let (now, before, nowTexture, beforeTexture) = (current, previous, currentTexture, previousTexture)
         let change = residual(now, before, shift: 0, top: top, bottom: bottom, first: first, last: last, needed: 1)
         let allowed = min(largestCellResidual, change / 2)
-        let textureChange = residual(nowTexture, beforeTexture, shift: 0, top: top, bottom: bottom, first: first, last: last, needed: 1)
-        let textureAllowed = max(largestCellResidual, textureChange / 2)
+        // The texture's allowance, found once where a shift first explains the means.
+        var textureAllowed: Float?
         // The shift itself first, then out from it: the first that leaves little enough answers
         // (the least of them all would answer the same).
         for eighth in [0, -1, 1, -2, 2, -3, 3, -4, 4] {
             let moved = shift + Float(eighth) / 8
             let inCell = residual(now, before, shift: moved, top: top, bottom: bottom, first: first, last: last, needed: 1)
             guard inCell <= allowed else { continue }
+            let limit = textureAllowed ?? max(
+                largestCellResidual,
+                residual(nowTexture, beforeTexture, shift: 0, top: top, bottom: bottom, first: first, last: last, needed: 1) / 2)
+            textureAllowed = limit
             let texture = residual(nowTexture, beforeTexture, shift: moved, top: top, bottom: bottom, first: first, last: last, needed: 1)
-            if texture <= textureAllowed { return true }
+            if texture <= limit { return true }
         }
         return false
     }
