@@ -267,5 +267,16 @@ make v12-checker-text-rolling-pass.mp4 -f lavfi -i "nullsrc=s=960x540:r=30:d=2,f
   -vf "geq=lum='if($scroll_text\,16+219*mod(X+Y+2*N\,2)\,16)':cb=128:cr=128" -c:v libx264 -preset medium -qp 0
 make v8-stripes-drifting-fail.mp4 -f lavfi -i "$(lavfi 1920x1080 30 3)" \
   -vf "format=gray,geq=lum='255*lt(mod(Y+4*N\,16)\,8)',format=yuv420p" -c:v libx264 -preset veryfast -crf 18
+# Moves of a fraction of a line: the same credits scaled to 720p roll 5.33 lines a frame, and at
+# 1080p from a 1.5x larger picture 4.67 (PASS; both failed, 83 % and 92 % of a field: the straight
+# mix of the two lines a move falls between left more than scaling does). The stripes scaled to
+# 720p drift 2.67 lines of 10.67 a frame: moved 8 lines back they match, and as well 2.67 on, found
+# only between whole lines (FAIL; a first version of the rule passed them).
+make v13-credits-720p-subpixel-pass.mp4 -loop 1 -framerate 30 -i "$out/credits-text.png" \
+  -vf "$roll,scale=1280:720,format=yuv420p" -t 3 -c:v libx264 -preset veryfast -crf 18
+make v14-credits-1080p-subpixel-pass.mp4 -loop 1 -framerate 30 -i "$out/credits-text.png" \
+  -vf "scale=2880:3600,crop=2880:1620:0:'7*n',scale=1920:1080,format=yuv420p" -t 3 -c:v libx264 -preset veryfast -crf 18
+make v15-stripes-drifting-720p-fail.mp4 -f lavfi -i "$(lavfi 1920x1080 30 3)" \
+  -vf "format=gray,geq=lum='255*lt(mod(Y+4*N\,16)\,8)',scale=1280:720,format=yuv420p" -c:v libx264 -preset veryfast -crf 18
 
 echo "samples in $out"

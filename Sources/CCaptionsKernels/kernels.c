@@ -359,6 +359,80 @@ void ccaptions_keep_texture(
         keep_texture_portable(squares, runs, 0, cells, count_shift, depth_shift, merge, column_squares, texture));
 }
 
+// The spreads of cell columns [from, count) from their sums and sums of squares, as
+// ``CellSampler``'s Swift model computed them (float operations in its order).
+static inline void mapped_spreads_portable(
+    const uint32_t *runs, const uint32_t *squares, const float *per_sample, size_t from, size_t count, int depth_shift,
+    int merge, uint8_t *texture) {
+    const float depth = (float)(1u << depth_shift);
+    for (size_t c = from; c < count; c++) {
+        float mean = (float)runs[c] * per_sample[c] / depth;
+        float variance = (float)squares[c] * per_sample[c] - mean * mean;
+        float spread = (variance > 0 ? sqrtf(variance) : 0) + 0.5f;
+        uint32_t value = spread >= 255 ? 255 : (uint32_t)spread;
+        texture[c] = (uint8_t)(merge ? (texture[c] + value + 1) >> 1 : value);
+    }
+}
+
+#ifdef CCAPTIONS_X86
+// Eight columns at a time, in the same float operations.
+AVX2 static void mapped_spreads_avx2(
+    const uint32_t *runs, const uint32_t *squares, const float *per_sample, size_t count, int depth_shift, int merge,
+    uint8_t *texture) {
+    const __m256 depth = _mm256_set1_ps((float)(1u << depth_shift)), half = _mm256_set1_ps(0.5f);
+    const __m256 cap = _mm256_set1_ps(255), zero = _mm256_setzero_ps();
+    size_t c = 0;
+    for (; c + 8 <= count; c += 8) {
+        __m256 per = _mm256_loadu_ps(per_sample + c);
+        // Sums and squares are below 2^31 (a column's few samples, at most 16 bits each).
+        __m256 run = _mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i *)(runs + c)));
+        __m256 square = _mm256_cvtepi32_ps(_mm256_loadu_si256((const __m256i *)(squares + c)));
+        __m256 mean = _mm256_div_ps(_mm256_mul_ps(run, per), depth);
+        __m256 variance = _mm256_sub_ps(_mm256_mul_ps(square, per), _mm256_mul_ps(mean, mean));
+        __m256 positive = _mm256_cmp_ps(variance, zero, _CMP_GT_OQ);
+        __m256 spread = _mm256_add_ps(_mm256_and_ps(_mm256_sqrt_ps(_mm256_max_ps(variance, zero)), positive), half);
+        __m256i value = _mm256_cvttps_epi32(_mm256_min_ps(spread, cap));
+        __m128i words = _mm_packs_epi32(_mm256_castsi256_si128(value), _mm256_extracti128_si256(value, 1));
+        __m128i bytes = _mm_packus_epi16(words, words);
+        if (merge) bytes = _mm_avg_epu8(bytes, _mm_loadl_epi64((const __m128i *)(texture + c)));
+        _mm_storel_epi64((__m128i *)(texture + c), bytes);
+    }
+    mapped_spreads_portable(runs, squares, per_sample, c, count, depth_shift, merge, texture);
+}
+#endif
+
+// The columns are a pixel or a few wide: a plain loop over each column's samples for the sums
+// and the means (exact, in integers), then the spreads eight columns at a time.
+#define KEEP_MAPPED(name, sample, params, depth, square)                                              \
+    void name(const sample *row, const int32_t *starts, const uint64_t *reciprocals, const float *per_sample, \
+              size_t columns params, int merge, uint32_t *runs, uint32_t *squares, uint8_t *strip,     \
+              uint8_t *texture) {                                                                      \
+        const int shift = 32 + (depth);                                                             \
+        const uint64_t half = (uint64_t)1 << (shift - 1);                                            \
+        for (size_t c = 0; c < columns; c++) {                                                       \
+            uint32_t run = 0, total = 0;                                                             \
+            for (int32_t x = starts[c]; x < starts[c + 1]; x++) {                                    \
+                uint32_t value = row[x];                                                             \
+                run += value;                                                                        \
+                total += (value * value) >> (square);                                                \
+            }                                                                                        \
+            runs[c] = run;                                                                           \
+            squares[c] = total;                                                                      \
+            uint64_t mean = ((uint64_t)run * reciprocals[c] + half) >> shift;                        \
+            uint32_t value = mean > 255 ? 255 : (uint32_t)mean;                                      \
+            strip[c] = (uint8_t)(merge ? (strip[c] + value + 1) >> 1 : value);                       \
+        }                                                                                            \
+        DISPATCH(                                                                                    \
+            mapped_spreads_avx2(runs, squares, per_sample, columns, (depth), merge, texture),        \
+            mapped_spreads_portable(runs, squares, per_sample, 0, columns, (depth), merge, texture)); \
+        memset(runs, 0, columns * sizeof(uint32_t));                                                 \
+        memset(squares, 0, columns * sizeof(uint32_t));                                              \
+    }
+#define NO_PARAMS
+#define DEPTH_PARAMS , int depth_shift, int square_shift
+KEEP_MAPPED(ccaptions_keep_strip_mapped_u8, uint8_t, NO_PARAMS, 0, 0)
+KEEP_MAPPED(ccaptions_keep_strip_mapped_u16, uint16_t, DEPTH_PARAMS, depth_shift, square_shift)
+
 // The sum of |a[i] − b[i]| for i < n. With SSE2 (every x86-64), sixteen bytes at a time by
 // psadbw, the last sixteen masked: both buffers must be readable 15 bytes past n.
 static inline uint32_t sad_u8(const uint8_t *a, const uint8_t *b, size_t n) {
@@ -401,6 +475,100 @@ void ccaptions_shift_errors(
             counts[s + search] += (uint32_t)(to - from);
         }
     }
+}
+
+// The sum of how far each now[i] lies outside the values a[i] and a[i − 1] (nothing between
+// them; a[−1] is read). With SSE2, sixteen at a time by saturating differences, the rest one by one.
+static inline uint32_t span_sad_u8(const uint8_t *now, const uint8_t *a, size_t n) {
+    uint32_t total = 0;
+    size_t i = 0;
+#if defined(__SSE2__)
+    __m128i sums = _mm_setzero_si128(), zero = _mm_setzero_si128();
+    for (; i + 16 <= n; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(now + i));
+        __m128i x = _mm_loadu_si128((const __m128i *)(a + i)), y = _mm_loadu_si128((const __m128i *)(a + i - 1));
+        __m128i outside = _mm_adds_epu8(_mm_subs_epu8(v, _mm_max_epu8(x, y)), _mm_subs_epu8(_mm_min_epu8(x, y), v));
+        sums = _mm_add_epi64(sums, _mm_sad_epu8(outside, zero));
+    }
+    total = (uint32_t)(_mm_cvtsi128_si64(sums) + _mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));
+#endif
+    for (; i < n; i++) {
+        uint8_t x = a[i], y = a[i - 1], high = x > y ? x : y, low = x > y ? y : x;
+        total += (uint32_t)(now[i] > high ? now[i] - high : now[i] < low ? low - now[i] : 0);
+    }
+    return total;
+}
+
+void ccaptions_span_errors(
+    const uint8_t *now, const uint8_t *before, size_t lines, size_t first, size_t last, long top, long bottom, int search,
+    const uint8_t *wanted, uint32_t *sums, uint32_t *counts) {
+    long low = top - search > 0 ? top - search : 0, high = bottom + search < (long)lines ? bottom + search : (long)lines;
+    for (int s = -search; s < search; s++) sums[s + search] = counts[s + search] = 0;
+    if (bottom <= top) return;
+    for (size_t c = first; c <= last; c++) {
+        const uint8_t *column_now = now + c * lines, *column_before = before + c * lines;
+        for (int s = -search; s < search; s++) {
+            if (!wanted[s + search]) continue;
+            // Lines y of the window whose sources y − s and y − s − 1 are both lines of the picture.
+            long from = top > low + s + 1 ? top : low + s + 1, to = bottom < high + s ? bottom : high + s;
+            if (to <= from) continue;
+            sums[s + search] += span_sad_u8(column_now + from, column_before + (from - s), (size_t)(to - from));
+            counts[s + search] += (uint32_t)(to - from);
+        }
+    }
+}
+
+void ccaptions_line_steps(const uint8_t *strips, size_t lines, size_t first, size_t last, size_t from, size_t to, uint32_t *sums) {
+    if (to <= from) return;
+    size_t count = to - from;
+    memset(sums, 0, count * sizeof(uint32_t));
+    // Column by column (each column's lines are contiguous), then the running sum.
+    for (size_t c = first; c <= last; c++) {
+        const uint8_t *column = strips + c * lines + from;
+        for (size_t i = 1; i < count; i++) {
+            int step = (int)column[i] - (int)column[i - 1];
+            sums[i] += (uint32_t)(step < 0 ? -step : step);
+        }
+    }
+    for (size_t i = 1; i < count; i++) sums[i] += sums[i - 1];
+}
+
+int ccaptions_wanted_spans(
+    const float *errors, int search, float shift, float limit, const uint8_t *before, size_t lines, size_t first,
+    size_t last, long top, long bottom, float terms, uint32_t *steps, uint8_t *wanted) {
+    // A match between two lines makes one of them a least error among its neighbours.
+    const int count = 2 * search + 1;
+    uint8_t least[count];
+    // The ends compare with themselves (branch-free: this runs for every block of a dense scan).
+    for (int i = 0; i < count; i++) {
+        float value = errors[i], before = errors[i > 0 ? i - 1 : 0], after = errors[i < count - 1 ? i + 1 : i];
+        least[i] = (uint8_t)((value < INFINITY) & (value <= before) & (value <= after));
+    }
+    // Spans at least two lines from `shift`: whole + 0.5 − shift ≤ −2, or ≥ 2.
+    float below = floorf(shift - 2.5f), above = ceilf(shift + 1.5f);
+    int candidates = 0;
+    for (int whole = -search; whole < search; whole++) {
+        int far = (float)whole <= below || (float)whole >= above;
+        wanted[whole + search] = (uint8_t)(far && (least[whole + search] | least[whole + search + 1]));
+        candidates += wanted[whole + search];
+    }
+    if (candidates == 0) return 0;
+    long from = top - search - 1 > 0 ? top - search - 1 : 0, to = bottom + search < (long)lines ? bottom + search : (long)lines;
+    if (to <= from) return 0;
+    ccaptions_line_steps(before, lines, first, last, (size_t)from, (size_t)to, steps);
+    int any = 0;
+    for (int whole = -search; whole < search; whole++) {
+        if (!wanted[whole + search]) continue;
+        // Lines y − whole of the window, each less the line before it: the running sum to the last
+        // of them less the running sum to the line before the first.
+        long low = top - whole - 1 > from ? top - whole - 1 : from, high = bottom - whole - 1 < to - 1 ? bottom - whole - 1 : to - 1;
+        uint32_t total = high > low ? steps[high - from] - steps[low - from] : 0;
+        float a = errors[whole + search], b = errors[whole + search + 1];
+        float floor_value = (a > b ? a : b) - (float)total / terms;
+        wanted[whole + search] = (uint8_t)!(floor_value >= limit);
+        any |= wanted[whole + search];
+    }
+    return any;
 }
 
 void ccaptions_gather_column(const uint8_t *in, size_t lines, size_t columns, size_t column, uint8_t *out) {

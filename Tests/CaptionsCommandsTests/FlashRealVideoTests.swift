@@ -34,6 +34,8 @@ struct FlashRealVideoTests {
         ("v4-dots-eighth-fail.mp4", 2), ("v5-dither-seven-eighths-pass.mp4", 0), ("v6-credits-rolling-pass.mp4", 0),
         ("v7-credits-over-flash-fail.mp4", 2), ("v8-stripes-drifting-fail.mp4", 2), ("v9-credits-shaking-fail.mp4", 2), ("v10-colour-flash-behind-motion-fail.mp4", 2),
         ("v11-checker-flash-behind-text-fail.mp4", 2), ("v12-checker-text-rolling-pass.mp4", 0),
+        ("v13-credits-720p-subpixel-pass.mp4", 0), ("v14-credits-1080p-subpixel-pass.mp4", 0),
+        ("v15-stripes-drifting-720p-fail.mp4", 2),
         ("w-joined-fail.ts", 2), ("w2-joined-grids-fail.ts", 2),
         ("w3-progressive-interlaced-fail.ts", 2), ("w4-interlaced-progressive-fail.ts", 2),
         ("w5-sdr-hdr-joined-fail.ts", 2), ("x-damaged-partial.ts", 1),

@@ -1,3 +1,4 @@
+import Foundation
 import CaptionsCore
 import Testing
 
@@ -63,6 +64,53 @@ struct MotionTests {
             before: Self.texture,
             now: { UInt8((Int(Self.texture($0 - 2, $1)) + Int(Self.texture($0 - 3, $1)) + 1) / 2) })
         #expect(Self.explains(strips))
+    }
+
+    /// A move of a fraction of a line as scalers and text renderers draw it: not the straight mix
+    /// of the two lines it falls between, but a mix in linear light (46 codes brighter at a
+    /// white-black edge) or the brighter of the two (strokes drawn bold). Each value lies between
+    /// the two lines', which is all a move between them is held to (the straight mix left up to 11
+    /// codes on credits scaled to 720p, which read as flashing).
+    @Test func textureMovedByAFractionOfALineThroughAnyFilterIsMotion() {
+        func light(_ code: UInt8) -> Double { pow(Double(code) / 255, 2.2) }
+        let filters: [(String, (UInt8, UInt8) -> UInt8)] = [
+            ("mixed in linear light", { a, b in UInt8((pow((light(a) + light(b)) / 2, 1 / 2.2) * 255).rounded()) }),
+            ("the brighter", { a, b in max(a, b) }),
+        ]
+        for (name, filter) in filters {
+            let strips = Self.strips(before: Self.texture, now: { filter(Self.texture($0 - 2, $1), Self.texture($0 - 3, $1)) })
+            #expect(Self.explains(strips), "\(name)")
+        }
+        // Still not a flash in the flat parts between strokes: brightened there, it is not a move.
+        let brightened = Self.strips(
+            before: Self.texture,
+            now: { line, column in
+                let (a, b) = (Self.texture(line - 2, column), Self.texture(line - 3, column))
+                return a == b ? UInt8(min(255, Int(a) + 40)) : max(a, b)
+            })
+        #expect(!Self.explains(brightened))
+    }
+
+    /// Stripes drifting a quarter period a picture flicker at every point (sample
+    /// `v8-stripes-drifting-fail`: 8-line stripes drifting 4 lines, here as scaled from 1080p to
+    /// 720p: 5.33-line stripes drifting 2.67). Moved 8 lines back they match exactly, and as
+    /// well moved 2.67 lines on, which only a move between whole lines finds. Not motion.
+    @Test func stripesDriftingByAFractionOfALineAreNotMotion() {
+        // Each line's share of white, the stripes drawn `offset` lines down.
+        func stripes(_ offset: Double) -> (Int, Int) -> UInt8 {
+            { line, _ in
+                let period = 32.0 / 3
+                var white = 0.0
+                for step in 0..<64 {
+                    let y = Double(line) + (Double(step) + 0.5) / 64 - offset
+                    if (y / period - (y / period).rounded(.down)) < 0.5 { white += 1.0 / 64 }
+                }
+                return UInt8((16 + 219 * white).rounded())
+            }
+        }
+        let strips = Self.strips(earlier: stripes(0), before: stripes(8.0 / 3), now: stripes(16.0 / 3))
+        // Cells as at 720p, 2.67 lines tall (reach 8 lines, search 22: 3 periods back is out of it).
+        #expect(!strips.explainsChange(lines: 100..<103, columns: 5...5, cellLines: 8.0 / 3, largestCellResidual: 6))
     }
 
     @Test func whatNoShiftExplainsIsNotMotion() {
@@ -149,9 +197,9 @@ struct MotionTests {
                 let first = blockRow * MotionStrips.blockRows, last = min(first + MotionStrips.blockRows, rows.count) - 1
                 let window = rows[first].lowerBound..<rows[last].upperBound
                 // The blocks (what is kept is made or used), then each afresh.
-                let kept = columns.map { strips.move(around: window, columns: $0...$0, cellLines: heights[first], block: blockRow * 10 + $0) }
+                let kept = columns.map { strips.move(around: window, columns: $0...$0, cellLines: Float(heights[first]), block: blockRow * 10 + $0) }
                 for (column, move) in zip(columns, kept) {
-                    let fresh = strips.move(around: window, columns: column...column, cellLines: heights[first])
+                    let fresh = strips.move(around: window, columns: column...column, cellLines: Float(heights[first]))
                     #expect(move == fresh, "picture \(picture), block row \(blockRow), column \(column)")
                     if fresh == nil { found.none += 1 } else { found.moves += 1 }
                 }
@@ -176,7 +224,7 @@ struct MotionTests {
             }
             strips.finish()
         }
-        #expect(strips.move(around: 700..<770, columns: 1...1, cellLines: height) == nil)
+        #expect(strips.move(around: 700..<770, columns: 1...1, cellLines: Float(height)) == nil)
     }
 
     @Test func onePictureAloneIsNeverMotion() {

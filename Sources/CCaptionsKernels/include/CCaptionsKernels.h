@@ -39,6 +39,21 @@ void ccaptions_keep_texture(
     uint32_t *squares, const uint32_t *runs, size_t cells, int count_shift, int depth_shift, int merge,
     uint32_t *column_squares, uint8_t *texture);
 
+/// Keeps one line's strip and texture where cells are not a uniform width (720p, 360p): for each
+/// cell column c < columns, whose samples are row[starts[c]] … row[starts[c + 1] − 1], its sum s
+/// and sum of squares q (each square shifted right by `square_shift`) into runs[c] and squares[c];
+/// strip[c] = min(255, (s × reciprocals[c] + 2^(31 + depth_shift)) >> (32 + depth_shift)) and
+/// texture[c] the spread sqrt(q × p − m²) + 0.5 truncated to at most 255, p = per_sample[c]
+/// (reciprocals[c] / 2^32 as a float), m = s × p / 2^depth_shift, in that order of float
+/// operations. With `merge` each is averaged with what it held, (old + new + 1) >> 1
+/// (``MotionStrips``). `runs` and `squares` are scratch, left zeroed.
+void ccaptions_keep_strip_mapped_u8(
+    const uint8_t *row, const int32_t *starts, const uint64_t *reciprocals, const float *per_sample, size_t columns,
+    int merge, uint32_t *runs, uint32_t *squares, uint8_t *strip, uint8_t *texture);
+void ccaptions_keep_strip_mapped_u16(
+    const uint16_t *row, const int32_t *starts, const uint64_t *reciprocals, const float *per_sample, size_t columns,
+    int depth_shift, int square_shift, int merge, uint32_t *runs, uint32_t *squares, uint8_t *strip, uint8_t *texture);
+
 /// How far a window of strips (column by column: column c's `lines` values at c × lines, the
 /// buffers readable 15 bytes past their end) is from the previous picture's moved down by each whole
 /// shift s from −search to search: sums[s + search] = Σ |now[c × lines + y] − before[c × lines + y − s]|
@@ -47,6 +62,36 @@ void ccaptions_keep_texture(
 void ccaptions_shift_errors(
     const uint8_t *now, const uint8_t *before, size_t lines, size_t first, size_t last, long top, long bottom, int search,
     uint32_t *sums, uint32_t *counts);
+
+/// The same for moves between whole lines: for each s from −search to search − 1, the span
+/// between shifts s and s + 1, sums[s + search] = Σ over the same columns and lines of how far
+/// now[c × lines + y] lies outside the values before[c × lines + y − s] and before[c × lines + y −
+/// s − 1] (nothing between them), over lines y in [top, bottom) whose two sources are lines, and
+/// counts[s + search] the number of terms (``MotionStrips``: a move of a fraction of a line); only
+/// for the spans where wanted[s + search] is not 0 (the others' sums and counts are 0).
+void ccaptions_span_errors(
+    const uint8_t *now, const uint8_t *before, size_t lines, size_t first, size_t last, long top, long bottom, int search,
+    const uint8_t *wanted, uint32_t *sums, uint32_t *counts);
+
+/// Running sums of how much each line of column-by-column strips (column c's `lines` values at
+/// c × lines) differs from the line before it, over columns first … last: sums[i] = Σ for lines y
+/// of from + 1 … from + i of Σ_c |strips[c × lines + y] − strips[c × lines + y − 1]|, sums[0] = 0,
+/// for i < to − from (``MotionStrips``: how far a move between two lines can fall from both).
+void ccaptions_line_steps(const uint8_t *strips, size_t lines, size_t first, size_t last, size_t from, size_t to, uint32_t *sums);
+
+/// Which spans between whole shifts s and s + 1 (s from −search to search − 1) may leave less than
+/// `limit` and are at least two lines from `shift`: wanted[s + search] = 1 for each, from the whole
+/// shifts' mean errors (errors[s + search], s from −search to search). A span is ruled out when
+/// neither of its whole shifts is a least error among its neighbours (a match between two lines
+/// makes one of them one), or when the worse of its whole shifts' errors less the mean difference
+/// between the lines it takes (``ccaptions_line_steps`` of `before`, column by column, over columns
+/// first … last and lines [top, bottom) moved by s, divided by `terms`) is `limit` or more: a
+/// value's distance outside two lines is at least its distance from either less their
+/// difference. `steps` is scratch for bottom − top + 2 × search + 1 values. Returns whether
+/// any is wanted (``MotionStrips``).
+int ccaptions_wanted_spans(
+    const float *errors, int search, float shift, float limit, const uint8_t *before, size_t lines, size_t first,
+    size_t last, long top, long bottom, float terms, uint32_t *steps, uint8_t *wanted);
 
 /// One column of strips kept line by line (`lines` lines of `columns` values): out[y] =
 /// in[y × columns + column], for y < lines.

@@ -14,6 +14,11 @@ extension CellSampler {
         /// 2^32 / the luma samples of each cell column, rounded up: a line's strip where cells are
         /// not uniform is each column's sum times it, shifted right by 32 (no division a value).
         var columnReciprocals: [UInt64] = []
+        /// The first luma column of each cell column, and after them the width (the columns'
+        /// samples are contiguous: `columnOfX` never goes back).
+        var columnStarts: [Int32] = []
+        /// Each reciprocal over 2^32, as a float (the spread's per-sample weight).
+        var columnPerSample: [Float] = []
         /// Whether luma line `line` adds its chroma line: once per chroma line and row of cells.
         var addsChroma: [Bool] = []
         var lumaWeight: [Float] = []

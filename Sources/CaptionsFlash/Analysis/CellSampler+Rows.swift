@@ -83,37 +83,29 @@ extension CellSampler {
     }
 
     /// Keeps line `line`'s strip (``MotionStrips``) where cells are not a uniform width: each cell
-    /// column's mean sample on the 8-bit scale (`depthShift`: bits past 8).
+    /// column's mean sample on the 8-bit scale (`depthShift`: bits past 8), and its spread.
     func keepStrip<Sample: FixedWidthInteger & UnsignedInteger>(
         _ row: UnsafePointer<Sample>?, count: Int, line: Int, depthShift: Int
     ) {
-        guard let row else { return }
+        guard let row, count == maps.columnOfX.count else { return }
+        let (strip, texture, merge) = (strips.line(line), strips.textureLine(line), Int32(strips.merges(line) ? 1 : 0))
         let (runs, squares) = (stripRuns[0], stripRuns[1])
-        let (strip, texture, merge) = (strips.line(line), strips.textureLine(line), strips.merges(line))
-        let squareShift = UInt32(squareShift)
-        maps.columnOfX.withUnsafeBufferPointer { columnOfX in
-            for x in 0..<count {
-                let (column, value) = (Int(columnOfX[x]), UInt32(truncatingIfNeeded: row[x]))
-                runs[column] &+= value
-                squares[column] &+= (value &* value) &>> squareShift
-            }
-        }
-        // The mean on the 8-bit scale, rounded: sum × reciprocal / 2^(32 + bits past 8), plus a
-        // half; the spread from the mean square (already on the 8-bit scale).
-        let shift = UInt64(32 + depthShift)
-        let half = UInt64(1) << (shift - 1)
-        maps.columnReciprocals.withUnsafeBufferPointer { reciprocals in
-            for column in 0..<reciprocals.count {
-                let reciprocal = reciprocals[column]
-                let mean = (UInt64(runs[column]) &* reciprocal &+ half) &>> shift
-                let value = UInt8(truncatingIfNeeded: min(255, mean))
-                strip[column] = merge ? UInt8((UInt16(strip[column]) + UInt16(value) + 1) >> 1) : value
-                let perSample = Float(reciprocal) / 4_294_967_296
-                let exactMean = Float(runs[column]) * perSample / Float(1 << depthShift)
-                let variance = Float(squares[column]) * perSample - exactMean * exactMean
-                let spread = UInt8(min(255, (variance > 0 ? variance.squareRoot() : 0) + 0.5))
-                texture[column] = merge ? UInt8((UInt16(texture[column]) + UInt16(spread) + 1) >> 1) : spread
-                (runs[column], squares[column]) = (0, 0)
+        maps.columnStarts.withUnsafeBufferPointer { starts in
+            maps.columnReciprocals.withUnsafeBufferPointer { reciprocals in
+                maps.columnPerSample.withUnsafeBufferPointer { perSample in
+                    let (starts, reciprocals, perSample, columns) = (
+                        starts.baseAddress, reciprocals.baseAddress, perSample.baseAddress, reciprocals.count
+                    )
+                    if Sample.bitWidth == 16 {
+                        ccaptions_keep_strip_mapped_u16(
+                            UnsafeRawPointer(row).assumingMemoryBound(to: UInt16.self), starts, reciprocals, perSample, columns,
+                            Int32(depthShift), Int32(squareShift), merge, runs, squares, strip, texture)
+                    } else {
+                        ccaptions_keep_strip_mapped_u8(
+                            UnsafeRawPointer(row).assumingMemoryBound(to: UInt8.self), starts, reciprocals, perSample, columns,
+                            merge, runs, squares, strip, texture)
+                    }
+                }
             }
         }
     }

@@ -160,6 +160,14 @@ final class MotionStrips {
         columnOfPixel.isEmpty ? 0 : Int(columnOfPixel[min(max(x, 0), columnOfPixel.count - 1)])
     }
 
+    /// The mean height of a row of cells in strip lines: where rows are not all as tall (720p:
+    /// 2 and 3 lines), reach and search are the same for every row (a row of 2 lines reached 6
+    /// lines, not 3 cells' 8, and credits rolling 8 lines a picture read as flashing there).
+    private var cellHeight: Float {
+        guard let top = rows.first?.lowerBound, let bottom = rows.last?.upperBound else { return 0 }
+        return Float(bottom - top) / Float(rows.count)
+    }
+
     /// Each block's move, stamp and search within reach, made when a block is first asked for.
     private func makeBlockStorage() {
         guard blockStamps.isEmpty else { return }
@@ -177,7 +185,7 @@ final class MotionStrips {
             let first = row - row % Self.blockRows
             let last = min(first + Self.blockRows, rows.count) - 1
             let window = rows[first].lowerBound..<rows[last].upperBound
-            blockMoves[block] = move(around: window, columns: column...column, cellLines: rows[first].count, block: block) ?? .nan
+            blockMoves[block] = move(around: window, columns: column...column, cellLines: cellHeight, block: block) ?? .nan
         }
         let shift = blockMoves[block]
         return shift.isNaN ? nil : shift
@@ -238,15 +246,15 @@ final class MotionStrips {
     /// eye can follow (``move(around:columns:cellLines:)``), and the cell itself agrees
     /// (``cellAgrees(with:lines:columns:largestCellResidual:)``).
     func explainsChange(
-        lines cellLines: Range<Int>, columns cellColumns: ClosedRange<Int>, cellLines height: Int, largestCellResidual: Float
+        lines cellLines: Range<Int>, columns cellColumns: ClosedRange<Int>, cellLines height: Float, largestCellResidual: Float
     ) -> Bool {
         guard let shift = move(around: cellLines, columns: cellColumns, cellLines: height) else { return false }
         return cellAgrees(with: shift, lines: cellLines, columns: cellColumns, largestCellResidual: largestCellResidual)
     }
 
-    /// The vertical shift (in lines, to a quarter) that moves the previous picture onto this one
-    /// around `cellLines` and `cellColumns` (cells `height` lines tall), as an eye can follow; nil
-    /// when there is none:
+    /// The vertical shift (in whole lines, or the half line between two for a move between them)
+    /// that moves the previous picture onto this one around `cellLines` and `cellColumns` (cells
+    /// `height` lines tall on average), as an eye can follow; nil when there is none:
     /// 1. the best shift within ``reach`` cells is not zero, and leaves at most a quarter of the
     ///    change and at most ``largestResidual`` unexplained;
     /// 2. the picture before moved the same way, about as far (a shake is not followed);
@@ -255,12 +263,13 @@ final class MotionStrips {
     ///
     /// For a `block` (``blockMove(row:column:)``) what the search within reach found is kept for
     /// the next picture's step 2.
-    func move(around cellLines: Range<Int>, columns cellColumns: ClosedRange<Int>, cellLines height: Int, block: Int? = nil) -> Float? {
+    func move(around cellLines: Range<Int>, columns cellColumns: ClosedRange<Int>, cellLines height: Float, block: Int? = nil) -> Float? {
         guard canJudge, height > 0, !cellLines.isEmpty else { return nil }
-        let reach = Self.reach * height
-        let search = Self.search * height
-        let top = max(0, cellLines.lowerBound - Self.margin * height)
-        let bottom = min(lines, cellLines.upperBound + Self.margin * height)
+        // In whole lines, the cell heights rounded up (1080p: 12, 32 and 12; 720p: 8, 22 and 8).
+        func lines(_ cells: Int) -> Int { Int((Float(cells) * height - 0.001).rounded(.up)) }
+        let (reach, search, margin) = (lines(Self.reach), lines(Self.search), lines(Self.margin))
+        let top = max(0, cellLines.lowerBound - margin)
+        let bottom = min(self.lines, cellLines.upperBound + margin)
         let first = max(0, cellColumns.lowerBound - 1)
         let last = min(columns - 1, cellColumns.upperBound + 1)
         guard bottom > top else { return nil }
@@ -304,9 +313,9 @@ final class MotionStrips {
             guard best != 0, smallest <= still / 2 else { return nil }
             var shift = Float(best)
             if smallest > still / 4 || smallest > Self.largestResidual {
-                // Between whole lines (sub-pixel motion).
-                for quarter in [-3, -2, -1, 1, 2, 3] {
-                    let candidate = Float(best) + Float(quarter) / 4
+                // Between whole lines (sub-pixel motion): the half line either side stands for any
+                // move between the two (``residual(_:_:shift:top:bottom:first:last:needed:)``).
+                for candidate in [Float(best) - 0.5, Float(best) + 0.5] {
                     let value = residual(now, before, shift: candidate, top: top, bottom: bottom, first: first, last: last, needed: needed)
                     if value < smallest { (smallest, shift) = (value, candidate) }
                 }
@@ -324,19 +333,50 @@ final class MotionStrips {
                 ((earlier, earlierError), earlierStill) = (bestWithinReach(earlierSums, earlierCounts), error(0, earlierSums, earlierCounts))
             }
             guard earlier != 0, earlierError <= earlierStill / 2, abs(earlier - best) <= max(1, abs(best) / 2) else { return nil }
-            // 3. No other shift.
-            var other = Float.infinity
-            for shift in -search...search where abs(shift - best) >= 2 { other = min(other, error(shift, sums, counts)) }
-            return other >= 2 * smallest + 1 ? shift : nil
+            // 3. No other shift, whole or between whole lines (stripes of 10.67 lines drifting 2.67
+            // a picture: moved 8 lines back they match exactly, and as well 2.67 on, which only a
+            // span finds).
+            return withUnsafeTemporaryAllocation(of: Float.self, capacity: width) { errors -> Float? in
+                var other = Float.infinity
+                for whole in -search...search {
+                    let value = error(whole, sums, counts)
+                    errors[whole + search] = value
+                    if abs(Float(whole) - shift) >= 2 { other = min(other, value) }
+                }
+                guard other >= 2 * smallest + 1 else { return nil }
+                let (spanSums, spanCounts) = (earlierSums, earlierCounts)  // step 2 is done with them
+                // Only spans that may leave less are measured (a dense scan measured every span of
+                // every block, and took twice as long): ``ccaptions_wanted_spans``.
+                let measured = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: width + 4 * (bottom - top + 2 * search + 2)) {
+                    buffer -> Bool in
+                    let wanted = buffer.baseAddress!
+                    let steps = UnsafeMutableRawPointer(wanted + width).alignedUp(for: UInt32.self).assumingMemoryBound(to: UInt32.self)
+                    guard
+                        ccaptions_wanted_spans(
+                            errors.baseAddress, Int32(search), shift, 2 * smallest + 1, beforeColumns, lines, first, last, top, bottom,
+                            Float(needed * (last - first + 1)), steps, wanted) != 0
+                    else { return false }
+                    ccaptions_span_errors(
+                        nowColumns, beforeColumns, lines, first, last, top, bottom, Int32(search), wanted, spanSums, spanCounts)
+                    return true
+                }
+                if measured {
+                    for whole in -search..<search where abs(Float(whole) + 0.5 - shift) >= 2 {
+                        other = min(other, error(whole, spanSums, spanCounts))
+                    }
+                }
+                return other >= 2 * smallest + 1 ? shift : nil
+            }
         }
     }
 
-    /// Whether `shift` explains the change of the cell itself (its `lines` and `columns`), to an
-    /// eighth of a line either way within half a line (sub-pixel motion over a few lines): it
-    /// leaves at most `largestCellResidual` and half the cell's change (a flash smaller than the
-    /// window around it is not diluted by the window's motion, and no shift makes a cell of one
-    /// light another); and of the change of its lines' spreads (texture finer than a cell column)
-    /// it leaves at most half, or `largestCellResidual` where they hardly changed.
+    /// Whether `shift` explains the change of the cell itself (its `lines` and `columns`), or a
+    /// move within half a line of it (sub-pixel motion over a few lines: the whole lines and the
+    /// moves between them there): it leaves at most `largestCellResidual` and half the cell's
+    /// change (a flash smaller than the window around it is not diluted by the window's motion,
+    /// and no shift makes a cell of one light another); and of the change of its lines' spreads
+    /// (texture finer than a cell column) it leaves at most half, or `largestCellResidual` where
+    /// they hardly changed.
     func cellAgrees(with shift: Float, lines cellLines: Range<Int>, columns cellColumns: ClosedRange<Int>, largestCellResidual: Float) -> Bool {
         let (top, bottom, first, last) = (cellLines.lowerBound, cellLines.upperBound, cellColumns.lowerBound, cellColumns.upperBound)
         // The buffers in locals: each read of a stored property of this class is an access check.
@@ -345,10 +385,13 @@ final class MotionStrips {
         let allowed = min(largestCellResidual, change / 2)
         // The texture's allowance, found once where a shift first explains the means.
         var textureAllowed: Float?
-        // The shift itself first, then out from it: the first that leaves little enough answers
-        // (the least of them all would answer the same).
-        for eighth in [0, -1, 1, -2, 2, -3, 3, -4, 4] {
-            let moved = shift + Float(eighth) / 8
+        // The shift itself first, then the whole lines and the spans between lines within half a
+        // line of it: the first that leaves little enough answers (the least of them all would
+        // answer the same). A span's residual is the same for any move inside it.
+        let whole = shift.rounded(.down)
+        let candidates: [Float] =
+            shift == whole ? [shift, shift - 0.5, shift + 0.5] : [shift, whole, whole + 1]
+        for moved in candidates {
             let inCell = residual(now, before, shift: moved, top: top, bottom: bottom, first: first, last: last, needed: 1)
             guard inCell <= allowed else { continue }
             let limit = textureAllowed ?? max(
@@ -361,8 +404,14 @@ final class MotionStrips {
         return false
     }
 
-    /// The mean difference of a window with the previous picture moved down by `shift` lines,
-    /// interpolated between lines; infinite where too few lines meet.
+    /// The mean difference of a window with the previous picture moved down by `shift` lines;
+    /// infinite where too few lines meet. For a shift between whole lines, a value between the
+    /// two lines it falls between differs by nothing, and one outside by its distance from the
+    /// nearer: a move of a fraction of a line is rendered and scaled by filters of every kind
+    /// (box, cubic, in linear light or in codes), and none of them gives the straight mix of the
+    /// two (credits rolling 4.67 lines a picture, after a scale from 1080p to 720p, left up to 11
+    /// codes against that mix, and read as flashing). Where both lines hold the same value, as in
+    /// the flat parts between strokes, the value must still be theirs: a flash there is not a move.
     private func residual(
         _ now: UnsafeMutablePointer<UInt8>, _ before: UnsafeMutablePointer<UInt8>, shift: Float, top: Int, bottom: Int,
         first: Int, last: Int, needed: Int
@@ -377,9 +426,14 @@ final class MotionStrips {
             let row = now + y * columns
             let source = before + (y - whole) * columns
             for x in first...last {
-                var value = Float(source[x])
-                if fraction > 0 { value += (Float(source[x - columns]) - value) * fraction }
-                total += abs(Float(row[x]) - value)
+                let value = Float(row[x])
+                let at = Float(source[x])
+                if fraction > 0 {
+                    let next = Float(source[x - columns])
+                    total += max(0, value - max(at, next), min(at, next) - value)
+                } else {
+                    total += abs(value - at)
+                }
             }
         }
         return total / Float((to - from) * (last - first + 1))
