@@ -257,6 +257,47 @@ import Testing
         #expect(kept.allSatisfy { $0 == 0 })
         if !merge { #expect(texture[0] >= 127 && texture[1] == 0) }
     }
+
+    /// Where cells are not a whole number of pixels wide (720p: 3, 3, 2 a cell), a line's strip
+    /// and texture: each column's rounded mean and standard deviation on the 8-bit scale, from
+    /// 8-bit and 10-bit samples, merged or not; the scratch sums are left at zero. Columns are
+    /// the eight kernel lanes and a tail (37).
+    @Test(arguments: [(0, false), (0, true), (2, false), (2, true)])
+    func unevenColumnsKeepTheirMeansAndSpreads(depthShift: Int, merge: Bool) {
+        var generator = SystemRandomNumberGenerator()
+        let widths = (0..<37).map { [3, 3, 2][$0 % 3] }
+        let starts = widths.reduce(into: [Int32(0)]) { $0.append($0.last! + Int32($1)) }
+        let top = (256 << depthShift) - 1
+        var samples = (0..<Int(starts.last!)).map { _ in Int.random(in: 0...top, using: &generator) }
+        for x in 0..<3 { samples[x] = top / 3 }  // a flat column
+        let reciprocals = widths.map { ((UInt64(1) << 32) + UInt64($0) - 1) / UInt64($0) }
+        let perSample = reciprocals.map { Float($0) / 4_294_967_296 }
+        let before = widths.map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let textureBefore = widths.map { _ in UInt8.random(in: 0...255, using: &generator) }
+        var (strip, texture) = (before, textureBefore)
+        var runs = [UInt32](repeating: 0, count: widths.count), squares = runs
+        if depthShift == 0 {
+            ccaptions_keep_strip_mapped_u8(
+                samples.map { UInt8($0) }, starts, reciprocals, perSample, widths.count, merge ? 1 : 0, &runs, &squares, &strip, &texture)
+        } else {
+            ccaptions_keep_strip_mapped_u16(
+                samples.map { UInt16($0) }, starts, reciprocals, perSample, widths.count, Int32(depthShift), Int32(2 * depthShift),
+                merge ? 1 : 0, &runs, &squares, &strip, &texture)
+        }
+        for (column, width) in widths.enumerated() {
+            let values = samples[Int(starts[column])..<Int(starts[column]) + width].map { Double($0) / Double(1 << depthShift) }
+            let mean = values.reduce(0, +) / Double(width)
+            let spread = (values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(width)).squareRoot()
+            let (meanCode, spreadCode) = (min(255, Int(mean.rounded())), min(255, Int(spread.rounded())))
+            let expected = merge ? ((Int(before[column]) + meanCode + 1) >> 1, (Int(textureBefore[column]) + spreadCode + 1) >> 1)
+                : (meanCode, spreadCode)
+            // Means rounded at exact halves either way, squares shifted per sample: within one code.
+            #expect(abs(Int(strip[column]) - expected.0) <= 1, "column \(column): mean \(strip[column]) vs \(expected.0)")
+            #expect(abs(Int(texture[column]) - expected.1) <= 1, "column \(column): spread \(texture[column]) vs \(expected.1)")
+        }
+        #expect(runs.allSatisfy { $0 == 0 } && squares.allSatisfy { $0 == 0 })
+        if !merge { #expect(texture[0] == 0) }
+    }
 }
 
 /// Feeding a row of cells from its sums in one pass gives what scaling, spreading and comparing
