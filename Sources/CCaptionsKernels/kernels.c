@@ -405,8 +405,8 @@ AVX2 static void mapped_spreads_avx2(
 // and the means (exact, in integers), then the spreads eight columns at a time.
 #define KEEP_MAPPED(name, sample, params, depth, square)                                              \
     void name(const sample *row, const int32_t *starts, const uint64_t *reciprocals, const float *per_sample, \
-              size_t columns params, int merge, uint32_t *runs, uint32_t *squares, uint8_t *strip,     \
-              uint8_t *texture) {                                                                      \
+              size_t columns params, int merge, uint32_t *runs, uint32_t *squares, uint32_t *row_sums,   \
+              uint32_t *row_squares, uint8_t *strip, uint8_t *texture) {                               \
         const int shift = 32 + (depth);                                                             \
         const uint64_t half = (uint64_t)1 << (shift - 1);                                            \
         for (size_t c = 0; c < columns; c++) {                                                       \
@@ -425,8 +425,11 @@ AVX2 static void mapped_spreads_avx2(
         DISPATCH(                                                                                    \
             mapped_spreads_avx2(runs, squares, per_sample, columns, (depth), merge, texture),        \
             mapped_spreads_portable(runs, squares, per_sample, 0, columns, (depth), merge, texture)); \
-        memset(runs, 0, columns * sizeof(uint32_t));                                                 \
-        memset(squares, 0, columns * sizeof(uint32_t));                                              \
+        for (size_t c = 0; c < columns; c++) {                                                       \
+            row_sums[c] += runs[c];                                                                  \
+            row_squares[c] += squares[c];                                                            \
+            runs[c] = squares[c] = 0;                                                                \
+        }                                                                                            \
     }
 #define NO_PARAMS
 #define DEPTH_PARAMS , int depth_shift, int square_shift

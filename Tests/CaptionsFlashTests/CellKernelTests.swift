@@ -260,8 +260,8 @@ import Testing
 
     /// Where cells are not a whole number of pixels wide (720p: 3, 3, 2 a cell), a line's strip
     /// and texture: each column's rounded mean and standard deviation on the 8-bit scale, from
-    /// 8-bit and 10-bit samples, merged or not; the scratch sums are left at zero. Columns are
-    /// the eight kernel lanes and a tail (37).
+    /// 8-bit and 10-bit samples, merged or not; the row's sums gain the column's sums; the scratch
+    /// sums are left at zero. Columns are the eight kernel lanes and a tail (37).
     @Test(arguments: [(0, false), (0, true), (2, false), (2, true)])
     func unevenColumnsKeepTheirMeansAndSpreads(depthShift: Int, merge: Bool) {
         var generator = SystemRandomNumberGenerator()
@@ -276,13 +276,16 @@ import Testing
         let textureBefore = widths.map { _ in UInt8.random(in: 0...255, using: &generator) }
         var (strip, texture) = (before, textureBefore)
         var runs = [UInt32](repeating: 0, count: widths.count), squares = runs
+        let (sumsBefore, squaresBefore) = (widths.map { _ in UInt32.random(in: 0...1_000_000, using: &generator) }, widths.map { _ in UInt32.random(in: 0...1_000_000, using: &generator) })
+        var (rowSums, rowSquares) = (sumsBefore, squaresBefore)
         if depthShift == 0 {
             ccaptions_keep_strip_mapped_u8(
-                samples.map { UInt8($0) }, starts, reciprocals, perSample, widths.count, merge ? 1 : 0, &runs, &squares, &strip, &texture)
+                samples.map { UInt8($0) }, starts, reciprocals, perSample, widths.count, merge ? 1 : 0, &runs, &squares, &rowSums,
+                &rowSquares, &strip, &texture)
         } else {
             ccaptions_keep_strip_mapped_u16(
                 samples.map { UInt16($0) }, starts, reciprocals, perSample, widths.count, Int32(depthShift), Int32(2 * depthShift),
-                merge ? 1 : 0, &runs, &squares, &strip, &texture)
+                merge ? 1 : 0, &runs, &squares, &rowSums, &rowSquares, &strip, &texture)
         }
         for (column, width) in widths.enumerated() {
             let values = samples[Int(starts[column])..<Int(starts[column]) + width].map { Double($0) / Double(1 << depthShift) }
@@ -294,6 +297,10 @@ import Testing
             // Means rounded at exact halves either way, squares shifted per sample: within one code.
             #expect(abs(Int(strip[column]) - expected.0) <= 1, "column \(column): mean \(strip[column]) vs \(expected.0)")
             #expect(abs(Int(texture[column]) - expected.1) <= 1, "column \(column): spread \(texture[column]) vs \(expected.1)")
+            // The row's sums gain the column's samples and squares (each square shifted to the 8-bit scale squared).
+            let raw = samples[Int(starts[column])..<Int(starts[column]) + width]
+            #expect(rowSums[column] == sumsBefore[column] + UInt32(raw.reduce(0, +)))
+            #expect(rowSquares[column] == squaresBefore[column] + raw.reduce(UInt32(0)) { $0 + UInt32($1 * $1) >> UInt32(2 * depthShift) })
         }
         #expect(runs.allSatisfy { $0 == 0 } && squares.allSatisfy { $0 == 0 })
         if !merge { #expect(texture[0] == 0) }

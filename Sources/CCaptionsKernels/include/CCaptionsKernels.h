@@ -46,13 +46,17 @@ void ccaptions_keep_texture(
 /// texture[c] the spread sqrt(q × p − m²) + 0.5 truncated to at most 255, p = per_sample[c]
 /// (reciprocals[c] / 2^32 as a float), m = s × p / 2^depth_shift, in that order of float
 /// operations. With `merge` each is averaged with what it held, (old + new + 1) >> 1
-/// (``MotionStrips``). `runs` and `squares` are scratch, left zeroed.
+/// (``MotionStrips``). The sums and squares are then added to the row's: row_sums[c] += s,
+/// row_squares[c] += q (the line's part of its row of cells). `runs` and `squares` are scratch,
+/// left zeroed.
 void ccaptions_keep_strip_mapped_u8(
     const uint8_t *row, const int32_t *starts, const uint64_t *reciprocals, const float *per_sample, size_t columns,
-    int merge, uint32_t *runs, uint32_t *squares, uint8_t *strip, uint8_t *texture);
+    int merge, uint32_t *runs, uint32_t *squares, uint32_t *row_sums, uint32_t *row_squares, uint8_t *strip,
+    uint8_t *texture);
 void ccaptions_keep_strip_mapped_u16(
     const uint16_t *row, const int32_t *starts, const uint64_t *reciprocals, const float *per_sample, size_t columns,
-    int depth_shift, int square_shift, int merge, uint32_t *runs, uint32_t *squares, uint8_t *strip, uint8_t *texture);
+    int depth_shift, int square_shift, int merge, uint32_t *runs, uint32_t *squares, uint32_t *row_sums,
+    uint32_t *row_squares, uint8_t *strip, uint8_t *texture);
 
 /// How far a window of strips (column by column: column c's `lines` values at c × lines, the
 /// buffers readable 15 bytes past their end) is from the previous picture's moved down by each whole

@@ -83,7 +83,9 @@ extension CellSampler {
     }
 
     /// Keeps line `line`'s strip (``MotionStrips``) where cells are not a uniform width: each cell
-    /// column's mean sample on the 8-bit scale (`depthShift`: bits past 8), and its spread.
+    /// column's mean sample on the 8-bit scale (`depthShift`: bits past 8), and its spread; and
+    /// adds the line's sums and squares a cell column to ``stripRowSums`` (its row of cells' luma,
+    /// with no sum a pixel to fold).
     func keepStrip<Sample: FixedWidthInteger & UnsignedInteger>(
         _ row: UnsafePointer<Sample>?, count: Int, line: Int, depthShift: Int
     ) {
@@ -99,11 +101,12 @@ extension CellSampler {
                     if Sample.bitWidth == 16 {
                         ccaptions_keep_strip_mapped_u16(
                             UnsafeRawPointer(row).assumingMemoryBound(to: UInt16.self), starts, reciprocals, perSample, columns,
-                            Int32(depthShift), Int32(squareShift), merge, runs, squares, strip, texture)
+                            Int32(depthShift), Int32(squareShift), merge, runs, squares, stripRowSums[0], stripRowSums[1], strip,
+                            texture)
                     } else {
                         ccaptions_keep_strip_mapped_u8(
                             UnsafeRawPointer(row).assumingMemoryBound(to: UInt8.self), starts, reciprocals, perSample, columns,
-                            merge, runs, squares, strip, texture)
+                            merge, runs, squares, stripRowSums[0], stripRowSums[1], strip, texture)
                     }
                 }
             }

@@ -47,6 +47,9 @@ struct CellSampler {
     let strips: MotionStrips
     /// One line's luma run sums and squares, on their way to ``strips`` and the column sums.
     let stripRuns: Buffers
+    /// Where cells are not a uniform width and strips are kept: the current row of cells' luma
+    /// sums (0) and squares (1) a cell column, added line by line as the strips are kept.
+    let stripRowSums: Buffers
     /// Where the picture being sampled feeds its cells row by row
     /// (``sample(_:frameHeight:parity:keepingStrips:feeding:)``).
     var feeding: Feeding?
@@ -77,6 +80,7 @@ struct CellSampler {
         columnSquares = Buffers(count: 0)
         strips = MotionStrips(columns: grid.columns)
         stripRuns = Buffers(count: grid.columns)
+        stripRowSums = Buffers(count: grid.columns)
         zeroRow = Buffers(count: grid.columns, channels: 1)
     }
 
@@ -342,8 +346,8 @@ struct CellSampler {
                 if row != currentRow {
                     if currentRow >= 0 {
                         flush(
-                            row: currentRow, layout: layout,
-                            uniform: uniformRuns != nil, scales: scales)
+                            row: currentRow, layout: layout, uniform: uniformRuns != nil, scales: scales,
+                            lumaInColumns: keepsStrips)
                     }
                     currentRow = row
                 }
@@ -391,19 +395,16 @@ struct CellSampler {
                         }
                         break
                     }
-                    add(samples(planes.0, line), count: width, into: 0, squared: true)
-                    if keepsStrips { keepStrip(samples(planes.0, line), count: width, line: line, depthShift: depthShift) }
+                    addLuma(samples(planes.0, line), count: width, line: line, depthShift: depthShift, keepingStrips: keepsStrips)
                     if addsChroma[line] {
                         add(samples(planes.1, line &>> shiftY), count: chromaWidth, into: 1)
                         add(samples(planes.2, line &>> shiftY), count: chromaWidth, into: 2)
                     }
                 case .nv12:
-                    add(samples(planes.0, line), count: width, into: 0, squared: true)
-                    if keepsStrips { keepStrip(samples(planes.0, line), count: width, line: line, depthShift: depthShift) }
+                    addLuma(samples(planes.0, line), count: width, line: line, depthShift: depthShift, keepingStrips: keepsStrips)
                     if addsChroma[line], let uv = samples(planes.1, line &>> 1) { addInterleaved(uv, count: chromaWidth) }
                 case .gray:
-                    add(samples(planes.0, line), count: width, into: 0, squared: true)
-                    if keepsStrips { keepStrip(samples(planes.0, line), count: width, line: line, depthShift: depthShift) }
+                    addLuma(samples(planes.0, line), count: width, line: line, depthShift: depthShift, keepingStrips: keepsStrips)
                 case .planarGBR(let alpha):
                     if alpha, let a = samples(planes.3, line) {
                         for (plane, channel) in [(planes.2, 0), (planes.0, 1), (planes.1, 2)] {
@@ -423,17 +424,29 @@ struct CellSampler {
         }
         if currentRow >= 0 {
             flush(
-                row: currentRow, layout: layout,
-                uniform: uniformRuns != nil, scales: scales)
+                row: currentRow, layout: layout, uniform: uniformRuns != nil, scales: scales, lumaInColumns: keepsStrips)
         }
         if keepsStrips { strips.finish() }
+    }
+
+    /// Adds a line of luma to the row's sums: through its strip where strips are kept (the strip's
+    /// kernel sums each cell column), else sample by sample into the column sums.
+    @inline(__always)
+    private func addLuma<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ row: UnsafePointer<Sample>?, count: Int, line: Int, depthShift: Int, keepingStrips: Bool
+    ) {
+        if keepingStrips {
+            keepStrip(row, count: count, line: line, depthShift: depthShift)
+        } else {
+            add(row, count: count, into: 0, squared: true)
+        }
     }
 
     /// Folds the column sums into the cells of `row` and clears them. When rows are summed
     /// straight into cells (`uniform`), each row of cells is complete here and is fed at once
     /// (``feedRow(_:from:squares:scales:)``), with no per-frame buffer of sums for the whole grid.
     private mutating func flush(
-        row: Int, layout: VideoFrame.Layout, uniform: Bool, scales: Scales
+        row: Int, layout: VideoFrame.Layout, uniform: Bool, scales: Scales, lumaInColumns: Bool = false
     ) {
         let base = row * grid.columns
         if uniform {
@@ -445,11 +458,22 @@ struct CellSampler {
         }
         let separateChroma = Self.hasSeparateChroma(layout)
         let channelCount = { if case .gray = layout { return 1 } else { return 3 } }()
-        for channel in 0..<channelCount {
+        // Luma kept with strips is summed a cell column already (``addLuma``).
+        if lumaInColumns {
+            let (rowSums, rowSquares) = (stripRowSums[0], stripRowSums[1])
+            let (cellSums, cellSquares) = (sums[0] + base, squareSums[0] + base)
+            for column in 0..<grid.columns {
+                cellSums[column] &+= rowSums[column]
+                cellSquares[column] &+= rowSquares[column]
+            }
+            rowSums.update(repeating: 0, count: grid.columns)
+            rowSquares.update(repeating: 0, count: grid.columns)
+        }
+        for channel in (lumaInColumns ? 1 : 0)..<channelCount {
             let fold = channel > 0 && separateChroma ? maps.chromaFold : maps.lumaFold
             fold.apply(columnSums[channel], into: sums[channel] + base)
         }
-        for channel in 0..<spreadChannels {
+        for channel in (lumaInColumns ? 1 : 0)..<spreadChannels {
             maps.lumaFold.apply(columnSquares[channel], into: squareSums[channel] + base)
         }
     }
