@@ -480,8 +480,8 @@ void ccaptions_shift_errors(
     }
 }
 
-// The sum of how far each now[i] lies outside the values a[i] and a[i − 1] (nothing between
-// them; a[−1] is read). With SSE2, sixteen at a time by saturating differences, the rest one by one.
+// The sum of how far each now[i] lies outside the values a[i] and a[i − 1], each way past them by
+// an eighth of their difference (nothing inside; a[−1] is read). With SSE2, sixteen at a time by saturating differences, the rest one by one.
 static inline uint32_t span_sad_u8(const uint8_t *now, const uint8_t *a, size_t n) {
     uint32_t total = 0;
     size_t i = 0;
@@ -490,13 +490,20 @@ static inline uint32_t span_sad_u8(const uint8_t *now, const uint8_t *a, size_t 
     for (; i + 16 <= n; i += 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(now + i));
         __m128i x = _mm_loadu_si128((const __m128i *)(a + i)), y = _mm_loadu_si128((const __m128i *)(a + i - 1));
-        __m128i outside = _mm_adds_epu8(_mm_subs_epu8(v, _mm_max_epu8(x, y)), _mm_subs_epu8(_mm_min_epu8(x, y), v));
+        __m128i high = _mm_max_epu8(x, y), low = _mm_min_epu8(x, y);
+        // An eighth of the difference (bytes shifted in 16-bit lanes, the bits from the next byte masked off).
+        __m128i room = _mm_and_si128(_mm_srli_epi16(_mm_subs_epu8(high, low), 3), _mm_set1_epi8(0x1f));
+        high = _mm_adds_epu8(high, room);
+        low = _mm_subs_epu8(low, room);
+        __m128i outside = _mm_adds_epu8(_mm_subs_epu8(v, high), _mm_subs_epu8(low, v));
         sums = _mm_add_epi64(sums, _mm_sad_epu8(outside, zero));
     }
     total = (uint32_t)(_mm_cvtsi128_si64(sums) + _mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));
 #endif
     for (; i < n; i++) {
-        uint8_t x = a[i], y = a[i - 1], high = x > y ? x : y, low = x > y ? y : x;
+        int x = a[i], y = a[i - 1], high = x > y ? x : y, low = x > y ? y : x, room = (high - low) >> 3;
+        high = high + room > 255 ? 255 : high + room;
+        low = low - room < 0 ? 0 : low - room;
         total += (uint32_t)(now[i] > high ? now[i] - high : now[i] < low ? low - now[i] : 0);
     }
     return total;
@@ -567,7 +574,7 @@ int ccaptions_wanted_spans(
         long low = top - whole - 1 > from ? top - whole - 1 : from, high = bottom - whole - 1 < to - 1 ? bottom - whole - 1 : to - 1;
         uint32_t total = high > low ? steps[high - from] - steps[low - from] : 0;
         float a = errors[whole + search], b = errors[whole + search + 1];
-        float floor_value = (a > b ? a : b) - (float)total / terms;
+        float floor_value = (a > b ? a : b) - 1.125f * (float)total / terms;
         wanted[whole + search] = (uint8_t)!(floor_value >= limit);
         any |= wanted[whole + search];
     }

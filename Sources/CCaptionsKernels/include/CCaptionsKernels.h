@@ -70,8 +70,8 @@ void ccaptions_shift_errors(
 /// The same for moves between whole lines: for each s from −search to search − 1, the span
 /// between shifts s and s + 1, sums[s + search] = Σ over the same columns and lines of how far
 /// now[c × lines + y] lies outside the values before[c × lines + y − s] and before[c × lines + y −
-/// s − 1] (nothing between them), over lines y in [top, bottom) whose two sources are lines, and
-/// counts[s + search] the number of terms (``MotionStrips``: a move of a fraction of a line); only
+/// s − 1], each way past them by an eighth of their difference (nothing inside), over lines y in
+/// [top, bottom) whose two sources are lines, and counts[s + search] the number of terms (``MotionStrips``: a move of a fraction of a line); only
 /// for the spans where wanted[s + search] is not 0 (the others' sums and counts are 0).
 void ccaptions_span_errors(
     const uint8_t *now, const uint8_t *before, size_t lines, size_t first, size_t last, long top, long bottom, int search,
@@ -87,11 +87,11 @@ void ccaptions_line_steps(const uint8_t *strips, size_t lines, size_t first, siz
 /// `limit` and are at least two lines from `shift`: wanted[s + search] = 1 for each, from the whole
 /// shifts' mean errors (errors[s + search], s from −search to search). A span is ruled out when
 /// neither of its whole shifts is a least error among its neighbours (a match between two lines
-/// makes one of them one), or when the worse of its whole shifts' errors less the mean difference
-/// between the lines it takes (``ccaptions_line_steps`` of `before`, column by column, over columns
-/// first … last and lines [top, bottom) moved by s, divided by `terms`) is `limit` or more: a
-/// value's distance outside two lines is at least its distance from either less their
-/// difference. `steps` is scratch for bottom − top + 2 × search + 1 values. Returns whether
+/// makes one of them one), or when the worse of its whole shifts' errors less 9/8 of the mean
+/// difference between the lines it takes (``ccaptions_line_steps`` of `before`, column by column,
+/// over columns first … last and lines [top, bottom) moved by s, divided by `terms`) is `limit` or
+/// more: a value's distance outside two lines, past each by an eighth of their difference, is at
+/// least its distance from either less 9/8 of their difference. `steps` is scratch for bottom − top + 2 × search + 1 values. Returns whether
 /// any is wanted (``MotionStrips``).
 int ccaptions_wanted_spans(
     const float *errors, int search, float shift, float limit, const uint8_t *before, size_t lines, size_t first,

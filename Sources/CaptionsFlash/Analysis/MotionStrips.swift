@@ -96,6 +96,12 @@ final class MotionStrips {
     /// and sub-pixel motion leave 1–7 on rolled credits; a flash of 0.1 of white changes luma by
     /// about 10 codes at the bright end, far more below.
     static let largestResidual: Float = 10
+    /// How far a move between two lines may fall outside them, as a shift of their difference
+    /// (3: an eighth). Cubic and Lanczos filters ring at an edge, by 7–13 % of it: sharp credits
+    /// scaled to 540p (2 lines a cell) and rolling 2.5 lines a picture left 10–27 codes outside
+    /// the lines around them in a cell whose strokes changed it by 100–200, and read as flashing.
+    /// Where the two lines are one value (the flat parts between strokes) there is no room.
+    static let overshootShift: UInt8 = 3
     /// How many pictures before the current one must have strips: 2 (the move before this one is
     /// compared with this one).
     static let picturesBefore = 2
@@ -406,8 +412,8 @@ final class MotionStrips {
 
     /// The mean difference of a window with the previous picture moved down by `shift` lines;
     /// infinite where too few lines meet. For a shift between whole lines, a value between the
-    /// two lines it falls between differs by nothing, and one outside by its distance from the
-    /// nearer: a move of a fraction of a line is rendered and scaled by filters of every kind
+    /// two lines it falls between, or past them by an eighth of their difference
+    /// (``overshootShift``), differs by nothing, and one farther out by its distance from there: a move of a fraction of a line is rendered and scaled by filters of every kind
     /// (box, cubic, in linear light or in codes), and none of them gives the straight mix of the
     /// two (credits rolling 4.67 lines a picture, after a scale from 1080p to 720p, left up to 11
     /// codes against that mix, and read as flashing). Where both lines hold the same value, as in
@@ -430,7 +436,9 @@ final class MotionStrips {
                 let at = Float(source[x])
                 if fraction > 0 {
                     let next = Float(source[x - columns])
-                    total += max(0, value - max(at, next), min(at, next) - value)
+                    let (low, high) = (min(at, next), max(at, next))
+                    let overshoot = Float(UInt8(high - low) >> Self.overshootShift)
+                    total += max(0, value - (high + overshoot), (low - overshoot) - value)
                 } else {
                     total += abs(value - at)
                 }
