@@ -500,8 +500,9 @@ static inline uint32_t span_sad_u8(const uint8_t *now, const uint8_t *a, size_t 
     }
     total = (uint32_t)(_mm_cvtsi128_si64(sums) + _mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));
 #endif
+    const uint8_t *above = a - 1;  // a[i − 1] without an index below zero
     for (; i < n; i++) {
-        int x = a[i], y = a[i - 1], high = x > y ? x : y, low = x > y ? y : x, room = (high - low) >> 3;
+        int x = a[i], y = above[i], high = x > y ? x : y, low = x > y ? y : x, room = (high - low) >> 3;
         high = high + room > 255 ? 255 : high + room;
         low = low - room < 0 ? 0 : low - room;
         total += (uint32_t)(now[i] > high ? now[i] - high : now[i] < low ? low - now[i] : 0);
@@ -544,38 +545,33 @@ void ccaptions_line_steps(const uint8_t *strips, size_t lines, size_t first, siz
 }
 
 int ccaptions_wanted_spans(
-    const float *errors, int search, float shift, float limit, const uint8_t *before, size_t lines, size_t first,
-    size_t last, long top, long bottom, float terms, uint32_t *steps, uint8_t *wanted) {
-    // A match between two lines makes one of them a least error among its neighbours.
-    const int count = 2 * search + 1;
-    uint8_t least[count];
-    // The ends compare with themselves (branch-free: this runs for every block of a dense scan).
-    for (int i = 0; i < count; i++) {
-        float value = errors[i], before = errors[i > 0 ? i - 1 : 0], after = errors[i < count - 1 ? i + 1 : i];
-        least[i] = (uint8_t)((value < INFINITY) & (value <= before) & (value <= after));
-    }
+    const uint32_t *sums, const uint32_t *counts, int search, float shift, float limit, const uint8_t *before,
+    size_t lines, size_t first, size_t last, long top, long bottom, uint32_t needed, uint32_t *steps, uint8_t *wanted) {
+    // The lines the sources may come from, as in ccaptions_shift_errors and ccaptions_span_errors.
+    long low = top - search > 0 ? top - search : 0, high = bottom + search < (long)lines ? bottom + search : (long)lines;
+    long columns = (long)(last - first + 1);
+    if (high <= low || bottom <= top) return 0;
+    ccaptions_line_steps(before, lines, first, last, (size_t)low, (size_t)high, steps);
     // Spans at least two lines from `shift`: whole + 0.5 − shift ≤ −2, or ≥ 2.
     float below = floorf(shift - 2.5f), above = ceilf(shift + 1.5f);
-    int candidates = 0;
-    for (int whole = -search; whole < search; whole++) {
-        int far = (float)whole <= below || (float)whole >= above;
-        wanted[whole + search] = (uint8_t)(far && (least[whole + search] | least[whole + search + 1]));
-        candidates += wanted[whole + search];
-    }
-    if (candidates == 0) return 0;
-    long from = top - search - 1 > 0 ? top - search - 1 : 0, to = bottom + search < (long)lines ? bottom + search : (long)lines;
-    if (to <= from) return 0;
-    ccaptions_line_steps(before, lines, first, last, (size_t)from, (size_t)to, steps);
     int any = 0;
     for (int whole = -search; whole < search; whole++) {
-        if (!wanted[whole + search]) continue;
-        // Lines y − whole of the window, each less the line before it: the running sum to the last
-        // of them less the running sum to the line before the first.
-        long low = top - whole - 1 > from ? top - whole - 1 : from, high = bottom - whole - 1 < to - 1 ? bottom - whole - 1 : to - 1;
-        uint32_t total = high > low ? steps[high - from] - steps[low - from] : 0;
-        float a = errors[whole + search], b = errors[whole + search + 1];
-        float floor_value = (a > b ? a : b) - 1.125f * (float)total / terms;
-        wanted[whole + search] = (uint8_t)!(floor_value >= limit);
+        wanted[whole + search] = 0;
+        if (!((float)whole <= below || (float)whole >= above)) continue;
+        // The span's lines y (both sources lines), and its terms: a subset of each whole shift's,
+        // whose extra terms (at the picture's edges) leave at most 255 each.
+        long from = top > low + whole + 1 ? top : low + whole + 1, to = bottom < high + whole ? bottom : high + whole;
+        if (to <= from) continue;
+        long terms = (to - from) * columns;
+        if (terms < (long)needed) continue;  // too few to count, as a whole shift's
+        double at = (double)sums[whole + search] - 255.0 * (double)((long)counts[whole + search] - terms);
+        double next = (double)sums[whole + search + 1] - 255.0 * (double)((long)counts[whole + search + 1] - terms);
+        // Lines L = y − whole, each less the line before it: the running sum to the last less the
+        // running sum to the line before the first.
+        uint32_t step = steps[to - whole - 1 - low] - steps[from - whole - 1 - low];
+        double floor_value = ((at > 0 ? at : 0) + (next > 0 ? next : 0)) / 2 - 0.625 * (double)step;
+        // (A hundredth of a code's room: the mean a span is measured by is a float quotient.)
+        wanted[whole + search] = (uint8_t)(floor_value < (double)limit * (double)terms + 0.01);
         any |= wanted[whole + search];
     }
     return any;

@@ -297,6 +297,17 @@ import Testing
             // Means rounded at exact halves either way, squares shifted per sample: within one code.
             #expect(abs(Int(strip[column]) - expected.0) <= 1, "column \(column): mean \(strip[column]) vs \(expected.0)")
             #expect(abs(Int(texture[column]) - expected.1) <= 1, "column \(column): spread \(texture[column]) vs \(expected.1)")
+            // Bit for bit what the Swift loop it replaced gave (the scan's reports depend on it).
+            let (run, square) = samples[Int(starts[column])..<Int(starts[column]) + width].reduce((UInt32(0), UInt32(0))) {
+                ($0.0 + UInt32($1), $0.1 + (UInt32($1) * UInt32($1)) >> UInt32(2 * depthShift))
+            }
+            let shift = UInt64(32 + depthShift)
+            let modelMean = UInt8(min(255, (UInt64(run) &* reciprocals[column] &+ (UInt64(1) << (shift - 1))) &>> shift))
+            let exactMean = Float(run) * perSample[column] / Float(1 << depthShift)
+            let variance = Float(square) * perSample[column] - exactMean * exactMean
+            let modelSpread = UInt8(min(255, (variance > 0 ? variance.squareRoot() : 0) + 0.5))
+            func merged(_ old: UInt8, _ new: UInt8) -> UInt8 { merge ? UInt8((UInt16(old) + UInt16(new) + 1) >> 1) : new }
+            #expect(strip[column] == merged(before[column], modelMean) && texture[column] == merged(textureBefore[column], modelSpread))
             // The row's sums gain the column's samples and squares (each square shifted to the 8-bit scale squared).
             let raw = samples[Int(starts[column])..<Int(starts[column]) + width]
             #expect(rowSums[column] == sumsBefore[column] + UInt32(raw.reduce(0, +)))

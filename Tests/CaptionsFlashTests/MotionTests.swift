@@ -1,4 +1,5 @@
 import Foundation
+import CCaptionsKernels
 import CaptionsCore
 import Testing
 
@@ -115,7 +116,66 @@ struct MotionTests {
         }
         let strips = Self.strips(earlier: stripes(0), before: stripes(8.0 / 3), now: stripes(16.0 / 3))
         // Cells as at 720p, 2.67 lines tall (reach 8 lines, search 22: 3 periods back is out of it).
-        #expect(!strips.explainsChange(lines: 100..<103, columns: 5...5, cellLines: 8.0 / 3, largestCellResidual: 6))
+        #expect(strips.move(around: 100..<103, columns: 5...5, cellLines: 8.0 / 3) == nil)
+    }
+
+    /// The spans the search skips are only those that cannot leave less than the limit: over
+    /// pictures moved by fractions of a line (with noise, and random ones), windows at the top,
+    /// the bottom and the middle, every span measured below the limit was wanted
+    /// (``ccaptions_wanted_spans``; a first version skipped spans beside no least whole error, and
+    /// spans near the picture's edges).
+    @Test func skippedSpansCannotLeaveLessThanTheLimit() {
+        var generator = SystemRandomNumberGenerator()
+        let (lines, columns, search) = (60, 3, 8)
+        let width = 2 * search + 1
+        var checked = 0
+        for trial in 0..<1200 {
+            // Noise, a slow walk with jumps (small line-to-line steps), and 4-line runs of two values.
+            var walk = 128
+            let before = (0..<(lines * columns + 16)).map { index -> UInt8 in
+                switch trial % 3 {
+                case 0: return UInt8.random(in: 0...255, using: &generator)
+                case 1:
+                    walk = Int.random(in: 0..<12, using: &generator) == 0 ? Int.random(in: 0...255, using: &generator)
+                        : min(255, max(0, walk + Int.random(in: -3...3, using: &generator)))
+                    return UInt8(walk)
+                default: return (index / 4) % 3 == 0 ? 235 : 16
+                }
+            }
+            let move = Double.random(in: -7...7, using: &generator)
+            let noise = trial % 4
+            var now = [UInt8](repeating: 0, count: lines * columns + 16)
+            for column in 0..<columns {
+                for y in 0..<lines {
+                    let source = Double(y) - move
+                    let (whole, fraction) = (Int(source.rounded(.down)), source - source.rounded(.down))
+                    let at = { (line: Int) in Double(before[column * lines + min(max(line, 0), lines - 1)]) }
+                    let mixed = trial % 7 == 0 ? Double.random(in: 0...255, using: &generator)
+                        : at(whole) + (at(whole + 1) - at(whole)) * fraction + Double(Int.random(in: -noise...noise, using: &generator))
+                    now[column * lines + y] = UInt8(min(255, max(0, mixed.rounded())))
+                }
+            }
+            let (top, bottom) = [(0, 12), (48, 60), (20, 36), (2, 10)][trial % 4]
+            var sums = [UInt32](repeating: 0, count: width), counts = sums
+            ccaptions_shift_errors(now, before, lines, 0, columns - 1, top, bottom, Int32(search), &sums, &counts)
+            var spanSums = [UInt32](repeating: 0, count: width), spanCounts = spanSums
+            let all = [UInt8](repeating: 1, count: width)
+            ccaptions_span_errors(now, before, lines, 0, columns - 1, top, bottom, Int32(search), all, &spanSums, &spanCounts)
+            let shift = Float(Int.random(in: -search...search, using: &generator))
+            let limit = Float.random(in: 1...40, using: &generator)
+            let needed = UInt32(((bottom - top) / 2 + 1) * columns)
+            var wanted = [UInt8](repeating: 9, count: width)
+            var steps = [UInt32](repeating: 0, count: bottom - top + 2 * search + 1)
+            _ = ccaptions_wanted_spans(
+                sums, counts, Int32(search), shift, limit, before, lines, 0, columns - 1, top, bottom, needed, &steps, &wanted)
+            for span in -search..<search where abs(Float(span) + 0.5 - shift) >= 2 && spanCounts[span + search] >= needed {
+                let measured = Float(spanSums[span + search]) / Float(spanCounts[span + search])
+                guard measured < limit else { continue }
+                checked += 1
+                #expect(wanted[span + search] == 1, "trial \(trial), window \(top)..<\(bottom), span \(span): \(measured) < \(limit)")
+            }
+        }
+        #expect(checked > 100)
     }
 
     @Test func whatNoShiftExplainsIsNotMotion() {

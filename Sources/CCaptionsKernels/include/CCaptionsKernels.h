@@ -43,7 +43,8 @@ void ccaptions_keep_texture(
 /// cell column c < columns, whose samples are row[starts[c]] … row[starts[c + 1] − 1], its sum s
 /// and sum of squares q (each square shifted right by `square_shift`) into runs[c] and squares[c];
 /// strip[c] = min(255, (s × reciprocals[c] + 2^(31 + depth_shift)) >> (32 + depth_shift)) and
-/// texture[c] the spread sqrt(q × p − m²) + 0.5 truncated to at most 255, p = per_sample[c]
+/// texture[c] the spread sqrt(q × p − m²) + 0.5 (0.5 where q × p − m² ≤ 0) truncated to at most
+/// 255, p = per_sample[c]
 /// (reciprocals[c] / 2^32 as a float), m = s × p / 2^depth_shift, in that order of float
 /// operations. With `merge` each is averaged with what it held, (old + new + 1) >> 1
 /// (``MotionStrips``). The sums and squares are then added to the row's: row_sums[c] += s,
@@ -85,17 +86,17 @@ void ccaptions_line_steps(const uint8_t *strips, size_t lines, size_t first, siz
 
 /// Which spans between whole shifts s and s + 1 (s from −search to search − 1) may leave less than
 /// `limit` and are at least two lines from `shift`: wanted[s + search] = 1 for each, from the whole
-/// shifts' mean errors (errors[s + search], s from −search to search). A span is ruled out when
-/// neither of its whole shifts is a least error among its neighbours (a match between two lines
-/// makes one of them one), or when the worse of its whole shifts' errors less 9/8 of the mean
-/// difference between the lines it takes (``ccaptions_line_steps`` of `before`, column by column,
-/// over columns first … last and lines [top, bottom) moved by s, divided by `terms`) is `limit` or
-/// more: a value's distance outside two lines, past each by an eighth of their difference, is at
-/// least its distance from either less 9/8 of their difference. `steps` is scratch for bottom − top + 2 × search + 1 values. Returns whether
-/// any is wanted (``MotionStrips``).
+/// shifts' error sums and counts (``ccaptions_shift_errors``, same window, s from −search to
+/// search). Per term, a value's distance outside two lines a and b, past each by an eighth of
+/// their difference, is at least (|v − a| + |v − b|) / 2 − 5/8 × |a − b|; so a span whose terms'
+/// sum of that bound is `limit` × terms or more is ruled out. Each whole shift's terms hold the
+/// span's, and any extra one (at the picture's edges) counts 255 at most; the differences
+/// |a − b| are the lines' own (``ccaptions_line_steps`` of `before`, column by column). Spans of
+/// fewer than `needed` terms are not wanted (they cannot count). `steps` is scratch for bottom −
+/// top + 2 × search values. Returns whether any is wanted (``MotionStrips``).
 int ccaptions_wanted_spans(
-    const float *errors, int search, float shift, float limit, const uint8_t *before, size_t lines, size_t first,
-    size_t last, long top, long bottom, float terms, uint32_t *steps, uint8_t *wanted);
+    const uint32_t *sums, const uint32_t *counts, int search, float shift, float limit, const uint8_t *before,
+    size_t lines, size_t first, size_t last, long top, long bottom, uint32_t needed, uint32_t *steps, uint8_t *wanted);
 
 /// One column of strips kept line by line (`lines` lines of `columns` values): out[y] =
 /// in[y × columns + column], for y < lines.

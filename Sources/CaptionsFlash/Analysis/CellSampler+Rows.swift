@@ -89,7 +89,17 @@ extension CellSampler {
     func keepStrip<Sample: FixedWidthInteger & UnsignedInteger>(
         _ row: UnsafePointer<Sample>?, count: Int, line: Int, depthShift: Int
     ) {
-        guard let row, count == maps.columnOfX.count else { return }
+        guard let row else { return }
+        guard count == maps.columnOfX.count else {
+            // Not the width the maps were made for (never so far): the line's sums all the same.
+            let (sums, squares, shift) = (stripRowSums[0], stripRowSums[1], UInt32(squareShift))
+            for x in 0..<min(count, maps.columnOfX.count) {
+                let (column, value) = (Int(maps.columnOfX[x]), UInt32(truncatingIfNeeded: row[x]))
+                sums[column] &+= value
+                squares[column] &+= (value &* value) &>> shift
+            }
+            return
+        }
         let (strip, texture, merge) = (strips.line(line), strips.textureLine(line), Int32(strips.merges(line) ? 1 : 0))
         let (runs, squares) = (stripRuns[0], stripRuns[1])
         maps.columnStarts.withUnsafeBufferPointer { starts in

@@ -247,8 +247,14 @@ struct CellSampler {
         var columnPixels = [Float](repeating: 0, count: grid.columns)
         for column in maps.columnOfX { columnPixels[Int(column)] += 1 }
         maps.columnReciprocals = columnPixels.map { $0 > 0 ? ((UInt64(1) << 32) + UInt64($0) - 1) / UInt64($0) : 0 }
-        maps.columnStarts = [Int32](repeating: Int32(width), count: grid.columns + 1)
-        for (x, column) in maps.columnOfX.enumerated().reversed() { maps.columnStarts[Int(column)] = Int32(x) }
+        // Forward, so that a column no pixel falls in (none does while columns ≤ width) starts
+        // where the next does, and is empty.
+        maps.columnStarts = [Int32](repeating: 0, count: grid.columns + 1)
+        var nextX = 0
+        for column in 0...grid.columns {
+            while nextX < width, Int(maps.columnOfX[nextX]) < column { nextX += 1 }
+            maps.columnStarts[column] = Int32(nextX)
+        }
         maps.columnPerSample = maps.columnReciprocals.map { Float($0) / 4_294_967_296 }
         maps.linesOfRow = [Range<Int>](repeating: 0..<0, count: grid.rows)
         for (line, row) in maps.rowOfLine.enumerated() {

@@ -98,9 +98,9 @@ final class MotionStrips {
     static let largestResidual: Float = 10
     /// How far a move between two lines may fall outside them, as a shift of their difference
     /// (3: an eighth). Cubic and Lanczos filters ring at an edge, by 7–13 % of it: sharp credits
-    /// scaled to 540p (2 lines a cell) and rolling 2.5 lines a picture left 10–27 codes outside
-    /// the lines around them in a cell whose strokes changed it by 100–200, and read as flashing.
-    /// Where the two lines are one value (the flat parts between strokes) there is no room.
+    /// scaled 2× down by a bicubic filter and rolling 2.5 lines a picture at 1080p read as
+    /// flashing (29 % of a field). Where the two lines are one value (the flat parts between
+    /// strokes) there is no room.
     static let overshootShift: UInt8 = 3
     /// How many pictures before the current one must have strips: 2 (the move before this one is
     /// compared with this one).
@@ -264,8 +264,9 @@ final class MotionStrips {
     /// 1. the best shift within ``reach`` cells is not zero, and leaves at most a quarter of the
     ///    change and at most ``largestResidual`` unexplained;
     /// 2. the picture before moved the same way, about as far (a shake is not followed);
-    /// 3. every shift at least two lines from it within ``search`` cells leaves at least twice as
-    ///    much (a pattern that reverses is its own image moved half a period either way).
+    /// 3. every shift at least two lines from it within ``search`` cells, whole or between two
+    ///    lines, leaves at least twice as much and a code more (a pattern that reverses is its own
+    ///    image moved half a period either way).
     ///
     /// For a `block` (``blockMove(row:column:)``) what the search within reach found is kept for
     /// the next picture's step 2.
@@ -342,43 +343,39 @@ final class MotionStrips {
             // 3. No other shift, whole or between whole lines (stripes of 10.67 lines drifting 2.67
             // a picture: moved 8 lines back they match exactly, and as well 2.67 on, which only a
             // span finds).
-            return withUnsafeTemporaryAllocation(of: Float.self, capacity: width) { errors -> Float? in
-                var other = Float.infinity
-                for whole in -search...search {
-                    let value = error(whole, sums, counts)
-                    errors[whole + search] = value
-                    if abs(Float(whole) - shift) >= 2 { other = min(other, value) }
-                }
-                guard other >= 2 * smallest + 1 else { return nil }
-                let (spanSums, spanCounts) = (earlierSums, earlierCounts)  // step 2 is done with them
-                // Only spans that may leave less are measured (a dense scan measured every span of
-                // every block, and took twice as long): ``ccaptions_wanted_spans``.
-                let measured = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: width + 4 * (bottom - top + 2 * search + 2)) {
-                    buffer -> Bool in
-                    let wanted = buffer.baseAddress!
-                    let steps = UnsafeMutableRawPointer(wanted + width).alignedUp(for: UInt32.self).assumingMemoryBound(to: UInt32.self)
-                    guard
-                        ccaptions_wanted_spans(
-                            errors.baseAddress, Int32(search), shift, 2 * smallest + 1, beforeColumns, lines, first, last, top, bottom,
-                            Float(needed * (last - first + 1)), steps, wanted) != 0
-                    else { return false }
-                    ccaptions_span_errors(
-                        nowColumns, beforeColumns, lines, first, last, top, bottom, Int32(search), wanted, spanSums, spanCounts)
-                    return true
-                }
-                if measured {
-                    for whole in -search..<search where abs(Float(whole) + 0.5 - shift) >= 2 {
-                        other = min(other, error(whole, spanSums, spanCounts))
-                    }
-                }
-                return other >= 2 * smallest + 1 ? shift : nil
+            var other = Float.infinity
+            for whole in -search...search where abs(Float(whole) - shift) >= 2 { other = min(other, error(whole, sums, counts)) }
+            guard other >= 2 * smallest + 1 else { return nil }
+            let (spanSums, spanCounts) = (earlierSums, earlierCounts)  // step 2 is done with them
+            // Only spans that a bound does not rule out are measured (a dense scan measured every
+            // span of every block, and took twice as long): ``ccaptions_wanted_spans``.
+            let measured = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: width + 4 * (bottom - top + 2 * search + 2)) {
+                buffer -> Bool in
+                let wanted = buffer.baseAddress!
+                let steps = UnsafeMutableRawPointer(wanted + width).alignedUp(for: UInt32.self).assumingMemoryBound(to: UInt32.self)
+                guard
+                    ccaptions_wanted_spans(
+                        sums, counts, Int32(search), shift, 2 * smallest + 1, beforeColumns, lines, first, last, top, bottom,
+                        UInt32(needed * (last - first + 1)), steps, wanted) != 0
+                else { return false }
+                ccaptions_span_errors(
+                    nowColumns, beforeColumns, lines, first, last, top, bottom, Int32(search), wanted, spanSums, spanCounts)
+                return true
             }
+            if measured {
+                for whole in -search..<search where abs(Float(whole) + 0.5 - shift) >= 2 {
+                    other = min(other, error(whole, spanSums, spanCounts))
+                }
+            }
+            return other >= 2 * smallest + 1 ? shift : nil
         }
     }
 
     /// Whether `shift` explains the change of the cell itself (its `lines` and `columns`), or a
-    /// move within half a line of it (sub-pixel motion over a few lines: the whole lines and the
-    /// moves between them there): it leaves at most `largestCellResidual` and half the cell's
+    /// move near it (sub-pixel motion over a few lines): a whole shift, or the whole shifts and
+    /// the spans between lines within half a line of it, so that a whole shift s stands for any
+    /// move from s − 1 to s + 1 and a half line for the two lines either side of it. The move
+    /// leaves at most `largestCellResidual` and half the cell's
     /// change (a flash smaller than the window around it is not diluted by the window's motion,
     /// and no shift makes a cell of one light another); and of the change of its lines' spreads
     /// (texture finer than a cell column) it leaves at most half, or `largestCellResidual` where
