@@ -153,6 +153,14 @@ if command -v ffmpeg >/dev/null; then
     "$with_dfl" "$without_dfl" "$(ratio "$with_dfl" "$without_dfl")"
 
   echo
+  echo "== Flash scan vs decoding alone (20 s, 1280x720, 30 fps, H.264 testsrc2: cells not a whole number of pixels)"
+  ffmpeg -v error -y -f lavfi -i testsrc2=s=1280x720:r=30:d=20 -c:v libx264 -preset veryfast -pix_fmt yuv420p "$work/clip720.mp4"
+  scan_versus_decode "$work/clip720.mp4" 3
+  printf '   captions flashes: %6.2f s  %7d KB peak\n' "$scan" "$scan_rss"
+  printf '   ffmpeg decode:    %6.2f s  %7d KB peak\n' "$decode" "$decode_rss"
+  printf '   ratio scan/decode wall: %s (no target; the 60 s 1080p clip above is the goal)\n' "$(ratio "$scan" "$decode")"
+
+  echo
   echo "== Flash scan vs decoding alone (20 s, 1920x1080, 30 fps, HEVC 10-bit PQ testsrc2)"
   ffmpeg -v error -y -f lavfi -i testsrc2=s=1920x1080:r=30:d=20 -c:v libx265 -preset ultrafast \
     -x265-params log-level=error -pix_fmt yuv420p10le -color_primaries bt2020 -color_trc smpte2084 \
