@@ -372,14 +372,13 @@ final class MotionStrips {
     }
 
     /// Whether `shift` explains the change of the cell itself (its `lines` and `columns`), or a
-    /// move near it (sub-pixel motion over a few lines): a whole shift, or the whole shifts and
-    /// the spans between lines within half a line of it, so that a whole shift s stands for any
-    /// move from s − 1 to s + 1 and a half line for the two lines either side of it. The move
-    /// leaves at most `largestCellResidual` and half the cell's
-    /// change (a flash smaller than the window around it is not diluted by the window's motion,
-    /// and no shift makes a cell of one light another); and of the change of its lines' spreads
-    /// (texture finer than a cell column) it leaves at most half, or `largestCellResidual` where
-    /// they hardly changed.
+    /// move near it (sub-pixel motion over a few lines): the shift, or the whole lines and the
+    /// spans between lines within half a line of it, so that a whole shift s stands for any move
+    /// from s − 1 to s + 1, and a half line for the two lines either side of it. The move leaves
+    /// at most `largestCellResidual` and half the cell's change (a flash smaller than the window
+    /// around it is not diluted by the window's motion, and no shift makes a cell of one light
+    /// another); and of the change of its lines' spreads (texture finer than a cell column) at
+    /// most half, or `largestCellResidual` where they hardly changed.
     func cellAgrees(with shift: Float, lines cellLines: Range<Int>, columns cellColumns: ClosedRange<Int>, largestCellResidual: Float) -> Bool {
         let (top, bottom, first, last) = (cellLines.lowerBound, cellLines.upperBound, cellColumns.lowerBound, cellColumns.upperBound)
         // The buffers in locals: each read of a stored property of this class is an access check.
@@ -392,9 +391,9 @@ final class MotionStrips {
         // line of it: the first that leaves little enough answers (the least of them all would
         // answer the same). A span's residual is the same for any move inside it.
         let whole = shift.rounded(.down)
-        let candidates: [Float] =
-            shift == whole ? [shift, shift - 0.5, shift + 0.5] : [shift, whole, whole + 1]
-        for moved in candidates {
+        let (second, third) = shift == whole ? (shift - 0.5, shift + 0.5) : (whole, whole + 1)
+        for index in 0..<3 {  // (no array a call: this runs for every cell a dense scan asks about)
+            let moved = index == 0 ? shift : index == 1 ? second : third
             let inCell = residual(now, before, shift: moved, top: top, bottom: bottom, first: first, last: last, needed: 1)
             guard inCell <= allowed else { continue }
             let limit = textureAllowed ?? max(
@@ -410,9 +409,10 @@ final class MotionStrips {
     /// The mean difference of a window with the previous picture moved down by `shift` lines;
     /// infinite where too few lines meet. For a shift between whole lines, a value between the
     /// two lines it falls between, or past them by an eighth of their difference
-    /// (``overshootShift``), differs by nothing, and one farther out by its distance from there: a move of a fraction of a line is rendered and scaled by filters of every kind
-    /// (box, cubic, in linear light or in codes), and none of them gives the straight mix of the
-    /// two (credits rolling 4.67 lines a picture, after a scale from 1080p to 720p, left up to 11
+    /// (``overshootShift``), differs by nothing, and one farther out by its distance from there:
+    /// a move of a fraction of a line is drawn and scaled by filters of every kind (box, cubic, in
+    /// linear light or in codes), and none of them gives the straight mix of the two lines
+    /// (credits rolling 4.67 lines a picture, after a scale from 1080p to 720p, left up to 11
     /// codes against that mix, and read as flashing). Where both lines hold the same value, as in
     /// the flat parts between strokes, the value must still be theirs: a flash there is not a move.
     private func residual(
