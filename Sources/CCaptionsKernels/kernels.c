@@ -436,6 +436,20 @@ AVX2 static void mapped_spreads_avx2(
 KEEP_MAPPED(ccaptions_keep_strip_mapped_u8, uint8_t, NO_PARAMS, 0, 0)
 KEEP_MAPPED(ccaptions_keep_strip_mapped_u16, uint16_t, DEPTH_PARAMS, depth_shift, square_shift)
 
+// The lines a window [top, bottom) of a picture `lines` tall takes its sources from when moved up
+// to `search` lines either way: [*low, *high).
+static inline void source_lines(long top, long bottom, int search, size_t lines, long *low, long *high) {
+    *low = top - search > 0 ? top - search : 0;
+    *high = bottom + search < (long)lines ? bottom + search : (long)lines;
+}
+
+// The lines y of the window [top, bottom) whose sources y − s and y − s − 1 (a move between whole
+// shifts s and s + 1) both lie in [low, high): [*from, *to), empty when *to ≤ *from.
+static inline void span_lines(long top, long bottom, long low, long high, long s, long *from, long *to) {
+    *from = top > low + s + 1 ? top : low + s + 1;
+    *to = bottom < high + s ? bottom : high + s;
+}
+
 // The sum of |a[i] − b[i]| for i < n. With SSE2 (every x86-64), sixteen bytes at a time by
 // psadbw, the last sixteen masked: both buffers must be readable 15 bytes past n.
 static inline uint32_t sad_u8(const uint8_t *a, const uint8_t *b, size_t n) {
@@ -464,7 +478,8 @@ static inline uint32_t sad_u8(const uint8_t *a, const uint8_t *b, size_t n) {
 void ccaptions_shift_errors(
     const uint8_t *now, const uint8_t *before, size_t lines, size_t first, size_t last, long top, long bottom, int search,
     uint32_t *sums, uint32_t *counts) {
-    long low = top - search > 0 ? top - search : 0, high = bottom + search < (long)lines ? bottom + search : (long)lines;
+    long low, high;
+    source_lines(top, bottom, search, lines, &low, &high);
     for (int s = -search; s <= search; s++) sums[s + search] = counts[s + search] = 0;
     if (bottom <= top) return;
     for (size_t c = first; c <= last; c++) {
@@ -481,7 +496,8 @@ void ccaptions_shift_errors(
 }
 
 // The sum of how far each now[i] lies outside the values a[i] and a[i − 1], each way past them by
-// an eighth of their difference (nothing inside; a[−1] is read). With SSE2, sixteen at a time by saturating differences, the rest one by one.
+// an eighth of their difference (nothing inside; a[−1] is read). With SSE2, sixteen at a time by
+// saturating differences, the rest one by one.
 static inline uint32_t span_sad_u8(const uint8_t *now, const uint8_t *a, size_t n) {
     uint32_t total = 0;
     size_t i = 0;
@@ -491,7 +507,7 @@ static inline uint32_t span_sad_u8(const uint8_t *now, const uint8_t *a, size_t 
         __m128i v = _mm_loadu_si128((const __m128i *)(now + i));
         __m128i x = _mm_loadu_si128((const __m128i *)(a + i)), y = _mm_loadu_si128((const __m128i *)(a + i - 1));
         __m128i high = _mm_max_epu8(x, y), low = _mm_min_epu8(x, y);
-        // An eighth of the difference (bytes shifted in 16-bit lanes, the bits from the next byte masked off).
+        // An eighth of the difference (bytes shifted in 16-bit lanes, the next byte's bits masked off).
         __m128i room = _mm_and_si128(_mm_srli_epi16(_mm_subs_epu8(high, low), 3), _mm_set1_epi8(0x1f));
         high = _mm_adds_epu8(high, room);
         low = _mm_subs_epu8(low, room);
@@ -513,7 +529,8 @@ static inline uint32_t span_sad_u8(const uint8_t *now, const uint8_t *a, size_t 
 void ccaptions_span_errors(
     const uint8_t *now, const uint8_t *before, size_t lines, size_t first, size_t last, long top, long bottom, int search,
     const uint8_t *wanted, uint32_t *sums, uint32_t *counts) {
-    long low = top - search > 0 ? top - search : 0, high = bottom + search < (long)lines ? bottom + search : (long)lines;
+    long low, high;
+    source_lines(top, bottom, search, lines, &low, &high);
     for (int s = -search; s < search; s++) sums[s + search] = counts[s + search] = 0;
     if (bottom <= top) return;
     for (size_t c = first; c <= last; c++) {
@@ -521,7 +538,8 @@ void ccaptions_span_errors(
         for (int s = -search; s < search; s++) {
             if (!wanted[s + search]) continue;
             // Lines y of the window whose sources y − s and y − s − 1 are both lines of the picture.
-            long from = top > low + s + 1 ? top : low + s + 1, to = bottom < high + s ? bottom : high + s;
+            long from, to;
+            span_lines(top, bottom, low, high, s, &from, &to);
             if (to <= from) continue;
             sums[s + search] += span_sad_u8(column_now + from, column_before + (from - s), (size_t)(to - from));
             counts[s + search] += (uint32_t)(to - from);
@@ -548,7 +566,8 @@ int ccaptions_wanted_spans(
     const uint32_t *sums, const uint32_t *counts, int search, float shift, float limit, const uint8_t *before,
     size_t lines, size_t first, size_t last, long top, long bottom, uint32_t needed, uint32_t *steps, uint8_t *wanted) {
     // The lines the sources may come from, as in ccaptions_shift_errors and ccaptions_span_errors.
-    long low = top - search > 0 ? top - search : 0, high = bottom + search < (long)lines ? bottom + search : (long)lines;
+    long low, high;
+    source_lines(top, bottom, search, lines, &low, &high);
     long columns = (long)(last - first + 1);
     if (high <= low || bottom <= top) return 0;
     ccaptions_line_steps(before, lines, first, last, (size_t)low, (size_t)high, steps);
@@ -560,7 +579,8 @@ int ccaptions_wanted_spans(
         if (!((float)whole <= below || (float)whole >= above)) continue;
         // The span's lines y (both sources lines), and its terms: a subset of each whole shift's,
         // whose extra terms (at the picture's edges) leave at most 255 each.
-        long from = top > low + whole + 1 ? top : low + whole + 1, to = bottom < high + whole ? bottom : high + whole;
+        long from, to;
+        span_lines(top, bottom, low, high, whole, &from, &to);
         if (to <= from) continue;
         long terms = (to - from) * columns;
         if (terms < (long)needed) continue;  // too few to count, as a whole shift's

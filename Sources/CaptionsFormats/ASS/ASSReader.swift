@@ -68,13 +68,13 @@ public struct ASSReader: TimedTextReader {
                 func field(_ name: String) -> Substring? { eventColumns.firstIndex(of: name).flatMap { $0 < fields.count ? fields[$0] : nil } }
                 let location = TextLines.location(index)
                 let times = (field("start").flatMap(Self.time), field("end").flatMap(Self.time))
-                guard let (start, startColon) = times.0, let (end, endColon) = times.1 else {
+                guard let (start, startColon, startCarried) = times.0, let (end, endColon, endCarried) = times.1 else {
                     document.diagnostics.append(Diagnostic(
                         .warning, "ass.time.malformed", "a Dialogue line whose times are not H:MM:SS.cc; skipped", at: location))
                     continue
                 }
                 if startColon || endColon { colonFraction = colonFraction ?? location }
-                if [field("start"), field("end")].contains(where: { $0.map(Self.carried) ?? false }) { carried = carried ?? location }
+                if startCarried || endCarried { carried = carried ?? location }
                 let style = field("style").flatMap { styles[String($0.trimmingPrefix("*"))] } ?? styles["Default"] ?? Style()
                 var parser = ASSTextParser(base: style.state, softBreaks: isSSA || wrapStyle == "2")
                 let content = parser.parse(field("text") ?? "")
@@ -160,21 +160,15 @@ public struct ASSReader: TimedTextReader {
     /// `H:MM:SS.cc` (centiseconds; more or fewer fraction digits are read as decimals), and
     /// whether the fraction came after a colon instead (`H:MM:SS:cc`, which some writers use and
     /// ExoPlayer reads; libass skips the line). Minutes or seconds past 59 carry over, as libass,
-    /// FFmpeg and pysubs2 read them (`0:01:75.00` is 2:15; ``carried(_:)`` says so).
-    static func time(_ text: Substring) -> (MediaTime, colon: Bool)? {
-        if let time = TextLines.clockTime(text, strictWidths: false) ?? TextLines.clockTime(text, strictWidths: false, carrying: true) {
-            return (time, false)
-        }
+    /// FFmpeg and pysubs2 read them (`0:01:75.00` is 2:15), and `carried` says so.
+    static func time(_ text: Substring) -> (MediaTime, colon: Bool, carried: Bool)? {
+        if let time = TextLines.clockTime(text, strictWidths: false) { return (time, false, false) }
+        if let time = TextLines.clockTime(text, strictWidths: false, carrying: true) { return (time, false, true) }
         let text = text.trimmedSpaces
         guard text.count(where: { $0 == ":" }) == 3, let last = text.lastIndex(of: ":"), !text[last...].contains("."),
             let time = TextLines.clockTime(text[..<last] + "." + text[text.index(after: last)...], strictWidths: false)
         else { return nil }
-        return (time, true)
-    }
-
-    /// Whether `text` is a time only read with minutes or seconds past 59 carried over.
-    static func carried(_ text: Substring) -> Bool {
-        TextLines.clockTime(text, strictWidths: false) == nil && TextLines.clockTime(text, strictWidths: false, carrying: true) != nil
+        return (time, true, false)
     }
 
     /// What a cue takes from its style.
